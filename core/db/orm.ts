@@ -1,0 +1,94 @@
+import { MikroORM, type Options } from '@mikro-orm/core';
+import { LibSqlDriver } from '@mikro-orm/libsql';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENTITIES } from '../entities/index.ts';
+import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
+
+export type Database = MikroORM;
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; SQLite at `sqlitePath` when absent. */
+  databaseUrl?: string | undefined;
+  /** @default '<dataDir>/packline.sqlite' */
+  sqlitePath?: string;
+  dataDir: string;
+  /** Where generated migrations are written (scripts only). */
+  migrationsPath?: string;
+  /** Receives the ORM's own messages (applied migrations). Silent by default. */
+  log?: (message: string) => void;
+}
+
+export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): DatabaseKind =>
+  options.databaseUrl ? 'postgresql' : 'sqlite';
+
+export function ormOptions(options: DatabaseOptions): Options {
+  const kind = databaseKind(options);
+  const migrations = {
+    tableName: 'packline_migrations',
+    transactional: true,
+    allOrNothing: true,
+    snapshot: false,
+    emit: 'ts' as const,
+    ...(options.migrationsPath
+      ? { path: options.migrationsPath, pathTs: options.migrationsPath, glob: 'Migration*.ts' }
+      : { migrationsList: kind === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRESQL_MIGRATIONS }),
+  };
+  const common = {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations,
+    discovery: { warnWhenNoEntities: true },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+    logger: options.log ?? (() => {}),
+  } satisfies Options;
+
+  if (kind === 'postgresql') {
+    return { ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } };
+  }
+  const dbName = options.sqlitePath ?? join(options.dataDir, 'packline.sqlite');
+  mkdirSync(options.dataDir, { recursive: true });
+  return {
+    ...common,
+    driver: LibSqlDriver,
+    dbName,
+    pool: {
+      min: 1,
+      max: 1,
+      // WAL lets the CLI write while the server reads; busy_timeout makes writers wait, not fail.
+      afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
+        try {
+          conn.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 10000; pragma foreign_keys = on');
+          done(null, conn);
+        } catch (error) {
+          done(error as Error, conn);
+        }
+      },
+    },
+  };
+}
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const orm = await MikroORM.init(ormOptions(options));
+  await orm.getMigrator().up();
+  return orm;
+}
+
+/** Applies pending migrations; returns the names of those applied now and of all applied. */
+export async function migrateDatabase(options: DatabaseOptions): Promise<{ applied: string[]; total: number }> {
+  const orm = await MikroORM.init(ormOptions(options));
+  try {
+    const applied = await orm.getMigrator().up();
+    const executed = await orm.getMigrator().getExecutedMigrations();
+    return { applied: applied.map((m) => m.name), total: executed.length };
+  } finally {
+    await orm.close(true);
+  }
+}

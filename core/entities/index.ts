@@ -1,0 +1,76 @@
+export { OrganizationEntity, PLANS, type Organization, type Plan } from './organization.entity.ts';
+export { MemberEntity, type Member } from './member.entity.ts';
+export { MembershipEntity, ROLES, type Membership, type Role } from './membership.entity.ts';
+export { NeedEntity, NEED_STATES, type Need, type NeedState } from './need.entity.ts';
+export { EventEntity, EVENT_STATUSES, type Event, type EventStatus } from './event.entity.ts';
+export { ApiKeyEntity, API_SCOPES, type ApiKey, type ApiScope } from './api-key.entity.ts';
+export { OutboxEventEntity, SIGNAL_TYPES, type OutboxEvent, type SignalType } from './outbox-event.entity.ts';
+export { ChangeEpochEntity } from './change-epoch.entity.ts';
+export { ApiUsageEntity } from './api-usage.entity.ts';
+export { SettingEntity } from './setting.entity.ts';
+export { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
+export {
+  RevenueSplitEntity,
+  CollectionEntity,
+  PayoutEntity,
+  PayoutConfirmationEntity,
+} from './private/money.entity.ts';
+export { MilestoneEntity, PackDocumentEntity, PrivateThreadEntity, ThreadMessageEntity } from './private/pack-work.entity.ts';
+export {
+  QuoteEntity,
+  PactEntity,
+  PactSignatureEntity,
+  PrivateClauseEntity,
+  ContractTemplateEntity,
+} from './private/agreement.entity.ts';
+
+import { OrganizationEntity } from './organization.entity.ts';
+import { MemberEntity } from './member.entity.ts';
+import { MembershipEntity } from './membership.entity.ts';
+import { NeedEntity } from './need.entity.ts';
+import { EventEntity } from './event.entity.ts';
+import { ApiKeyEntity } from './api-key.entity.ts';
+import { OutboxEventEntity } from './outbox-event.entity.ts';
+import { ChangeEpochEntity } from './change-epoch.entity.ts';
+import { ApiUsageEntity } from './api-usage.entity.ts';
+import { SettingEntity } from './setting.entity.ts';
+import { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
+import { RevenueSplitEntity, CollectionEntity, PayoutEntity, PayoutConfirmationEntity } from './private/money.entity.ts';
+import { MilestoneEntity, PackDocumentEntity, PrivateThreadEntity, ThreadMessageEntity } from './private/pack-work.entity.ts';
+import {
+  QuoteEntity,
+  PactEntity,
+  PactSignatureEntity,
+  PrivateClauseEntity,
+  ContractTemplateEntity,
+} from './private/agreement.entity.ts';
+
+/** Every entity the ORM maps; migrations are generated from this list. */
+export const ENTITIES = [
+  OrganizationEntity,
+  MemberEntity,
+  MembershipEntity,
+  NeedEntity,
+  EventEntity,
+  ApiKeyEntity,
+  OutboxEventEntity,
+  ChangeEpochEntity,
+  ApiUsageEntity,
+  SettingEntity,
+  PackEntity,
+  PackMemberEntity,
+  PackInvitationEntity,
+  RevenueSplitEntity,
+  CollectionEntity,
+  PayoutEntity,
+  PayoutConfirmationEntity,
+  MilestoneEntity,
+  PackDocumentEntity,
+  PrivateThreadEntity,
+  ThreadMessageEntity,
+  QuoteEntity,
+  PactEntity,
+  PactSignatureEntity,
+  PrivateClauseEntity,
+  ContractTemplateEntity,
+];

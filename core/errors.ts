@@ -1,0 +1,24 @@
+export type ErrorCode =
+  | 'not_found'
+  | 'invalid_input'
+  | 'invalid_cursor'
+  | 'invalid_state'
+  | 'conflict'
+  | 'plan_limit'
+  | 'forbidden';
+
+/** A failure the caller can act on. Facades map `code` to their own vocabulary. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** The input field at fault, when there is one. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export const notFound = (what: string, id: string) => new DomainError('not_found', `No ${what} with id '${id}'`);
+export const invalidInput = (field: string, message: string) => new DomainError('invalid_input', message, field);

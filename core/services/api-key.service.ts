@@ -1,0 +1,128 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { requireInternal, type Actor } from '../actor.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from '../api-key-format.ts';
+import { API_SCOPES, ApiKeyEntity, OrganizationEntity, type ApiKey, type ApiScope } from '../entities/index.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { PLAN_ALLOWANCES } from '../plans.ts';
+import * as v from '../validate.ts';
+import { bumpChangeEpoch } from './change-feed.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+
+export interface ApiKeyView {
+  id: string;
+  organizationId: string;
+  name: string;
+  prefix: string;
+  scopes: ApiScope[];
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  status: ApiKeyStatus;
+}
+
+export interface NewApiKey {
+  organizationId: string;
+  name?: string;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+/** Longest lifetime a key may be given at creation. */
+const MAX_LIFETIME_MS = 2 * 366 * 24 * 3600 * 1000;
+
+export class ApiKeyService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: ServiceDeps,
+  ) {}
+
+  /** Creates a key; the returned `key` is the only time its value is ever shown. */
+  async create(actor: Actor, input: NewApiKey, now = new Date()): Promise<{ apiKey: ApiKeyView; key: string }> {
+    requireInternal(actor, 'create API keys');
+    const scopes = checkScopes(input.scopes);
+    const expiresAt = v.date('expires_at', input.expiresAt);
+    if (expiresAt.getTime() <= now.getTime()) throw invalidInput('expires_at', 'expires_at must be in the future');
+    if (expiresAt.getTime() - now.getTime() > MAX_LIFETIME_MS) throw invalidInput('expires_at', 'expires_at must be within two years');
+    const name = input.name === undefined ? 'API key' : v.text('name', input.name, { max: 100 });
+
+    const result = await this.em.transactional(async (em) => {
+      // Locking the organization row serializes concurrent creations against the plan limit.
+      const org = await em.findOne(OrganizationEntity, { id: input.organizationId }, this.deps.forUpdate);
+      if (!org) throw notFound('organization', input.organizationId);
+      const active = await em.count(ApiKeyEntity, { organization: org, revokedAt: null, expiresAt: { $gt: now } });
+      const limit = PLAN_ALLOWANCES[org.plan].activeKeys;
+      if (active >= limit) {
+        throw new DomainError(
+          'plan_limit',
+          `The ${org.plan} plan allows ${limit} active API key${limit === 1 ? '' : 's'}; revoke one before creating another`,
+        );
+      }
+      const key = generateApiKey();
+      const entity = em.create(ApiKeyEntity, {
+        id: newId('apiKey'),
+        organization: org,
+        name,
+        prefix: displayPrefix(key),
+        hash: hashApiKey(key),
+        scopes,
+        expiresAt,
+        revokedAt: null,
+        lastUsedAt: null,
+        createdAt: now,
+      });
+      await bumpChangeEpoch(em);
+      return { apiKey: apiKeyView(entity, now), key };
+    });
+    this.deps.feed.changed();
+    return result;
+  }
+
+  /** Revokes a key at once; revoking twice is harmless. */
+  async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
+    requireInternal(actor, 'revoke API keys');
+    const view = await this.em.transactional(async (em) => {
+      const key = await em.findOne(ApiKeyEntity, { id });
+      if (!key) throw notFound('API key', id);
+      key.revokedAt ??= new Date();
+      await bumpChangeEpoch(em);
+      return apiKeyView(key);
+    });
+    this.deps.feed.changed();
+    return view;
+  }
+
+  async list(actor: Actor, organizationId: string): Promise<ApiKeyView[]> {
+    requireInternal(actor, 'list API keys');
+    if (!(await this.em.count(OrganizationEntity, { id: organizationId }))) throw notFound('organization', organizationId);
+    const keys = await this.em.find(ApiKeyEntity, { organization: organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return keys.map((k) => apiKeyView(k));
+  }
+}
+
+export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyView {
+  const status: ApiKeyStatus = key.revokedAt ? 'revoked' : key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+  return {
+    id: key.id,
+    organizationId: key.organization.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: [...key.scopes],
+    createdAt: key.createdAt,
+    expiresAt: key.expiresAt,
+    lastUsedAt: key.lastUsedAt ?? null,
+    revokedAt: key.revokedAt ?? null,
+    status,
+  };
+}
+
+function checkScopes(values: string[]): ApiScope[] {
+  const scopes = [...new Set(values.map((s) => s.trim()).filter((s) => s !== ''))];
+  if (scopes.length === 0) throw invalidInput('scopes', `Choose at least one scope: ${API_SCOPES.join(', ')}`);
+  const unknown = scopes.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw invalidInput('scopes', `Unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; scopes are ${API_SCOPES.join(', ')}`);
+  return scopes as ApiScope[];
+}

@@ -1,0 +1,89 @@
+import { LRUCache } from 'lru-cache';
+import { hashApiKey, isWellFormedApiKey } from '../api-key-format.ts';
+import type { Database } from '../db/orm.ts';
+import { ApiKeyEntity, type ApiScope, type Plan } from '../entities/index.ts';
+import type { ChangeFeed } from './change-feed.ts';
+
+export interface AuthenticatedKey {
+  keyId: string;
+  organizationId: string;
+  plan: Plan;
+  scopes: readonly ApiScope[];
+  expiresAt: number;
+}
+
+export interface KeyAuthenticatorOptions {
+  /** How long a lookup is reused when nothing changed. @default 30_000 */
+  ttlMs?: number;
+  /** How often last-use times are written. @default 15_000 */
+  flushIntervalMs?: number;
+}
+
+type Lookup = AuthenticatedKey | 'unknown';
+
+/**
+ * Resolves bearer keys to their organization and scopes. Lookups are cached briefly and
+ * dropped whenever keys or plans change (in this process at once, elsewhere within a poll);
+ * a malformed key is refused by its checksum without touching the database.
+ */
+export class KeyAuthenticator {
+  private readonly cache: LRUCache<string, Lookup>;
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    feed: ChangeFeed,
+    { ttlMs = 30_000, flushIntervalMs = 15_000 }: KeyAuthenticatorOptions = {},
+  ) {
+    this.cache = new LRUCache({ max: 20_000, ttl: ttlMs });
+    feed.onChange(() => this.cache.clear());
+    this.timer = setInterval(() => void this.flush(), flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** The key's grant, or null when the key is unknown, revoked or expired. */
+  async authenticate(key: string, now = Date.now()): Promise<AuthenticatedKey | null> {
+    if (!isWellFormedApiKey(key)) return null;
+    const hash = hashApiKey(key);
+    let lookup = this.cache.get(hash);
+    if (lookup === undefined) {
+      lookup = await this.load(hash);
+      this.cache.set(hash, lookup);
+    }
+    if (lookup === 'unknown' || lookup.expiresAt <= now) return null;
+    this.lastUsed.set(lookup.keyId, new Date(now));
+    return lookup;
+  }
+
+  /** Writes pending last-use times. */
+  async flush(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const pending = [...this.lastUsed];
+    this.lastUsed.clear();
+    const em = this.db.em.fork();
+    try {
+      for (const [id, at] of pending) await em.nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: at });
+    } catch {
+      // Best effort: a later flush writes newer times.
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  private async load(hash: string): Promise<Lookup> {
+    const em = this.db.em.fork();
+    const key = await em.findOne(ApiKeyEntity, { hash, revokedAt: null }, { populate: ['organization'] });
+    if (!key) return 'unknown';
+    return {
+      keyId: key.id,
+      organizationId: key.organization.id,
+      plan: key.organization.plan,
+      scopes: Object.freeze([...key.scopes]),
+      expiresAt: key.expiresAt.getTime(),
+    };
+  }
+}

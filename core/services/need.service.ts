@@ -1,0 +1,253 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { requireInternal, type Actor } from '../actor.ts';
+import { NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
+import { DomainError, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import * as v from '../validate.ts';
+import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
+import { bumpChangeEpoch } from './change-feed.ts';
+import { recordSignal } from './outbox.ts';
+import { pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+
+export interface NeedContent {
+  title?: string;
+  description?: string;
+  requiredExpertise?: string[];
+  remoteAllowed?: boolean;
+  city?: string | null;
+  region?: string | null;
+  country?: string | null;
+  deadline?: Date | null;
+}
+
+export interface NewNeed extends NeedContent {
+  organizationId: string;
+  title: string;
+  discreet?: boolean;
+  demo?: boolean;
+}
+
+const LIST = 'opportunities';
+
+export class NeedService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: ServiceDeps,
+  ) {}
+
+  /** Creates a need and publishes it at once: `need.created`. */
+  async publish(actor: Actor, input: NewNeed): Promise<NeedView> {
+    requireInternal(actor, 'publish needs');
+    return this.create(input, 'public');
+  }
+
+  /** Creates an unpublished draft; nothing is public and no signal is sent. */
+  async createDraft(actor: Actor, input: NewNeed): Promise<NeedView> {
+    requireInternal(actor, 'create needs');
+    return this.create(input, 'draft');
+  }
+
+  /** Publishes a draft or a private need: `need.created`. */
+  async publishExisting(actor: Actor, id: string): Promise<NeedView> {
+    requireInternal(actor, 'publish needs');
+    return this.change(id, (need) => {
+      if (need.state === 'public') throw new DomainError('invalid_state', `Need '${id}' is already public`);
+      if (need.state === 'withdrawn') throw new DomainError('invalid_state', `Need '${id}' was withdrawn; publish a new need instead`);
+      need.state = 'public';
+      need.publishedAt = new Date();
+      need.withdrawnAt = null;
+      return isNeedPublic(need) ? 'need.created' : undefined;
+    });
+  }
+
+  /** Changes content; a public need whose public content changed sends `need.updated`. */
+  async update(actor: Actor, id: string, input: NeedContent): Promise<NeedView> {
+    requireInternal(actor, 'update needs');
+    const content = checkContent(input);
+    return this.change(id, (need) => {
+      if (need.state === 'withdrawn') throw new DomainError('invalid_state', `Need '${id}' was withdrawn and can no longer change`);
+      const changed = applyContent(need, content);
+      return changed && isNeedPublic(need) ? 'need.updated' : undefined;
+    });
+  }
+
+  /** Withdraws the need for good; if it was public, `need.withdrawn`. */
+  async withdraw(actor: Actor, id: string): Promise<NeedView> {
+    requireInternal(actor, 'withdraw needs');
+    return this.unpublish(id, 'withdrawn');
+  }
+
+  /** Hides the need from public output; if it was public, `need.withdrawn`. */
+  async makePrivate(actor: Actor, id: string): Promise<NeedView> {
+    requireInternal(actor, 'make needs private');
+    return this.unpublish(id, 'private');
+  }
+
+  /** A public need, or `not_found` when absent or no longer public. */
+  async getPublic(_actor: Actor, id: string): Promise<NeedView> {
+    const need = await this.em.findOne(NeedEntity, { id, ...PUBLIC_NEED_FILTER });
+    if (!need) throw notFound('opportunity', id);
+    return needView(need, this.deps.links);
+  }
+
+  /** Public needs, newest published first, by keyset. */
+  async listPublic(_actor: Actor, args: PageArgs): Promise<Page<NeedView>> {
+    const { first, after } = pageArgs(args);
+    const where: FilterQuery<Need> = { ...PUBLIC_NEED_FILTER };
+    if (after !== undefined) {
+      const position = this.deps.cursors.decode(LIST, after);
+      const at = new Date(position.at);
+      const id = position.id;
+      // `published_at <= at` bounds the index range; the `$or` breaks ties on id.
+      Object.assign(where, { publishedAt: { $lte: at }, $or: [{ publishedAt: { $lt: at } }, { id: { $lt: id } }] });
+    }
+    const rows = await this.em.find(NeedEntity, where, { orderBy: { publishedAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return this.page(rows, first);
+  }
+
+  /** Any need, whatever its state (internal callers). */
+  async get(actor: Actor, id: string): Promise<NeedView> {
+    requireInternal(actor, 'read unpublished needs');
+    const need = await this.em.findOne(NeedEntity, { id });
+    if (!need) throw notFound('need', id);
+    return needView(need, this.deps.links);
+  }
+
+  /** Needs of one organization in any state, newest first (internal callers). */
+  async listAll(actor: Actor, filter: { organizationId?: string; state?: NeedState }, args: PageArgs): Promise<Page<NeedView>> {
+    requireInternal(actor, 'list unpublished needs');
+    const { first, after } = pageArgs(args);
+    const where: FilterQuery<Need> = {};
+    if (filter.organizationId) where.organization = filter.organizationId;
+    if (filter.state) where.state = filter.state;
+    if (after !== undefined) {
+      const { at, id } = this.deps.cursors.decode('needs', after);
+      const created = new Date(at);
+      Object.assign(where, { createdAt: { $lte: created }, $or: [{ createdAt: { $lt: created } }, { id: { $lt: id } }] });
+    }
+    const rows = await this.em.find(NeedEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const more = rows.length > first;
+    const items = rows.slice(0, first);
+    const last = items.at(-1);
+    return {
+      items: items.map((n) => needView(n, this.deps.links)),
+      nextCursor: more && last ? this.deps.cursors.encode('needs', { at: last.createdAt.getTime(), id: last.id }) : null,
+      cursorFor: (n) => this.deps.cursors.encode('needs', { at: 0, id: n.id }),
+    };
+  }
+
+  private page(rows: Need[], first: number): Page<NeedView> {
+    const more = rows.length > first;
+    const items = rows.slice(0, first).map((n) => needView(n, this.deps.links));
+    const cursorFor = (n: NeedView) => this.deps.cursors.encode(LIST, { at: n.publishedAt?.getTime() ?? 0, id: n.id });
+    const last = items.at(-1);
+    return { items, nextCursor: more && last ? cursorFor(last) : null, cursorFor };
+  }
+
+  private async create(input: NewNeed, state: NeedState): Promise<NeedView> {
+    const content = checkContent(input);
+    const view = await this.em.transactional(async (em) => {
+      const org = await em.findOne(OrganizationEntity, { id: input.organizationId });
+      if (!org) throw notFound('organization', input.organizationId);
+      const now = new Date();
+      const need = em.create(NeedEntity, {
+        id: newId('need'),
+        organization: org,
+        title: content.title ?? '',
+        description: content.description ?? '',
+        requiredExpertise: content.requiredExpertise ?? [],
+        remoteAllowed: content.remoteAllowed ?? false,
+        city: content.city ?? null,
+        region: content.region ?? null,
+        country: content.country ?? null,
+        deadline: content.deadline ?? null,
+        state,
+        discreet: input.discreet ?? false,
+        // Content of a demonstration organization is demonstration content.
+        demo: (input.demo ?? false) || org.demo,
+        version: 0,
+        publishedAt: state === 'public' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (isNeedPublic(need)) await this.signal(em, need, 'need.created');
+      return needView(need, this.deps.links);
+    });
+    this.deps.feed.changed();
+    return view;
+  }
+
+  private async unpublish(id: string, to: 'withdrawn' | 'private'): Promise<NeedView> {
+    return this.change(id, (need) => {
+      if (need.state === 'withdrawn') throw new DomainError('invalid_state', `Need '${id}' is already withdrawn`);
+      if (need.state === to) throw new DomainError('invalid_state', `Need '${id}' is already private`);
+      const wasPublic = isNeedPublic(need);
+      need.state = to;
+      if (wasPublic) need.withdrawnAt = new Date();
+      return wasPublic ? 'need.withdrawn' : undefined;
+    });
+  }
+
+  /** Loads, mutates, and records the resulting signal (if any) in one transaction. */
+  private async change(id: string, mutate: (need: Need) => 'need.created' | 'need.updated' | 'need.withdrawn' | undefined) {
+    const view = await this.em.transactional(async (em) => {
+      const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
+      if (!need) throw notFound('need', id);
+      const signal = mutate(need);
+      need.updatedAt = new Date();
+      if (signal) await this.signal(em, need, signal);
+      else await bumpChangeEpoch(em);
+      return needView(need, this.deps.links);
+    });
+    this.deps.feed.changed();
+    return view;
+  }
+
+  private async signal(em: EntityManager, need: Need, type: 'need.created' | 'need.updated' | 'need.withdrawn') {
+    need.version += 1;
+    await recordSignal(em, {
+      type,
+      resourceId: need.id,
+      resourceVersion: need.version,
+      organizationId: need.organization.id,
+      // Judged on content, not state: the withdrawal of a pushed need is pushed too.
+      deliverable: isNeedDeliverable({ ...need, state: 'public' }),
+      data: needSignalData(need, this.deps.links, type === 'need.withdrawn'),
+    });
+  }
+}
+
+type CheckedContent = Partial<Record<keyof NeedContent, unknown>> & NeedContent;
+
+function checkContent(input: NeedContent): CheckedContent {
+  const out: CheckedContent = {};
+  if (input.title !== undefined) out.title = v.text('title', input.title, { max: 200 });
+  if (input.description !== undefined) out.description = v.text('description', input.description, { min: 0, max: 10_000 });
+  if (input.requiredExpertise !== undefined) out.requiredExpertise = v.list('required_expertise', input.requiredExpertise, { maxItems: 20, maxLength: 80 });
+  if (input.remoteAllowed !== undefined) out.remoteAllowed = input.remoteAllowed;
+  if (input.city !== undefined) out.city = v.optionalText('city', input.city, 120);
+  if (input.region !== undefined) out.region = v.optionalText('region', input.region, 120);
+  if (input.country !== undefined) out.country = v.country('country', input.country);
+  if (input.deadline !== undefined) out.deadline = input.deadline === null ? null : v.date('deadline', input.deadline);
+  return out;
+}
+
+/** Applies the given fields; true when a public field actually changed. */
+function applyContent(need: Need, content: CheckedContent): boolean {
+  let changed = false;
+  const set = <K extends keyof NeedContent>(key: K, equal: (a: Need[K], b: Need[K]) => boolean = Object.is) => {
+    const value = content[key] as Need[K] | undefined;
+    if (value === undefined || equal(need[key], value)) return;
+    need[key] = value;
+    changed = true;
+  };
+  set('title');
+  set('description');
+  set('requiredExpertise', (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  set('remoteAllowed');
+  set('city');
+  set('region');
+  set('country');
+  set('deadline', (a, b) => (a?.getTime() ?? null) === (b?.getTime() ?? null));
+  return changed;
+}

@@ -1,0 +1,151 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { requireInternal, type Actor } from '../actor.ts';
+import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import { ORGANIZATION_ID } from '../ids.ts';
+import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
+import * as v from '../validate.ts';
+import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
+import { bumpChangeEpoch } from './change-feed.ts';
+import { pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+
+export interface OrganizationProfileInput {
+  name?: string;
+  plan?: Plan;
+  listed?: boolean;
+  demo?: boolean;
+  complete?: boolean;
+  description?: string;
+  website?: string | null;
+  logoUrl?: string | null;
+  sectors?: string[];
+  capabilities?: string[];
+  networks?: string[];
+  city?: string | null;
+  region?: string | null;
+  country?: string | null;
+}
+
+export interface NewOrganization extends OrganizationProfileInput {
+  id: string;
+  name: string;
+  plan: Plan;
+}
+
+export class OrganizationService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: ServiceDeps,
+  ) {}
+
+  async create(actor: Actor, input: NewOrganization): Promise<OrganizationProfile> {
+    requireInternal(actor, 'create organizations');
+    if (!ORGANIZATION_ID.test(input.id)) {
+      throw invalidInput('id', 'id must be 1 to 64 lowercase letters, digits or dashes, not starting or ending with a dash');
+    }
+    const fields = checkProfile(input);
+    const profile = await this.em.transactional(async (em) => {
+      if (await em.count(OrganizationEntity, { id: input.id })) {
+        throw new DomainError('conflict', `An organization with id '${input.id}' already exists`, 'id');
+      }
+      const now = new Date();
+      const org = em.create(OrganizationEntity, {
+        id: input.id,
+        name: fields.name ?? input.name,
+        plan: fields.plan ?? input.plan,
+        listed: fields.listed ?? true,
+        demo: fields.demo ?? false,
+        complete: fields.complete ?? true,
+        description: fields.description ?? '',
+        website: fields.website ?? null,
+        logoUrl: fields.logoUrl ?? null,
+        sectors: fields.sectors ?? [],
+        capabilities: fields.capabilities ?? [],
+        networks: fields.networks ?? [],
+        city: fields.city ?? null,
+        region: fields.region ?? null,
+        country: fields.country ?? null,
+        billingEmail: null,
+        internalNotes: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await bumpChangeEpoch(em);
+      return organizationProfile(org, this.deps.links);
+    });
+    this.deps.feed.changed();
+    return profile;
+  }
+
+  async update(actor: Actor, id: string, input: OrganizationProfileInput): Promise<OrganizationProfile> {
+    requireInternal(actor, 'update organizations');
+    const fields = checkProfile(input);
+    const profile = await this.em.transactional(async (em) => {
+      const org = await em.findOne(OrganizationEntity, { id }, this.deps.forUpdate);
+      if (!org) throw notFound('organization', id);
+      for (const [key, value] of Object.entries(fields)) {
+        if (value !== undefined) (org as Record<string, unknown>)[key] = value;
+      }
+      org.updatedAt = new Date();
+      await bumpChangeEpoch(em);
+      return organizationProfile(org, this.deps.links);
+    });
+    this.deps.feed.changed();
+    return profile;
+  }
+
+  /**
+   * The public profile, as the caller may see it: an API key sees only its own organization;
+   * the public (no account) sees only discoverable organizations; internal callers see all.
+   */
+  async getProfile(actor: Actor, id: string): Promise<OrganizationProfile> {
+    if (actor.kind === 'apiKey' && actor.organizationId !== id) throw notFound('organization', id);
+    const org = await this.em.findOne(OrganizationEntity, { id });
+    if (!org || (actor.kind === 'public' && !isOrganizationDiscoverable(org))) throw notFound('organization', id);
+    return organizationProfile(org, this.deps.links);
+  }
+
+  /** Names of the organizations behind public needs and events. */
+  async summaries(ids: readonly string[]): Promise<(OrganizationSummary | null)[]> {
+    const rows = await this.em.find(OrganizationEntity, { id: { $in: [...ids] } }, { fields: ['id', 'name'] });
+    const byId = new Map(rows.map((o) => [o.id, { id: o.id, name: o.name }]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Every organization, by id (internal callers). */
+  async list(actor: Actor, args: PageArgs): Promise<Page<OrganizationProfile>> {
+    requireInternal(actor, 'list organizations');
+    const { first, after } = pageArgs(args);
+    const where: FilterQuery<Organization> = after ? { id: { $gt: this.deps.cursors.decode('organizations', after).id } } : {};
+    const rows = await this.em.find(OrganizationEntity, where, { orderBy: { id: 'asc' }, limit: first + 1 });
+    const items = rows.slice(0, first).map((o) => organizationProfile(o, this.deps.links));
+    const cursorFor = (o: OrganizationProfile) => this.deps.cursors.encode('organizations', { at: 0, id: o.id });
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > first && last ? cursorFor(last) : null, cursorFor };
+  }
+
+  allowances(plan: Plan): PlanAllowances {
+    return PLAN_ALLOWANCES[plan];
+  }
+}
+
+function checkProfile(input: OrganizationProfileInput): OrganizationProfileInput {
+  const out: OrganizationProfileInput = {};
+  if (input.name !== undefined) out.name = v.text('name', input.name, { max: 200 });
+  if (input.plan !== undefined) {
+    if (!PLANS.includes(input.plan)) throw invalidInput('plan', `plan must be one of ${PLANS.join(', ')}`);
+    out.plan = input.plan;
+  }
+  for (const flag of ['listed', 'demo', 'complete'] as const) if (input[flag] !== undefined) out[flag] = input[flag];
+  if (input.description !== undefined) out.description = v.text('description', input.description, { min: 0, max: 5_000 });
+  if (input.website !== undefined) out.website = v.httpUrl('website', input.website);
+  if (input.logoUrl !== undefined) out.logoUrl = v.httpUrl('logo_url', input.logoUrl);
+  for (const key of ['sectors', 'capabilities', 'networks'] as const) {
+    const values = input[key];
+    if (values !== undefined) out[key] = v.list(key, values, { maxItems: 30, maxLength: 80 });
+  }
+  if (input.city !== undefined) out.city = v.optionalText('city', input.city, 120);
+  if (input.region !== undefined) out.region = v.optionalText('region', input.region, 120);
+  if (input.country !== undefined) out.country = v.country('country', input.country);
+  return out;
+}

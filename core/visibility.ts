@@ -1,0 +1,190 @@
+// The one place that decides what is public and what a public projection carries.
+// Every facade and every delivery reads public data through these functions; anything
+// not copied here (private objects, internal host fields, billing data) cannot leak.
+import type { Event, Need, NeedState, Organization, Plan } from './entities/index.ts';
+
+export interface Links {
+  /** Base address of the service, without a trailing slash. */
+  publicBaseUrl: string;
+}
+
+export interface Place {
+  city: string | null;
+  region: string | null;
+  country: string | null;
+}
+
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+}
+
+export interface OrganizationProfile {
+  id: string;
+  name: string;
+  description: string;
+  website: string | null;
+  logoUrl: string | null;
+  sectors: string[];
+  capabilities: string[];
+  place: Place;
+  networks: string[];
+  partnerPayment: { confirmedRatePercent: number | null; partnersCount: number };
+  proofs: { completedPacks: number; references: number; certifications: number };
+  profileUrl: string;
+  updatedAt: Date;
+  /** Administrative facts, exposed to internal callers only by the schema. */
+  admin: { plan: Plan; listed: boolean; demo: boolean; complete: boolean; createdAt: Date };
+}
+
+export interface NeedView {
+  id: string;
+  organizationId: string;
+  title: string;
+  description: string;
+  requiredExpertise: string[];
+  remoteAllowed: boolean;
+  place: Place | null;
+  url: string;
+  publishedAt: Date | null;
+  updatedAt: Date;
+  deadline: Date | null;
+  admin: { state: NeedState; discreet: boolean; demo: boolean; version: number; withdrawnAt: Date | null };
+}
+
+export interface EventView {
+  id: string;
+  hostId: string;
+  title: string;
+  description: string;
+  startsAt: Date;
+  endsAt: Date;
+  timezone: string;
+  online: boolean;
+  place: Place | null;
+  url: string;
+  updatedAt: Date;
+  admin: { status: Event['status']; demo: boolean; version: number; cancelledAt: Date | null };
+}
+
+/** Query filter of needs any API key may read. */
+export const PUBLIC_NEED_FILTER = { state: 'public', demo: false } as const;
+/** Query filter of events any API key may read. */
+export const PUBLIC_EVENT_FILTER = { status: 'public', demo: false } as const;
+
+export const isNeedPublic = (need: Pick<Need, 'state' | 'demo'>) => need.state === 'public' && !need.demo;
+export const isEventPublic = (event: Pick<Event, 'status' | 'demo'>) => event.status === 'public' && !event.demo;
+
+/** Whether a public change of this need may be pushed to webhook destinations. */
+export const isNeedDeliverable = (need: Pick<Need, 'state' | 'demo' | 'discreet'>) => isNeedPublic(need) && !need.discreet;
+
+/** Demonstration, incomplete and unlisted organizations never appear in public directories. */
+export const isOrganizationDiscoverable = (org: Pick<Organization, 'listed' | 'complete' | 'demo'>) =>
+  org.listed && org.complete && !org.demo;
+
+const place = (x: { city?: string | null; region?: string | null; country?: string | null }): Place => ({
+  city: x.city ?? null,
+  region: x.region ?? null,
+  country: x.country ?? null,
+});
+
+const hasPlace = (p: Place) => p.city !== null || p.region !== null || p.country !== null;
+
+export function organizationProfile(org: Organization, links: Links): OrganizationProfile {
+  return {
+    id: org.id,
+    name: org.name,
+    description: org.description,
+    website: org.website ?? null,
+    logoUrl: org.logoUrl ?? null,
+    sectors: [...org.sectors],
+    capabilities: [...org.capabilities],
+    place: place(org),
+    networks: [...org.networks],
+    partnerPayment: {
+      // A rate and a count, never an amount (spec §1).
+      confirmedRatePercent:
+        org.partnerPaymentsDue > 0 ? Math.round((org.partnerPaymentsConfirmed / org.partnerPaymentsDue) * 100) : null,
+      partnersCount: org.partnersCount,
+    },
+    proofs: {
+      completedPacks: org.completedPacks,
+      references: org.referencesCount,
+      certifications: org.certificationsCount,
+    },
+    profileUrl: `${links.publicBaseUrl}/organizations/${encodeURIComponent(org.id)}`,
+    updatedAt: org.updatedAt,
+    admin: { plan: org.plan, listed: org.listed, demo: org.demo, complete: org.complete, createdAt: org.createdAt },
+  };
+}
+
+export function needView(need: Need, links: Links): NeedView {
+  const where = place(need);
+  return {
+    id: need.id,
+    organizationId: need.organization.id,
+    title: need.title,
+    description: need.description,
+    requiredExpertise: [...need.requiredExpertise],
+    remoteAllowed: need.remoteAllowed,
+    place: hasPlace(where) ? where : null,
+    url: needUrl(need.id, links),
+    publishedAt: need.publishedAt ?? null,
+    updatedAt: need.updatedAt,
+    deadline: need.deadline ?? null,
+    admin: {
+      state: need.state,
+      discreet: need.discreet,
+      demo: need.demo,
+      version: need.version,
+      withdrawnAt: need.withdrawnAt ?? null,
+    },
+  };
+}
+
+export function eventView(event: Event, links: Links): EventView {
+  return {
+    id: event.id,
+    hostId: event.host.id,
+    title: event.title,
+    description: event.description,
+    startsAt: event.startsAt,
+    endsAt: event.endsAt,
+    timezone: event.timezone,
+    online: event.online,
+    place: event.online ? null : place(event),
+    url: eventUrl(event.id, links),
+    updatedAt: event.updatedAt,
+    admin: { status: event.status, demo: event.demo, version: event.version, cancelledAt: event.cancelledAt ?? null },
+  };
+}
+
+export const needUrl = (id: string, links: Links) => `${links.publicBaseUrl}/opportunities/${encodeURIComponent(id)}`;
+export const eventUrl = (id: string, links: Links) => `${links.publicBaseUrl}/events/${encodeURIComponent(id)}`;
+
+/** Webhook `data` of a need signal (DESIGN §4). */
+export function needSignalData(need: Need, links: Links, withdrawn: boolean): Record<string, unknown> {
+  if (withdrawn) return { id: need.id, withdrawn_at: (need.withdrawnAt ?? new Date()).toISOString(), url: needUrl(need.id, links) };
+  return {
+    id: need.id,
+    title: need.title,
+    required_expertise: [...need.requiredExpertise],
+    remote_allowed: need.remoteAllowed,
+    url: needUrl(need.id, links),
+  };
+}
+
+/** Webhook `data` of an event signal (DESIGN §4). */
+export function eventSignalData(event: Event, links: Links): Record<string, unknown> {
+  if (event.status === 'cancelled') {
+    return { id: event.id, cancelled_at: (event.cancelledAt ?? new Date()).toISOString(), url: eventUrl(event.id, links) };
+  }
+  return {
+    id: event.id,
+    title: event.title,
+    starts_at: event.startsAt.toISOString(),
+    ends_at: event.endsAt.toISOString(),
+    ...(event.online ? { online: true } : { place: place(event) }),
+    url: eventUrl(event.id, links),
+  };
+}

@@ -1,0 +1,32 @@
+import { STRING, noPositionals, optional, parse, required } from '../args.ts';
+import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
+
+const CREATE = 'packline members create --email E --name N [--org ID] [--role admin|member] [--json]';
+
+type Member = Record<string, unknown> & { id: string; memberships: { organizationId: string; role: string }[] };
+
+export async function members(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
+  switch (sub) {
+    case 'create': {
+      const p = parse(args, { email: STRING, name: STRING, org: STRING, role: STRING }, CREATE);
+      noPositionals(p, CREATE);
+      const role = optional(p, 'role');
+      if (role !== undefined && role !== 'admin' && role !== 'member') throw new CliError(`--role must be admin or member (got '${role}')`);
+      const data = await rt.run<{ createMember: Member }>('CliCreateMember', {
+        input: { email: required(p, 'email', CREATE), name: required(p, 'name', CREATE), organizationId: optional(p, 'org'), role },
+      });
+      return { json: snakeCase(data.createMember), text: describeRecord(data.createMember) };
+    }
+    case 'list': {
+      const usage = 'packline members list --org ID [--json]';
+      const p = parse(args, { org: STRING }, usage);
+      noPositionals(p, usage);
+      const org = required(p, 'org', usage);
+      const data = await rt.run<{ members: Member[] }>('CliMembers', { organizationId: org });
+      const rows = data.members.map((m) => ({ ...m, role: m.memberships.find((x) => x.organizationId === org)?.role }));
+      return { json: snakeCase(data.members), text: table(rows, ['id', 'email', 'name', 'role']) };
+    }
+    default:
+      throw new CliError(`Unknown command 'members ${sub ?? ''}'. Commands: members create | list`);
+  }
+}

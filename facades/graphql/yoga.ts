@@ -1,0 +1,55 @@
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError } from 'graphql-yoga';
+import { DomainError, INTERNAL, type Logger } from '../../core/index.ts';
+import type { Context, Contexts } from '../../schema/index.ts';
+import type { GraphQLSchema } from 'graphql';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * Internal GraphQL for internal teams: the whole schema behind the internal token. Domain
+ * failures keep their message and get `extensions.code`; anything else is masked.
+ */
+export function createInternalGraphql({ schema, contexts, log }: { schema: GraphQLSchema; contexts: Contexts; log: Logger }) {
+  return createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: false,
+    landingPage: false,
+    logging: {
+      debug: (...args) => log.debug({ yoga: args }, 'graphql'),
+      info: (...args) => log.info({ yoga: args }, 'graphql'),
+      warn: (...args) => log.warn({ yoga: args }, 'graphql'),
+      error: (...args) => log.error({ err: args[0] }, 'graphql error'),
+    },
+    maskedErrors: {
+      maskError(error, message, isDev) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof DomainError) {
+          const path = error instanceof GraphQLError ? error.path : undefined;
+          return new GraphQLError(original.message, {
+            path,
+            extensions: { code: original.code.toUpperCase(), ...(original.field ? { field: original.field } : {}) },
+          });
+        }
+        return maskError(error, message, isDev);
+      },
+    },
+    context: () => contexts.forActor(INTERNAL),
+    plugins: [
+      {
+        onRequest({ request, endResponse, fetchAPI }) {
+          const header = request.headers.get('authorization') ?? '';
+          const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+          if (token && contexts.isInternalToken(token)) return;
+          endResponse(
+            new fetchAPI.Response(JSON.stringify({ errors: [{ message: 'Send the internal API token as Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }), {
+              status: 401,
+              headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
+            }),
+          );
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { openCore, type Config, type Core, type Logger } from '../../core/index.ts';
+import { Contexts, schema } from '../../schema/index.ts';
+import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
+import { Operations } from '../operations.ts';
+import { ApiLimits } from '../rest/limits.ts';
+import { openApiDocument } from '../rest/openapi.ts';
+import { REST_OPERATIONS } from '../rest/operations.ts';
+import { PageCache } from '../rest/page-cache.ts';
+import { problem } from '../rest/problem.ts';
+import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
+
+export interface App {
+  core: Core;
+  contexts: Contexts;
+  server: Server;
+  /** Starts listening on the configured host and port (0 picks a free port). */
+  listen(): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Wires core, schema and facades into one HTTP server. */
+export async function createApp(config: Config, log: Logger): Promise<App> {
+  const core = await openCore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const contexts = new Contexts(core, config.internalApiToken);
+  const rest = createRestApi({
+    contexts,
+    operations: new Operations(schema, REST_OPERATIONS),
+    limits: new ApiLimits({ perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix, usage: core.usage }),
+    cache: new PageCache(core.feed),
+    openapi: openApiDocument(config.publicBaseUrl),
+  });
+  const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    const started = performance.now();
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.on('finish', () => {
+      const path = (req.url ?? '/').split('?', 1)[0];
+      log.info({ req_id: requestId, method: req.method, path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    });
+    dispatch(req, res, requestId).catch((error: unknown) => {
+      log.error({ req_id: requestId, err: error }, 'request failed');
+      if (res.headersSent) return res.destroy();
+      const unavailable = isDatabaseDown(error);
+      const body = problem(unavailable ? 'service_unavailable' : 'internal_error', unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it', requestId);
+      res.writeHead(body.status, { 'content-type': 'application/problem+json; charset=utf-8', 'x-request-id': requestId, ...(unavailable ? { 'retry-after': '5' } : {}) });
+      res.end(JSON.stringify(body));
+    });
+  });
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string) {
+    const url = req.url ?? '/';
+    if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return rest(req, res, requestId);
+    if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
+      res.setHeader('x-request-id', requestId);
+      return graphql(req, res);
+    }
+    if (url === '/healthz') return json(res, 200, { status: 'ok' }, requestId);
+    return json(res, 404, { error: 'not_found', detail: `Nothing at ${url.split('?', 1)[0]}` }, requestId);
+  }
+
+  return {
+    core,
+    contexts,
+    server,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
+      }),
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await core.close();
+      redis?.disconnect();
+    },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, requestId: string) {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-request-id': requestId });
+  res.end(payload);
+}
+
+/** Redis for shared limits. Commands fail fast while it is down so the insurance limiter answers. */
+function connectRedis(url: string, log: Logger): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  let lastWarning = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastWarning < 30_000) return;
+    lastWarning = Date.now();
+    log.warn({ err: error.message }, 'redis unreachable: limits fall back to this process');
+  });
+  return redis;
+}
+
+function isDatabaseDown(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name ?? '';
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return name === 'ConnectionException' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', 'SQLITE_BUSY'].includes(code);
+}

@@ -1,0 +1,359 @@
+import { API_SCOPES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../core/index.ts';
+import { PROBLEMS } from './problem.ts';
+import { MAX_ID_LENGTH } from './route.ts';
+
+// The machine-readable contract of /api/v1 (spec §9, DESIGN §3). A test lints it with Redocly
+// and validates live answers of every endpoint against it.
+
+const nullable = (type: string, extra: object = {}) => ({ type: [type, 'null'], ...extra });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const LIMIT_HEADERS = {
+  'X-Request-Id': header('X-Request-Id'),
+  'X-RateLimit-Limit': header('X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': header('X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': header('X-RateLimit-Reset'),
+  'X-Monthly-Quota-Limit': header('X-Monthly-Quota-Limit'),
+  'X-Monthly-Quota-Remaining': header('X-Monthly-Quota-Remaining'),
+  'X-Monthly-Quota-Reset': header('X-Monthly-Quota-Reset'),
+};
+
+const json = (schema: object, example?: unknown) => ({
+  'application/json': { schema, ...(example === undefined ? {} : { example }) },
+});
+
+function operation(options: {
+  id: string;
+  summary: string;
+  description: string;
+  scope: (typeof API_SCOPES)[number];
+  tag: string;
+  parameters?: object[];
+  schema: string;
+  byId?: boolean;
+  badRequest?: boolean;
+}) {
+  const responses: Record<string, object> = {
+    '200': { description: 'Success', headers: LIMIT_HEADERS, content: json(ref(options.schema)) },
+    ...(options.badRequest || options.byId ? { '400': { $ref: '#/components/responses/BadRequest' } } : {}),
+    '401': { $ref: '#/components/responses/Unauthorized' },
+    '403': { $ref: '#/components/responses/Forbidden' },
+    ...(options.byId ? { '404': { $ref: '#/components/responses/NotFound' } } : {}),
+    '405': { $ref: '#/components/responses/MethodNotAllowed' },
+    '429': { $ref: '#/components/responses/TooManyRequests' },
+    '500': { $ref: '#/components/responses/InternalError' },
+  };
+  return {
+    get: {
+      operationId: options.id,
+      summary: options.summary,
+      description: `${options.description}\n\nRequired scope: \`${options.scope}\`.`,
+      tags: [options.tag],
+      security: [{ bearerAuth: [options.scope] }],
+      'x-required-scopes': [options.scope],
+      ...(options.parameters ? { parameters: options.parameters } : {}),
+      responses,
+    },
+  };
+}
+
+const listParameters = [{ $ref: '#/components/parameters/limit' }, { $ref: '#/components/parameters/cursor' }];
+const idParameter = [{ $ref: '#/components/parameters/id' }];
+
+const place = {
+  type: 'object',
+  description: 'Where something is. Any part may be unknown.',
+  required: ['city', 'region', 'country'],
+  additionalProperties: false,
+  properties: {
+    city: nullable('string', { examples: ['Lille'] }),
+    region: nullable('string', { examples: ['Hauts-de-France'] }),
+    country: nullable('string', { description: 'ISO 3166-1 alpha-2 code', pattern: '^[A-Z]{2}$', examples: ['FR'] }),
+  },
+};
+
+const organizationRef = {
+  type: 'object',
+  required: ['id', 'name'],
+  additionalProperties: false,
+  properties: { id: { type: 'string' }, name: { type: 'string' } },
+};
+
+const dateTime = { type: 'string', format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'] };
+
+export function openApiDocument(publicBaseUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Public API',
+      version: '2026-07-25',
+      summary: 'Read-only, server-to-server access to public organizations, opportunities and events (beta).',
+      description: [
+        'The public API v1 is a read-only beta for servers and cloud functions. It exposes the public profile of the',
+        'organization bound to the API key, public opportunities (open needs) and public events.',
+        '',
+        'Authenticate every request with `Authorization: Bearer <API_KEY>`. Keys are created in the administration',
+        'interface with scopes and an expiry date, and shown once. Never call this API from browser or mobile code:',
+        'requests carrying an `Origin` header are refused.',
+        '',
+        'Limits: 120 requests per minute per key (`X-RateLimit-*`), and a monthly quota per organization',
+        '(Base 1,000; Alpha 10,000; Clan 100,000 calls per calendar month, UTC; `X-Monthly-Quota-*`). A refused',
+        'request carries `Retry-After`. Errors are RFC 9457 problem documents with a stable `code`.',
+        '',
+        'Lists are paged with opaque cursors: pass `meta.next_cursor` back as `cursor`; it is `null` on the last page.',
+      ].join('\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Packline', url: publicBaseUrl },
+    },
+    servers: [{ url: `${publicBaseUrl}/api/v1`, description: 'This service' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Organization', description: 'The organization bound to the API key.' },
+      { name: 'Opportunities', description: 'Public needs.' },
+      { name: 'Events', description: 'Public events.' },
+    ],
+    paths: {
+      '/organization': operation({
+        id: 'getOrganization',
+        summary: 'Public profile of the organization bound to the key',
+        description: 'Partner payment appears only as a rate and a count, never as an amount.',
+        scope: 'organization:read',
+        tag: 'Organization',
+        schema: 'Organization',
+      }),
+      '/opportunities': operation({
+        id: 'listOpportunities',
+        summary: 'Recent public opportunities',
+        description: 'Public needs, newest published first.',
+        scope: 'opportunities:read',
+        tag: 'Opportunities',
+        parameters: listParameters,
+        schema: 'OpportunityList',
+        badRequest: true,
+      }),
+      '/opportunities/{id}': operation({
+        id: 'getOpportunity',
+        summary: 'Current state of one opportunity',
+        description: 'A 404 means the opportunity is absent or no longer public (withdrawn or made private).',
+        scope: 'opportunities:read',
+        tag: 'Opportunities',
+        parameters: idParameter,
+        schema: 'Opportunity',
+        byId: true,
+      }),
+      '/events': operation({
+        id: 'listEvents',
+        summary: 'Upcoming and ongoing public events',
+        description: 'Public events that have not ended, soonest first.',
+        scope: 'events:read',
+        tag: 'Events',
+        parameters: listParameters,
+        schema: 'EventList',
+        badRequest: true,
+      }),
+      '/events/{id}': operation({
+        id: 'getEvent',
+        summary: 'Current state of one event',
+        description: 'A 404 means the event is absent or no longer public (cancelled).',
+        scope: 'events:read',
+        tag: 'Events',
+        parameters: idParameter,
+        schema: 'Event',
+        byId: true,
+      }),
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'live_<base62>',
+          description: `API key with scopes among ${API_SCOPES.map((s) => `\`${s}\``).join(', ')}. Each operation names the scope it requires.`,
+        },
+      },
+      parameters: {
+        limit: {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: `Page size, ${1} to ${MAX_PAGE_SIZE}.`,
+          schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+        },
+        cursor: {
+          name: 'cursor',
+          in: 'query',
+          required: false,
+          description: 'The `meta.next_cursor` of the previous page, unchanged. Altered cursors are refused (400).',
+          schema: { type: 'string', minLength: 1, maxLength: 512 },
+        },
+        id: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: `Identifier, 1 to ${MAX_ID_LENGTH} characters.`,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
+        },
+      },
+      headers: {
+        'X-Request-Id': { description: 'Identifier of this request; quote it when asking for help.', schema: { type: 'string' } },
+        'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Unix time (seconds) when the minute window resets.', schema: { type: 'integer' } },
+        'X-Monthly-Quota-Limit': { description: "The organization's calls per calendar month (UTC).", schema: { type: 'integer' } },
+        'X-Monthly-Quota-Remaining': { description: 'Calls left this month.', schema: { type: 'integer' } },
+        'X-Monthly-Quota-Reset': { description: 'Unix time (seconds) of the first instant of next month, UTC.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        'WWW-Authenticate': { description: 'Bearer challenge.', schema: { type: 'string' } },
+        Allow: { description: 'Methods allowed: GET.', schema: { type: 'string' } },
+      },
+      responses: {
+        BadRequest: problemResponse('A parameter is invalid (`invalid_parameter`) or the cursor was altered (`invalid_cursor`).', ['invalid_parameter', 'invalid_cursor'], true),
+        Unauthorized: {
+          ...problemResponse('Missing, unknown, revoked or expired key (`invalid_key`).', ['invalid_key']),
+          headers: { 'X-Request-Id': header('X-Request-Id'), 'WWW-Authenticate': header('WWW-Authenticate') },
+        },
+        Forbidden: problemResponse('The key lacks the required scope (`missing_scope`), or the request came from a browser (`browser_origin_forbidden`).', ['missing_scope', 'browser_origin_forbidden'], true),
+        NotFound: problemResponse('Absent or no longer public (`not_found`).', ['not_found'], true),
+        MethodNotAllowed: {
+          ...problemResponse('Only GET is allowed (`method_not_allowed`).', ['method_not_allowed']),
+          headers: { 'X-Request-Id': header('X-Request-Id'), Allow: header('Allow') },
+        },
+        TooManyRequests: {
+          ...problemResponse('Rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded.', ['rate_limited', 'quota_exceeded']),
+          headers: { ...LIMIT_HEADERS, 'Retry-After': header('Retry-After') },
+        },
+        InternalError: problemResponse('Unexpected failure (`internal_error`); no internals are disclosed.', ['internal_error']),
+      },
+      schemas: {
+        Place: place,
+        OrganizationRef: organizationRef,
+        Organization: {
+          type: 'object',
+          required: ['id', 'name', 'description', 'website', 'logo_url', 'sectors', 'capabilities', 'place', 'networks', 'partner_payment', 'proofs', 'profile_url', 'updated_at'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', examples: ['atelier-nord'] },
+            name: { type: 'string' },
+            description: { type: 'string' },
+            website: nullable('string', { format: 'uri' }),
+            logo_url: nullable('string', { format: 'uri' }),
+            sectors: { type: 'array', items: { type: 'string' } },
+            capabilities: { type: 'array', items: { type: 'string' } },
+            place: ref('Place'),
+            networks: { type: 'array', items: { type: 'string' } },
+            partner_payment: {
+              type: 'object',
+              description: 'Partner payment record as a rate and a count, never an amount.',
+              required: ['confirmed_rate_percent', 'partners_count'],
+              additionalProperties: false,
+              properties: {
+                confirmed_rate_percent: nullable('integer', { minimum: 0, maximum: 100, description: 'Null before any payment is due.' }),
+                partners_count: { type: 'integer', minimum: 0 },
+              },
+            },
+            proofs: {
+              type: 'object',
+              description: 'Track record, as counts.',
+              required: ['completed_packs', 'references', 'certifications'],
+              additionalProperties: false,
+              properties: {
+                completed_packs: { type: 'integer', minimum: 0 },
+                references: { type: 'integer', minimum: 0 },
+                certifications: { type: 'integer', minimum: 0 },
+              },
+            },
+            profile_url: { type: 'string', format: 'uri' },
+            updated_at: dateTime,
+          },
+        },
+        Opportunity: {
+          type: 'object',
+          required: ['id', 'title', 'description', 'required_expertise', 'remote_allowed', 'place', 'organization', 'url', 'published_at', 'updated_at', 'deadline'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', maxLength: MAX_ID_LENGTH, examples: ['n_3kq8w2m1x9p4za'] },
+            title: { type: 'string' },
+            description: { type: 'string' },
+            required_expertise: { type: 'array', items: { type: 'string' } },
+            remote_allowed: { type: 'boolean' },
+            place: { oneOf: [ref('Place'), { type: 'null' }] },
+            organization: ref('OrganizationRef'),
+            url: { type: 'string', format: 'uri' },
+            published_at: dateTime,
+            updated_at: dateTime,
+            deadline: nullable('string', { format: 'date-time' }),
+          },
+        },
+        Event: {
+          type: 'object',
+          required: ['id', 'title', 'description', 'starts_at', 'ends_at', 'timezone', 'online', 'place', 'url', 'host', 'updated_at'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'string', maxLength: MAX_ID_LENGTH, examples: ['ev_7fz2k1m0q8r3ta'] },
+            title: { type: 'string' },
+            description: { type: 'string' },
+            starts_at: dateTime,
+            ends_at: dateTime,
+            timezone: { type: 'string', description: 'IANA time zone of the event', examples: ['Europe/Paris'] },
+            online: { type: 'boolean' },
+            place: { oneOf: [ref('Place'), { type: 'null' }], description: 'Null for online events.' },
+            url: { type: 'string', format: 'uri' },
+            host: ref('OrganizationRef'),
+            updated_at: dateTime,
+          },
+        },
+        ListMeta: {
+          type: 'object',
+          required: ['next_cursor'],
+          additionalProperties: false,
+          properties: {
+            next_cursor: nullable('string', { description: 'Pass back as `cursor` for the next page; null on the last page.' }),
+          },
+        },
+        OpportunityList: {
+          type: 'object',
+          required: ['data', 'meta'],
+          additionalProperties: false,
+          properties: { data: { type: 'array', items: ref('Opportunity'), maxItems: MAX_PAGE_SIZE }, meta: ref('ListMeta') },
+        },
+        EventList: {
+          type: 'object',
+          required: ['data', 'meta'],
+          additionalProperties: false,
+          properties: { data: { type: 'array', items: ref('Event'), maxItems: MAX_PAGE_SIZE }, meta: ref('ListMeta') },
+        },
+        Problem: {
+          type: 'object',
+          description: 'RFC 9457 problem details.',
+          required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+          additionalProperties: false,
+          properties: {
+            type: { type: 'string', format: 'uri-reference', description: 'Reference to an explanation of the problem type.' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(PROBLEMS) },
+            request_id: { type: 'string' },
+            parameter: { type: 'string', description: 'The parameter at fault (400 only).' },
+          },
+        },
+      },
+    },
+  };
+}
+
+function problemResponse(description: string, codes: string[], withLimits = false) {
+  const code = codes[0]!;
+  const { status, title } = PROBLEMS[code as keyof typeof PROBLEMS];
+  return {
+    description,
+    ...(withLimits ? { headers: LIMIT_HEADERS } : { headers: { 'X-Request-Id': header('X-Request-Id') } }),
+    content: {
+      'application/problem+json': {
+        schema: ref('Problem'),
+        example: { type: `/api/v1/problems/${code}`, title, status, detail: description, code, request_id: '4f1c2a9e-8d3b-4f7a-9c55-2e0b6a1d7c3f' },
+      },
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiScope, type AuthenticatedKey } from '../../core/index.ts';
+import type { ProblemCode } from './problem.ts';
+
+export interface RouteInput {
+  query: URLSearchParams;
+  /** Decoded path parameter of by-id routes. */
+  id: string | undefined;
+  grant: AuthenticatedKey;
+}
+
+/** What a route asks of the schema: one named operation and how to render its data. */
+export interface OperationCall {
+  operation: string;
+  variables: Record<string, unknown>;
+  render(data: any): unknown;
+}
+
+export interface Route {
+  /** Path below /api/v1, e.g. `/opportunities/{id}`. */
+  path: string;
+  scope: ApiScope;
+  call(input: RouteInput): OperationCall;
+}
+
+/** A bad query or path parameter (400). */
+export class ParameterError extends Error {
+  constructor(
+    readonly code: Extract<ProblemCode, 'invalid_parameter' | 'invalid_cursor'>,
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ParameterError';
+  }
+}
+
+const single = (query: URLSearchParams, name: string): string | undefined => {
+  const values = query.getAll(name);
+  if (values.length > 1) throw new ParameterError(name === 'cursor' ? 'invalid_cursor' : 'invalid_parameter', name, `${name} may be given once`);
+  return values[0];
+};
+
+/** `limit` (1–50, default 20) and `cursor` of list routes. */
+export function listParameters(query: URLSearchParams): { first: number; after: string | null } {
+  const limit = single(query, 'limit');
+  let first = DEFAULT_PAGE_SIZE;
+  if (limit !== undefined) {
+    if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {
+      throw new ParameterError('invalid_parameter', 'limit', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    }
+    first = Number(limit);
+  }
+  const cursor = single(query, 'cursor');
+  if (cursor !== undefined && (cursor === '' || cursor.length > 512)) {
+    throw new ParameterError('invalid_cursor', 'cursor', 'cursor must be a value of meta.next_cursor, passed back unchanged');
+  }
+  return { first, after: cursor ?? null };
+}
+
+export const MAX_ID_LENGTH = 120;
+
+/** A path id of 1 to 120 characters. */
+export function pathId(id: string | undefined): string {
+  if (id === undefined || id.length === 0 || id.length > MAX_ID_LENGTH) {
+    throw new ParameterError('invalid_parameter', 'id', `id must be 1 to ${MAX_ID_LENGTH} characters`);
+  }
+  return id;
+}

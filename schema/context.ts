@@ -1,0 +1,50 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Actor } from '../core/actor.ts';
+import type { Core, Services } from '../core/core.ts';
+import type { AuthenticatedKey } from '../core/services/key-authenticator.ts';
+
+/** What every resolver receives: who is asking and the services of this request. */
+export interface Context {
+  actor: Actor;
+  services: Services;
+}
+
+/**
+ * The one place contexts are made. Each call forks a fresh EntityManager (through
+ * `core.services()`), so every request, in-process facade calls included, is isolated.
+ */
+export class Contexts {
+  private readonly internalToken: Buffer;
+
+  constructor(
+    private readonly core: Core,
+    internalToken: string,
+  ) {
+    this.internalToken = Buffer.from(internalToken);
+  }
+
+  forActor(actor: Actor): Context {
+    return { actor, services: this.core.services() };
+  }
+
+  /** Resolves an API key; null when unknown, revoked or expired. */
+  async apiKey(key: string): Promise<AuthenticatedKey | null> {
+    return this.core.keys.authenticate(key);
+  }
+
+  forApiKey(grant: AuthenticatedKey): Context {
+    return this.forActor({
+      kind: 'apiKey',
+      keyId: grant.keyId,
+      organizationId: grant.organizationId,
+      plan: grant.plan,
+      scopes: grant.scopes,
+    });
+  }
+
+  /** True when the token is the internal API token (constant-time). */
+  isInternalToken(token: string): boolean {
+    const given = Buffer.from(token);
+    return given.length === this.internalToken.length && timingSafeEqual(given, this.internalToken);
+  }
+}

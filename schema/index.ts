@@ -1,0 +1,13 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+import './types/place.type.ts';
+import './types/organization.type.ts';
+import './types/need.type.ts';
+import './types/event.type.ts';
+import './types/api-key.type.ts';
+import './types/member.type.ts';
+
+/** The single query surface: internal GraphQL, and every facade through named operations. */
+export const schema = lexicographicSortSchema(builder.toSchema());
+
+export { Contexts, type Context } from './context.ts';

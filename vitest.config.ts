@@ -1,0 +1,17 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // One graphql module for everyone: libraries loaded by Node and sources loaded by Vite would
+  // otherwise get the CommonJS and ESM builds, which refuse each other's types.
+  resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
+  test: {
+    include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each file gets its own database (and Redis prefix); files run two at a time on two cores.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
