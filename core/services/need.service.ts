@@ -129,10 +129,11 @@ export class NeedService {
     const more = rows.length > first;
     const items = rows.slice(0, first);
     const last = items.at(-1);
+    const createdAt = new Map(items.map((n) => [n.id, n.createdAt.getTime()]));
     return {
       items: items.map((n) => needView(n, this.deps.links)),
       nextCursor: more && last ? this.deps.cursors.encode('needs', { at: last.createdAt.getTime(), id: last.id }) : null,
-      cursorFor: (n) => this.deps.cursors.encode('needs', { at: 0, id: n.id }),
+      cursorFor: (n) => this.deps.cursors.encode('needs', { at: createdAt.get(n.id)!, id: n.id }),
     };
   }
 

@@ -65,6 +65,13 @@ export class OrganizationService {
         city: fields.city ?? null,
         region: fields.region ?? null,
         country: fields.country ?? null,
+        // Set here, not left to column defaults: the answer is built from this instance.
+        partnerPaymentsDue: 0,
+        partnerPaymentsConfirmed: 0,
+        partnersCount: 0,
+        completedPacks: 0,
+        referencesCount: 0,
+        certificationsCount: 0,
         billingEmail: null,
         internalNotes: null,
         createdAt: now,

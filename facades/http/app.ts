@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -27,7 +29,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Wires core, schema and facades into one HTTP server. */
 export async function createApp(config: Config, log: Logger): Promise<App> {
   const core = await openCore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
   const rest = createRestApi({
     contexts,
@@ -51,7 +53,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       if (res.headersSent) return res.destroy();
       const unavailable = isDatabaseDown(error);
       const body = problem(unavailable ? 'service_unavailable' : 'internal_error', unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it', requestId);
-      res.writeHead(body.status, { 'content-type': 'application/problem+json; charset=utf-8', 'x-request-id': requestId, ...(unavailable ? { 'retry-after': '5' } : {}) });
+      res.writeHead(body.status, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': requestId,
+        ...(unavailable ? { 'retry-after': '5' } : {}),
+      });
       res.end(JSON.stringify(body));
     });
   });
@@ -93,8 +101,11 @@ function json(res: ServerResponse, status: number, body: unknown, requestId: str
   res.end(payload);
 }
 
-/** Redis for shared limits. Commands fail fast while it is down so the insurance limiter answers. */
-function connectRedis(url: string, log: Logger): Redis {
+/**
+ * Redis for shared limits. Commands fail fast while it is down so the insurance limiter answers;
+ * start-up waits briefly for the connection so the first requests already share the budget.
+ */
+async function connectRedis(url: string, log: Logger): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
   let lastWarning = 0;
   redis.on('error', (error: Error) => {
@@ -102,10 +113,13 @@ function connectRedis(url: string, log: Logger): Redis {
     lastWarning = Date.now();
     log.warn({ err: error.message }, 'redis unreachable: limits fall back to this process');
   });
+  const ready = await Promise.race([once(redis, 'ready').then(() => true, () => false), delay(3_000, false, { ref: false })]);
+  if (!ready) log.warn('redis not ready: limits use this process until it is');
   return redis;
 }
 
 function isDatabaseDown(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseDown);
   const name = (error as { name?: string } | null)?.name ?? '';
   const code = (error as { code?: string } | null)?.code ?? '';
   return name === 'ConnectionException' || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', 'SQLITE_BUSY'].includes(code);

@@ -61,15 +61,6 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
 
     const found = matchRoute(matchers, path);
     if (!found) return fail('not_found', `No endpoint at ${API_PREFIX}${path}`);
-    let id: string | undefined;
-    if (found.rawId !== undefined) {
-      try {
-        id = decodeURIComponent(found.rawId);
-      } catch {
-        return fail('invalid_parameter', 'id is not a valid percent-encoded string', {}, 'id');
-      }
-    }
-
     const grant = await authenticate(req.headers.authorization);
     if (!grant) {
       return fail('invalid_key', 'Send a valid, unexpired API key as Authorization: Bearer <key>', {
@@ -96,6 +87,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
 
     let call;
     try {
+      const id = found.rawId === undefined ? undefined : decodePathId(found.rawId);
       call = route.call({ query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), id, grant });
     } catch (error) {
       if (error instanceof ParameterError) return fail(error.code, error.message, {}, error.parameter);
@@ -134,6 +126,14 @@ function matchRoute(matchers: Matcher[], path: string): { route: Route; rawId: s
     if (match) return { route, rawId: match[1] };
   }
   return undefined;
+}
+
+function decodePathId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ParameterError('invalid_parameter', 'id', 'id is not a valid percent-encoded string');
+  }
 }
 
 const parameterOf = (code: ProblemCode) => (code === 'invalid_cursor' ? 'cursor' : undefined);

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INTERNAL_TOKEN, startStack, type Stack } from './support/stack.ts';
+
+describe('logs', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it('carry the request id of every request', async () => {
+    const res = await stack.get('/opportunities?limit=1', { headers: { 'x-request-id': 'trace-abc-123' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-abc-123');
+    const other = await stack.get('/events');
+    const generated = other.headers.get('x-request-id')!;
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = stack.logs.map((l) => JSON.parse(l) as { req_id?: string; msg: string; status?: number });
+    expect(lines.find((l) => l.req_id === 'trace-abc-123')).toMatchObject({ msg: 'request', status: 200 });
+    expect(lines.find((l) => l.req_id === generated)).toMatchObject({ msg: 'request', status: 200 });
+  });
+
+  it('never contain a key, secret or token value', async () => {
+    const created = await stack.graphql<{ createApiKey: { key: string } }>(
+      `mutation { createApiKey(input: { organizationId: "delta-forge", scopes: ["events:read"], expiresAt: "2027-06-01T00:00:00Z" }) { key } }`,
+    );
+    const key = created.createApiKey.key;
+    const invalid = 'live_ThisIsNotAValidKeyButLooksLikeOne12345';
+    await stack.get('/organization');
+    await stack.get('/events', { key });
+    await stack.get('/events', { key: invalid });
+    await stack.get('/organization', { key: `whsec_${'A'.repeat(43)}` });
+    await fetch(`${stack.origin}/graphql`, { method: 'POST', headers: { authorization: 'Bearer wrong-token-value-987' }, body: '{}' });
+    await stack.graphql('{ organizations(first: 1) { edges { node { id } } } }');
+    const text = stack.logs.join('\n');
+    expect(stack.logs.length).toBeGreaterThan(5);
+    for (const secret of [stack.demoKey, key, invalid, INTERNAL_TOKEN, 'wrong-token-value-987', 'whsec_AAAA']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
