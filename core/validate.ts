@@ -3,7 +3,11 @@ import { invalidInput } from './errors.ts';
 // Input checks shared by the services. Each names the field at fault so every facade can
 // point the user at it (a REST parameter, a GraphQL input field, a CLI flag).
 
+/** Control characters other than tab and line breaks: never valid in stored text. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
 export function text(field: string, value: string, { min = 1, max }: { min?: number; max: number }): string {
+  if (CONTROL.test(value)) throw invalidInput(field, `${field} must not contain control characters`);
   const v = value.trim();
   if (v.length < min) throw invalidInput(field, min === 1 ? `${field} must not be empty` : `${field} needs at least ${min} characters`);
   if (v.length > max) throw invalidInput(field, `${field} must be at most ${max} characters`);
@@ -20,6 +24,7 @@ export function list(field: string, values: readonly string[], { maxItems, maxLe
   for (const raw of values) {
     const v = raw.trim();
     if (v === '') continue;
+    if (CONTROL.test(v)) throw invalidInput(field, `${field} must not contain control characters`);
     if (v.length > maxLength) throw invalidInput(field, `each ${field} entry must be at most ${maxLength} characters`);
     if (!out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v);
   }

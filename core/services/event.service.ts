@@ -2,7 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { EventEntity, OrganizationEntity, type Event } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { PUBLIC_EVENT_FILTER, eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
@@ -119,6 +119,7 @@ export class EventService {
 
   /** A public event, or `not_found` when absent or cancelled. */
   async getPublic(_actor: Actor, id: string): Promise<EventView> {
+    if (!isPlausibleId(id)) throw notFound('event', id);
     const event = await this.em.findOne(EventEntity, { id, ...PUBLIC_EVENT_FILTER });
     if (!event) throw notFound('event', id);
     return eventView(event, this.deps.links);
@@ -144,6 +145,7 @@ export class EventService {
   /** Any event, cancelled included (internal callers). */
   async get(actor: Actor, id: string): Promise<EventView> {
     requireInternal(actor, 'read cancelled events');
+    if (!isPlausibleId(id)) throw notFound('event', id);
     const event = await this.em.findOne(EventEntity, { id });
     if (!event) throw notFound('event', id);
     return eventView(event, this.deps.links);
@@ -151,6 +153,7 @@ export class EventService {
 
   private async change(id: string, mutate: (event: Event) => 'event.updated' | 'event.cancelled' | undefined) {
     const view = await this.em.transactional(async (em) => {
+      if (!isPlausibleId(id)) throw notFound('event', id);
       const event = await em.findOne(EventEntity, { id }, this.deps.forUpdate);
       if (!event) throw notFound('event', id);
       const signal = mutate(event);

@@ -2,7 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
@@ -85,6 +85,7 @@ export class NeedService {
 
   /** A public need, or `not_found` when absent or no longer public. */
   async getPublic(_actor: Actor, id: string): Promise<NeedView> {
+    if (!isPlausibleId(id)) throw notFound('opportunity', id);
     const need = await this.em.findOne(NeedEntity, { id, ...PUBLIC_NEED_FILTER });
     if (!need) throw notFound('opportunity', id);
     return needView(need, this.deps.links);
@@ -108,6 +109,7 @@ export class NeedService {
   /** Any need, whatever its state (internal callers). */
   async get(actor: Actor, id: string): Promise<NeedView> {
     requireInternal(actor, 'read unpublished needs');
+    if (!isPlausibleId(id)) throw notFound('need', id);
     const need = await this.em.findOne(NeedEntity, { id });
     if (!need) throw notFound('need', id);
     return needView(need, this.deps.links);
@@ -192,6 +194,7 @@ export class NeedService {
   /** Loads, mutates, and records the resulting signal (if any) in one transaction. */
   private async change(id: string, mutate: (need: Need) => 'need.created' | 'need.updated' | 'need.withdrawn' | undefined) {
     const view = await this.em.transactional(async (em) => {
+      if (!isPlausibleId(id)) throw notFound('need', id);
       const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
       if (!need) throw notFound('need', id);
       const signal = mutate(need);

@@ -2,7 +2,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { ORGANIZATION_ID } from '../ids.ts';
+import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
@@ -107,6 +107,7 @@ export class OrganizationService {
    */
   async getProfile(actor: Actor, id: string): Promise<OrganizationProfile> {
     if (actor.kind === 'apiKey' && actor.organizationId !== id) throw notFound('organization', id);
+    if (!isPlausibleId(id)) throw notFound('organization', id);
     const org = await this.em.findOne(OrganizationEntity, { id });
     if (!org || (actor.kind === 'public' && !isOrganizationDiscoverable(org))) throw notFound('organization', id);
     return organizationProfile(org, this.deps.links);

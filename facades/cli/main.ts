@@ -56,9 +56,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   const json = rest.includes('--json');
   const rt = new Runtime();
   try {
-    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (command === undefined) {
+      io.err(USAGE);
+      return 1;
+    }
+    if (command === 'help' || command === '--help' || command === '-h') {
       io.out(USAGE);
-      return command === undefined ? 1 : 0;
+      return 0;
     }
     let output: Output | undefined;
     if (command === 'start') output = await start(rt, rest, io.out);

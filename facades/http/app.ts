@@ -64,6 +64,25 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     });
   });
 
+  // Requests Node refuses before they reach the handler (oversized headers, malformed lines).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const requestId = randomUUID();
+    const body = JSON.stringify({
+      type: '/api/v1/problems/invalid_parameter',
+      title: status === 431 ? 'Request headers too large' : 'Malformed request',
+      status,
+      detail: status === 431 ? 'The request line or headers exceed 16 KiB' : 'The request could not be parsed as HTTP/1.1',
+      code: 'invalid_parameter',
+      request_id: requestId,
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+
   async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string) {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return rest(req, res, requestId);

@@ -54,7 +54,11 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
 
     if (req.method !== 'GET') return fail('method_not_allowed', `${req.method} is not allowed: this API is read-only`, { allow: 'GET' });
     if (path === '/openapi.json') return send(res, 200, JSON_TYPE, openapiBody, { ...headers, 'cache-control': 'public, max-age=300' });
-    if (path.startsWith('/problems/')) return problemPage(path.slice('/problems/'.length), res, headers);
+    if (path.startsWith('/problems/')) {
+      const code = path.slice('/problems/'.length);
+      if (!Object.hasOwn(PROBLEMS, code)) return fail('not_found', `No problem type '${code}'`);
+      return problemPage(code as ProblemCode, res, headers);
+    }
     if (req.headers.origin !== undefined) {
       return fail('browser_origin_forbidden', 'API keys must never be used from browser or mobile code; call this API from a server');
     }
@@ -113,10 +117,8 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
     return match ? contexts.apiKey(match[1]!) : null;
   }
 
-  function problemPage(code: string, res: ServerResponse, headers: Headers) {
-    const known = Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code as ProblemCode] : undefined;
-    if (!known) return send(res, 404, JSON_TYPE, Buffer.from(JSON.stringify({ detail: `No problem type '${code}'` })), headers);
-    return send(res, 200, JSON_TYPE, Buffer.from(JSON.stringify({ code, ...known })), { ...headers, 'cache-control': 'public, max-age=86400' });
+  function problemPage(code: ProblemCode, res: ServerResponse, headers: Headers) {
+    return send(res, 200, JSON_TYPE, Buffer.from(JSON.stringify({ code, ...PROBLEMS[code] })), { ...headers, 'cache-control': 'public, max-age=86400' });
   }
 }
 

@@ -58,11 +58,13 @@ export function listParameters(query: URLSearchParams): { first: number; after: 
 }
 
 export const MAX_ID_LENGTH = 120;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** A path id of 1 to 120 characters. */
 export function pathId(id: string | undefined): string {
   if (id === undefined || id.length === 0 || id.length > MAX_ID_LENGTH) {
     throw new ParameterError('invalid_parameter', 'id', `id must be 1 to ${MAX_ID_LENGTH} characters`);
   }
+  if (CONTROL_CHARACTERS.test(id)) throw new ParameterError('invalid_parameter', 'id', 'id must not contain control characters');
   return id;
 }

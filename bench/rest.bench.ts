@@ -1,0 +1,320 @@
+/**
+ * REST benchmark: `npm run bench:rest`.
+ *
+ * Loads GET /api/v1/opportunities?limit=20 and GET /api/v1/opportunities/{id} through the whole
+ * service (key check, rate and quota limits, GraphQL, SQLite, request logging) running as a
+ * child process, and compares each with the ceiling of this machine: a bare node:http server,
+ * in another child process, answering the very same bytes with no work. autocannon runs here,
+ * in the parent, so the load generator never shares an event loop with a server.
+ *
+ * Order: warm-up (list, by-id), then real list, ceiling list, real by-id, ceiling by-id.
+ * Each measured phase spends the monthly quota of its own organizations (Clan: 100,000 calls),
+ * created through the CLI, so the quota limiter runs on every call without refusing any.
+ *
+ * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3),
+ * BENCH_CONNECTIONS (default 100), BENCH_WAIT_IDLE (s to wait for other processes to leave the
+ * CPU before starting, default 60; phases disturbed by other processes are flagged NOISY),
+ * BENCH_KEEP_DATA=1 (keep the temporary data directory and the server log). Results: printed, and written to bench/results-rest.json.
+ * Missed targets are printed as MISSED; the exit code stays 0 (a measurement, not a test).
+ */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PLAN_ALLOWANCES } from '../core/plans.ts';
+import {
+  ROOT,
+  capture,
+  clean,
+  createOrgKeys,
+  formatInt,
+  formatMs,
+  formatPercent,
+  idleCheck,
+  load,
+  waitForIdle,
+  logSummary,
+  machine,
+  markdownTable,
+  startCeiling,
+  startPackline,
+  writeResults,
+  type CapturedResponse,
+  type LoadResult,
+} from './support.ts';
+
+const DURATION = positive('BENCH_DURATION', 10);
+const WARMUP = positive('BENCH_WARMUP', 3);
+/** Seconds to wait for other processes to leave the CPU before starting (0: do not wait). */
+const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 60, { zero: true });
+const CONNECTIONS = positive('BENCH_CONNECTIONS', 100);
+const P99_TARGET_MS = 25;
+/** CPU share (% of all cores) taken by other processes above which a phase is flagged noisy. */
+const NOISE_PERCENT = 5;
+const LIST_URL = '/api/v1/opportunities?limit=20';
+const RESULTS_FILE = join(ROOT, 'bench/results-rest.json');
+/** Calls one organization may take in one phase: well under the Clan monthly quota. */
+const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
+
+interface Endpoint {
+  name: string;
+  url: string;
+  /** Minimum share of the ceiling's req/s. */
+  ratioTarget: number;
+}
+
+function positive(name: string, fallback: number, { zero = false } = {}): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a ${zero ? 'non-negative' : 'positive'} number (got '${raw}')`);
+  return n;
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const bearer = (key: string) => `Bearer ${key}`;
+const brief = (r: LoadResult) =>
+  `${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers` +
+  (clean(r) ? '' : `, NON-2XX ${r.non2xx} ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
+
+async function main() {
+  const host = machine();
+  say(`# Packline REST benchmark`);
+  say();
+  say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}, ${host.platform}`);
+  say(`Load: autocannon, ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase after ${WARMUP} s warm-up per endpoint`);
+  say();
+
+  const oddities: string[] = [];
+  let lastNotice = 0;
+  const idle = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) => {
+    if (Date.now() - lastNotice < 10_000) return;
+    lastNotice = Date.now();
+    say(`Waiting for an idle machine: ${percent} % of all cores busy (up to ${WAIT_IDLE} s, BENCH_WAIT_IDLE)...`);
+  });
+  say(`Machine busy before start: ${idle.machinePercent} % of all cores (load average ${idle.loadAverage.join(', ')})`);
+  if (idle.machinePercent > NOISE_PERCENT) {
+    say(`  WARNING: other processes are using the CPU; the numbers will be noisy. Rerun on an idle machine.`);
+    oddities.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
+  }
+  say('Starting the Packline server (SQLite, LOG_LEVEL=info, logs to a file)...');
+  const server = await startPackline({ env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  say(`  ${server.origin}, data in ${server.dataDir}`);
+  if (!server.demoKey) throw new Error('The banner shows no demo API key');
+
+  try {
+    const demo = { authorization: bearer(server.demoKey) };
+
+    // The by-id id is the first item of the list page.
+    const firstList = await capture(server.origin, LIST_URL, demo);
+    if (firstList.status !== 200) throw new Error(`GET ${LIST_URL} answered ${firstList.status}: ${firstList.body.toString().slice(0, 300)}`);
+    const firstId = (JSON.parse(firstList.body.toString()) as { data: { id: string }[] }).data[0]?.id;
+    if (!firstId) throw new Error(`GET ${LIST_URL} returned no opportunity`);
+    const endpoints: Endpoint[] = [
+      { name: `GET ${LIST_URL}`, url: LIST_URL, ratioTarget: 0.35 },
+      { name: 'GET /api/v1/opportunities/{id}', url: `/api/v1/opportunities/${encodeURIComponent(firstId)}`, ratioTarget: 0.45 },
+    ];
+
+    say('Creating the warm-up organizations and keys through the CLI...');
+    const warm = await createOrgKeys(server.env, ['bench-warmup-1', 'bench-warmup-2']);
+    oddities.push(...warm.warnings);
+    const warmAuth = warm.keys.map((k) => bearer(k.key));
+
+    const warmups: Record<string, LoadResult> = {};
+    for (const endpoint of endpoints) {
+      say(`Warm-up ${endpoint.name} (${WARMUP} s)...`);
+      const result = await load({ url: server.origin + endpoint.url, connections: CONNECTIONS, duration: WARMUP, authorizations: warmAuth, pids: [server.child.pid!] });
+      warmups[`Packline ${endpoint.name}`] = result;
+      say(`  ${brief(result)}`);
+      if (!clean(result)) oddities.push(`warm-up of ${endpoint.name}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`);
+    }
+
+    // Enough organizations per phase for 1.5 times the warm-up rate, each far below its quota.
+    const rate = Math.max(...Object.values(warmups).map((r) => r.total / Math.max(r.durationS, 0.001)));
+    const orgsPerPhase = Math.max(1, Math.ceil((rate * 1.5 * DURATION) / CALLS_PER_ORG));
+    say(`Creating ${orgsPerPhase} organization(s) and key(s) per measured phase through the CLI...`);
+    const ids = endpoints.flatMap((_, e) => Array.from({ length: orgsPerPhase }, (_, i) => `bench-${e === 0 ? 'list' : 'byid'}-${i + 1}`));
+    const measured = await createOrgKeys(server.env, ids);
+    oddities.push(...measured.warnings);
+    const phaseAuth = endpoints.map((_, e) => measured.keys.slice(e * orgsPerPhase, (e + 1) * orgsPerPhase).map((k) => bearer(k.key)));
+
+    // The exact bytes the ceiling answers, captured after every write of the run.
+    const captured: CapturedResponse[] = [];
+    for (const endpoint of endpoints) {
+      const response = await capture(server.origin, endpoint.url, demo);
+      if (response.status !== 200) throw new Error(`GET ${endpoint.url} answered ${response.status}`);
+      captured.push(response);
+    }
+    say('Starting the ceiling server (bare node:http, same bytes)...');
+    const ceiling = await startCeiling(captured);
+    const pids = [server.child.pid!, ceiling.child.pid!];
+    for (const response of captured) {
+      const check = await capture(ceiling.origin, response.url, demo);
+      if (!check.body.equals(response.body)) throw new Error(`The ceiling answers other bytes for ${response.url}`);
+    }
+    // The ceiling process is fresh: warm it up as the service was, so both run JIT-compiled.
+    for (const endpoint of endpoints) {
+      say(`Warm-up ceiling ${endpoint.name} (${WARMUP} s)...`);
+      const result = await load({ url: ceiling.origin + endpoint.url, connections: CONNECTIONS, duration: WARMUP, authorizations: warmAuth, pids });
+      warmups[`ceiling ${endpoint.name}`] = result;
+      if (!clean(result)) oddities.push(`warm-up of the ceiling ${endpoint.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      say(`  ${brief(result)}`);
+    }
+
+    const rows: Row[] = [];
+    try {
+      for (const [e, endpoint] of endpoints.entries()) {
+        const authorizations = phaseAuth[e]!;
+        await sleep(1_000);
+        say(`Measuring Packline ${endpoint.name} (${DURATION} s)...`);
+        const real = await load({ url: server.origin + endpoint.url, connections: CONNECTIONS, duration: DURATION, authorizations, pids });
+        say(`  ${brief(real)}`);
+        if (server.child.exitCode !== null || server.child.signalCode !== null) {
+          oddities.push(`the Packline server exited (${server.child.exitCode ?? server.child.signalCode}) during ${endpoint.name}`);
+        }
+        await sleep(1_000);
+        say(`Measuring the ceiling ${endpoint.name} (${DURATION} s)...`);
+        const top = await load({ url: ceiling.origin + endpoint.url, connections: CONNECTIONS, duration: DURATION, authorizations, pids });
+        say(`  ${brief(top)}`);
+        rows.push(row(endpoint, real, top, captured[e]!.body.length));
+      }
+    } finally {
+      await ceiling.stop();
+    }
+
+    // The service still answers the same bytes it answered before the load.
+    for (const response of captured) {
+      const after = await capture(server.origin, response.url, demo);
+      if (after.status !== 200 || !after.body.equals(response.body)) {
+        oddities.push(`after the load, ${response.url} answered ${after.status} with ${after.body.length} bytes (before: 200, ${response.body.length} bytes)`);
+      }
+    }
+    await server.stop();
+    const logs = logSummary(server.logFile);
+    if (server.child.exitCode !== 0 && server.child.exitCode !== null) oddities.push(`the Packline server exited with code ${server.child.exitCode} on SIGTERM`);
+    for (const level of ['warn', 'error', 'fatal']) {
+      if (logs.byLevel[level]) oddities.push(`server log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
+    }
+
+    report(host, idle, rows, warmups, orgsPerPhase, logs, oddities);
+  } finally {
+    await server.stop();
+  }
+}
+
+interface Row {
+  endpoint: Endpoint;
+  bodyBytes: number;
+  real: LoadResult;
+  ceiling: LoadResult;
+  ratio: number;
+  valid: boolean;
+  missed: string[];
+  verdict: string;
+}
+
+function row(endpoint: Endpoint, real: LoadResult, ceiling: LoadResult, bodyBytes: number): Row {
+  const ratio = ceiling.reqPerSec > 0 ? real.reqPerSec / ceiling.reqPerSec : 0;
+  const valid = clean(real) && clean(ceiling);
+  const missed: string[] = [];
+  if (ratio < endpoint.ratioTarget) missed.push(`ratio ${formatPercent(ratio)} < ${formatPercent(endpoint.ratioTarget)}`);
+  if (real.p99Ms > P99_TARGET_MS) missed.push(`p99 ${formatMs(real.p99Ms)} ms > ${P99_TARGET_MS} ms`);
+  let verdict: string;
+  if (!valid) {
+    const bad = (label: string, r: LoadResult) => (clean(r) ? [] : [`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`]);
+    verdict = `INVALID (${[...bad('Packline', real), ...bad('ceiling', ceiling)].join('; ')})`;
+  } else verdict = missed.length === 0 ? 'OK' : `MISSED (${missed.join(', ')})`;
+  const noise = Math.max(real.otherCpuPercent, ceiling.otherCpuPercent);
+  if (noise > NOISE_PERCENT) verdict += `, NOISY (other processes took ${noise} % of the CPU)`;
+  return { endpoint, bodyBytes, real, ceiling, ratio, valid, missed, verdict };
+}
+
+function report(
+  host: ReturnType<typeof machine>,
+  idle: Awaited<ReturnType<typeof idleCheck>>,
+  rows: Row[],
+  warmups: Record<string, LoadResult>,
+  orgsPerPhase: number,
+  logs: ReturnType<typeof logSummary>,
+  oddities: string[],
+) {
+  const summary = markdownTable(
+    ['endpoint', 'Packline req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'target', 'verdict'],
+    rows.map((r) => [
+      r.endpoint.name,
+      formatInt(r.real.reqPerSec),
+      formatMs(r.real.p50Ms),
+      formatMs(r.real.p99Ms),
+      formatInt(r.ceiling.reqPerSec),
+      formatPercent(r.ratio),
+      `≥ ${formatPercent(r.endpoint.ratioTarget)}, p99 ≤ ${P99_TARGET_MS} ms`,
+      r.verdict,
+    ]),
+  );
+  const phases = [
+    ...Object.entries(warmups).map(([name, r]) => [`warm-up ${name}`, r] as const),
+    ...rows.flatMap((r) => [[`Packline ${r.endpoint.name}`, r.real] as const, [`ceiling ${r.endpoint.name}`, r.ceiling] as const]),
+  ];
+  const details = markdownTable(
+    ['phase', 'answers', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'timeouts', 'CPU %', 'other CPU %'],
+    phases.map(([name, r]) => [name, formatInt(r.total), formatInt(r.reqPerSec), formatMs(r.p50Ms), formatMs(r.p90Ms), formatMs(r.p99Ms), formatMs(r.maxMs), r.non2xx, r.errors, r.timeouts, r.machineCpuPercent, r.otherCpuPercent]),
+  );
+
+  say();
+  say('## Results');
+  say();
+  say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase.`);
+  say();
+  say(summary);
+  say();
+  say('### Phases');
+  say();
+  say(details);
+  say();
+  say(`CPU %: the whole machine (100 = all ${host.cores} cores busy); other CPU %: processes outside this benchmark (noise above ${NOISE_PERCENT} %).`);
+  say(`Response bodies: ${rows.map((r) => `${r.endpoint.name} ${formatInt(r.bodyBytes)} B`).join('; ')}.`);
+  say(`Quota: ${orgsPerPhase} Clan organization(s) per measured phase; server log: ${formatInt(logs.lines)} JSON lines ${JSON.stringify(logs.byLevel)}.`);
+  say();
+  const invalid = rows.filter((r) => !r.valid);
+  const missed = rows.filter((r) => r.valid && r.missed.length > 0);
+  if (invalid.length > 0) say(`INVALID: ${invalid.map((r) => r.endpoint.name).join(', ')} (non-2xx answers or errors: the numbers do not measure the service)`);
+  if (missed.length > 0) say(`MISSED: ${missed.map((r) => `${r.endpoint.name}: ${r.missed.join(', ')}`).join('; ')}`);
+  if (invalid.length === 0 && missed.length === 0) say('All targets met.');
+  const noisy = rows.filter((r) => Math.max(r.real.otherCpuPercent, r.ceiling.otherCpuPercent) > NOISE_PERCENT);
+  if (noisy.length > 0) say(`NOISY: other processes used the CPU during ${noisy.map((r) => r.endpoint.name).join(', ')}; rerun on an idle machine before trusting these numbers.`);
+  for (const oddity of new Set(oddities)) say(`Note: ${oddity}`);
+
+  writeResults(RESULTS_FILE, {
+    benchmark: 'rest',
+    at: new Date().toISOString(),
+    machine: host,
+    idleBefore: idle,
+    settings: { noiseThresholdPercent: NOISE_PERCENT, connections: CONNECTIONS, pipelining: 1, durationS: DURATION, warmupS: WARMUP, orgsPerPhase, p99TargetMs: P99_TARGET_MS, database: 'sqlite', logLevel: 'info' },
+    endpoints: rows.map((r) => ({
+      endpoint: r.endpoint.name,
+      url: r.endpoint.url,
+      bodyBytes: r.bodyBytes,
+      packline: r.real,
+      ceiling: r.ceiling,
+      ratio: r.ratio,
+      ratioTarget: r.endpoint.ratioTarget,
+      valid: r.valid,
+      met: r.valid && r.missed.length === 0,
+      noisy: Math.max(r.real.otherCpuPercent, r.ceiling.otherCpuPercent) > NOISE_PERCENT,
+      missed: r.missed,
+      verdict: r.verdict,
+    })),
+    warmups,
+    serverLog: logs,
+    notes: [...new Set(oddities)],
+    table: summary,
+  });
+  say();
+  say(`Written to ${RESULTS_FILE}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:rest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
