@@ -15,5 +15,41 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
     redact: { paths: ['authorization', '*.authorization', 'key', '*.key', 'token', '*.token', 'secret', '*.secret', 'password', '*.password'], censor: '[redacted]' },
   };
   if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } });
-  return options.destination ? pino(base, options.destination as pino.DestinationStream) : pino(base);
+  if (options.destination) return pino(base, options.destination as pino.DestinationStream);
+  // Buffered writes: one write per 4 KiB of lines instead of one per line (a write per request
+  // cost a fifth of the API's throughput). Flushed every second and when the process exits.
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1_000 });
+  process.once('exit', () => stream.flushSync());
+  return pino(base, stream);
+}
+
+export interface AccessEntry {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/**
+ * Writes one access line per request, in the logger's own format and stream, without pino's
+ * generic serialization: the line has five known fields, and on the API's hot path the generic
+ * path cost about a tenth of a request. Falls back to the logger when it writes through a
+ * transport (pretty output in a terminal).
+ */
+export function createAccessLog(logger: Logger): (entry: AccessEntry) => void {
+  const stream = (logger as unknown as Record<symbol, { write(line: string): unknown } | undefined>)[pino.symbols.streamSym];
+  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym] ?? '';
+  const direct = stream !== undefined && typeof stream.write === 'function';
+  return (entry) => {
+    if (!logger.isLevelEnabled('info')) return;
+    if (!direct) {
+      logger.info({ req_id: entry.requestId, method: entry.method, path: entry.path, status: entry.status, ms: entry.ms }, 'request');
+      return;
+    }
+    stream.write(
+      `{"level":30,"time":${Date.now()}${bindings},"req_id":${JSON.stringify(entry.requestId)},"method":${JSON.stringify(entry.method)},` +
+        `"path":${JSON.stringify(entry.path)},"status":${entry.status},"ms":${entry.ms},"msg":"request"}\n`,
+    );
+  };
 }

@@ -27,6 +27,11 @@ export class Contexts {
     return { actor, services: this.core.services() };
   }
 
+  /** Resolves an API key from the cache alone; undefined when the cache cannot tell. */
+  cachedApiKey(key: string): AuthenticatedKey | null | undefined {
+    return this.core.keys.peek(key);
+  }
+
   /** Resolves an API key; null when unknown, revoked or expired. */
   async apiKey(key: string): Promise<AuthenticatedKey | null> {
     return this.core.keys.authenticate(key);

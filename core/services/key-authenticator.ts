@@ -28,7 +28,7 @@ type Lookup = AuthenticatedKey | 'unknown';
  */
 export class KeyAuthenticator {
   private readonly cache: LRUCache<string, Lookup>;
-  private readonly lastUsed = new Map<string, Date>();
+  private readonly lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -42,18 +42,27 @@ export class KeyAuthenticator {
     this.timer.unref();
   }
 
+  /**
+   * The grant from the cache alone: null when the key is known to be refused, undefined when
+   * the cache cannot tell (then call `authenticate`). Lets the hot path skip a promise.
+   */
+  peek(key: string, now = Date.now()): AuthenticatedKey | null | undefined {
+    const lookup = this.cache.get(key);
+    if (lookup === undefined) return undefined;
+    if (lookup === 'unknown' || lookup.expiresAt <= now) return null;
+    this.lastUsed.set(lookup.keyId, now);
+    return lookup;
+  }
+
   /** The key's grant, or null when the key is unknown, revoked or expired. */
   async authenticate(key: string, now = Date.now()): Promise<AuthenticatedKey | null> {
+    const cached = this.peek(key, now);
+    if (cached !== undefined) return cached;
     if (!isWellFormedApiKey(key)) return null;
-    const hash = hashApiKey(key);
-    let lookup = this.cache.get(hash);
-    if (lookup === undefined) {
-      lookup = await this.load(hash);
-      this.cache.set(hash, lookup);
-    }
-    if (lookup === 'unknown' || lookup.expiresAt <= now) return null;
-    this.lastUsed.set(lookup.keyId, new Date(now));
-    return lookup;
+    const lookup = await this.load(hashApiKey(key));
+    // Keyed by the key itself so a cached check needs no hashing; the store holds only hashes.
+    this.cache.set(key, lookup);
+    return this.peek(key, now) ?? null;
   }
 
   /** Writes pending last-use times. */
@@ -63,7 +72,7 @@ export class KeyAuthenticator {
     this.lastUsed.clear();
     const em = this.db.em.fork();
     try {
-      for (const [id, at] of pending) await em.nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: at });
+      for (const [id, at] of pending) await em.nativeUpdate(ApiKeyEntity, { id }, { lastUsedAt: new Date(at) });
     } catch {
       // Best effort: a later flush writes newer times.
     }

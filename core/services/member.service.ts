@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { MemberEntity, MembershipEntity, OrganizationEntity, ROLES, type Member, type Role } from '../entities/index.ts';
@@ -28,7 +29,7 @@ export class MemberService {
     if (!EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
     const name = v.text('name', input.name, { max: 200 });
     const role = checkRole(input.role ?? 'member');
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       if (await em.count(MemberEntity, { email })) throw new DomainError('conflict', `A member with email '${email}' already exists`, 'email');
       const member = em.create(MemberEntity, { id: newId('member'), email, name, passwordHash: null, credentialsEpoch: 0, createdAt: new Date() });
       if (input.organizationId) await this.join(em, member, input.organizationId, role);
@@ -41,7 +42,7 @@ export class MemberService {
   async setMembership(actor: Actor, memberId: string, organizationId: string, role: Role): Promise<MemberView> {
     requireInternal(actor, 'manage memberships');
     checkRole(role);
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       const member = await em.findOne(MemberEntity, { id: memberId });
       if (!member) throw notFound('member', memberId);
       await this.join(em, member, organizationId, role);
@@ -52,7 +53,7 @@ export class MemberService {
 
   async removeMembership(actor: Actor, memberId: string, organizationId: string): Promise<MemberView> {
     requireInternal(actor, 'manage memberships');
-    return this.em.transactional(async (em) => {
+    return inTransaction(this.em, async (em) => {
       const member = await em.findOne(MemberEntity, { id: memberId });
       if (!member) throw notFound('member', memberId);
       const deleted = await em.nativeDelete(MembershipEntity, { member: memberId, organization: organizationId });

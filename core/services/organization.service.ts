@@ -1,3 +1,4 @@
+import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
@@ -44,7 +45,7 @@ export class OrganizationService {
       throw invalidInput('id', 'id must be 1 to 64 lowercase letters, digits or dashes, not starting or ending with a dash');
     }
     const fields = checkProfile(input);
-    const profile = await this.em.transactional(async (em) => {
+    const profile = await inTransaction(this.em, async (em) => {
       if (await em.count(OrganizationEntity, { id: input.id })) {
         throw new DomainError('conflict', `An organization with id '${input.id}' already exists`, 'id');
       }
@@ -87,7 +88,7 @@ export class OrganizationService {
   async update(actor: Actor, id: string, input: OrganizationProfileInput): Promise<OrganizationProfile> {
     requireInternal(actor, 'update organizations');
     const fields = checkProfile(input);
-    const profile = await this.em.transactional(async (em) => {
+    const profile = await inTransaction(this.em, async (em) => {
       const org = await em.findOne(OrganizationEntity, { id }, this.deps.forUpdate);
       if (!org) throw notFound('organization', id);
       for (const [key, value] of Object.entries(fields)) {

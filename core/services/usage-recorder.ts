@@ -19,8 +19,8 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
-  record(organizationId: string, at = new Date()): void {
-    const day = utcDay(at);
+  record(organizationId: string, at: Date | string = new Date()): void {
+    const day = typeof at === 'string' ? at : utcDay(at);
     const key = `${organizationId}\u0000${day}`;
     const entry = this.pending.get(key);
     if (entry) entry.calls++;

@@ -39,7 +39,7 @@ export class ApiLimits {
   readonly perMinute: number;
   private readonly rate: RateLimiterAbstract;
   private readonly quota: RateLimiterAbstract;
-  private readonly seeded = new Set<string>();
+  private readonly seeding = new Map<string, Promise<void> | true>();
   private readonly usage: UsageRecorder;
   private readonly shared: boolean;
 
@@ -59,48 +59,89 @@ export class ApiLimits {
     }
   }
 
-  async consumeRate(keyId: string, now = Date.now()): Promise<LimitDecision> {
-    const res = await settle(this.rate.consume(keyId));
-    const window = { limit: this.perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) };
-    const allowed = res.consumedPoints <= this.perMinute;
-    return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  consumeRate(keyId: string, now = Date.now()): Promise<LimitDecision> {
+    // A promise chain rather than an async function: one promise fewer on every API call.
+    return settle(this.rate.consume(keyId)).then((res) => {
+      const window = { limit: this.perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) };
+      const allowed = res.consumedPoints <= this.perMinute;
+      return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+    });
   }
 
-  async consumeQuota(organizationId: string, plan: Plan, now = new Date()): Promise<LimitDecision> {
-    const key = await this.quotaKey(organizationId, now);
-    const res = await settle(this.quota.consume(key, 1, { customDuration: secondsToNextMonth(now) }));
-    const decision = quotaDecision(plan, res.consumedPoints, now);
-    if (decision.allowed) this.usage.record(organizationId, now);
-    return decision;
+  consumeQuota(organizationId: string, plan: Plan, now = new Date()): Promise<LimitDecision> {
+    const month = calendar(now.getTime());
+    const key = `${organizationId}:${month.month}`;
+    const spend = () =>
+      settle(this.quota.consume(key, 1, { customDuration: month.secondsLeft })).then((res) => {
+        const decision = quotaDecision(plan, res.consumedPoints, month);
+        if (decision.allowed) this.usage.record(organizationId, month.day);
+        return decision;
+      });
+    const seeding = this.seed(key, organizationId, now, month);
+    return seeding === undefined ? spend() : seeding.then(spend);
   }
 
   /** The quota window without spending from it (for answers refused before the quota step). */
   async peekQuota(organizationId: string, plan: Plan, now = new Date()): Promise<LimitWindow> {
-    const key = await this.quotaKey(organizationId, now);
+    const month = calendar(now.getTime());
+    const key = `${organizationId}:${month.month}`;
+    await this.seed(key, organizationId, now, month);
     const res = await this.quota.get(key).catch(() => null);
-    return quotaDecision(plan, res?.consumedPoints ?? 0, now, false).window;
+    return quotaDecision(plan, res?.consumedPoints ?? 0, month, false).window;
   }
 
-  private async quotaKey(organizationId: string, now: Date): Promise<string> {
-    const key = `${organizationId}:${now.toISOString().slice(0, 7)}`;
-    // In memory, a restart would forget the month's calls: seed them from the durable counts.
-    if (!this.shared && !this.seeded.has(key)) {
-      this.seeded.add(key);
+  /**
+   * In memory, a restart would forget the month's calls: the first use of an organization's
+   * month seeds them from the durable counts. Undefined once done (no promise on the hot path);
+   * concurrent first calls wait for the same seeding.
+   */
+  private seed(key: string, organizationId: string, now: Date, month: Calendar): Promise<void> | undefined {
+    if (this.shared) return undefined;
+    const state = this.seeding.get(key);
+    if (state === true) return undefined;
+    if (state) return state;
+    const promise = (async () => {
       const calls = await this.usage.monthCalls(organizationId, now).catch(() => 0);
-      if (calls > 0) await this.quota.set(key, calls, secondsToNextMonth(now));
-    }
-    return key;
+      if (calls > 0) await this.quota.set(key, calls, month.secondsLeft);
+      this.seeding.set(key, true);
+    })();
+    this.seeding.set(key, promise);
+    return promise;
   }
 }
 
-function quotaDecision(plan: Plan, consumed: number, now: Date, spending = true): LimitDecision {
+interface Calendar {
+  /** `YYYY-MM` and `YYYY-MM-DD`, UTC. */
+  month: string;
+  day: string;
+  /** Unix seconds of the first instant of next month, UTC. */
+  reset: number;
+  secondsLeft: number;
+  nowSeconds: number;
+}
+
+let memo: { minute: number; calendar: Calendar } | undefined;
+
+/** Calendar facts of an instant, recomputed once per minute rather than per call. */
+function calendar(nowMs: number): Calendar {
+  const minute = Math.floor(nowMs / 60_000);
+  if (memo?.minute !== minute) {
+    const at = new Date(minute * 60_000);
+    const iso = at.toISOString();
+    const reset = Math.floor(startOfNextMonth(at).getTime() / 1000);
+    memo = { minute, calendar: { month: iso.slice(0, 7), day: iso.slice(0, 10), reset, secondsLeft: 0, nowSeconds: 0 } };
+  }
+  const nowSeconds = Math.floor(nowMs / 1000);
+  return { ...memo.calendar, nowSeconds, secondsLeft: Math.max(1, memo.calendar.reset - nowSeconds) };
+}
+
+function quotaDecision(plan: Plan, consumed: number, month: Calendar, spending = true): LimitDecision {
   const limit = PLAN_ALLOWANCES[plan].monthlyQuota;
-  const reset = Math.floor(startOfNextMonth(now).getTime() / 1000);
   const allowed = consumed <= limit;
   return {
     allowed: spending ? allowed : consumed < limit,
-    window: { limit, remaining: Math.max(0, limit - consumed), reset },
-    retryAfter: allowed ? 0 : Math.max(1, reset - Math.floor(now.getTime() / 1000)),
+    window: { limit, remaining: Math.max(0, limit - consumed), reset: month.reset },
+    retryAfter: allowed ? 0 : Math.max(1, month.reset - month.nowSeconds),
   };
 }
 
@@ -108,14 +149,11 @@ export function startOfNextMonth(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
-const secondsToNextMonth = (now: Date) => Math.max(1, Math.ceil((startOfNextMonth(now).getTime() - now.getTime()) / 1000));
 
 /** rate-limiter-flexible rejects with the result when points run out; both are answers here. */
-async function settle(promise: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
-  try {
-    return await promise;
-  } catch (error) {
+function settle(promise: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+  return promise.catch((error: unknown) => {
     if (error instanceof RateLimiterRes) return error;
     throw error;
-  }
+  });
 }

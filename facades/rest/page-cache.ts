@@ -11,30 +11,51 @@ export interface PageCacheOptions {
   maxEntries?: number;
   /** Upper bound on reuse even when nothing changed (events drop off as they end). @default 5_000 */
   ttlMs?: number;
+  /** The clock, for tests. @default Date.now */
+  now?: () => number;
 }
 
 /**
  * Serialized answers of public operations. An entry is valid only for the change-feed version
- * it was computed under, so any change to public data (an outbox write here or in another
- * process) retires every page at once.
+ * and the time window it was computed in: any change to public data (an outbox write here or in
+ * another process) retires every page at once, and so does the end of each window. Pages never
+ * expire one by one, so two answers served at the same moment never disagree.
  */
 export class PageCache {
-  private readonly entries: LRUCache<string, CachedPage & { version: number }>;
+  private readonly entries: LRUCache<string, CachedPage & { version: number; window: number }>;
+  private readonly windowMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly feed: ChangeFeed,
-    { maxEntries = 10_000, ttlMs = 5_000 }: PageCacheOptions = {},
+    { maxEntries = 10_000, ttlMs = 5_000, now = Date.now }: PageCacheOptions = {},
   ) {
-    this.entries = new LRUCache({ max: maxEntries, ttl: ttlMs });
+    this.entries = new LRUCache({ max: maxEntries });
+    this.windowMs = ttlMs;
+    this.now = now;
   }
 
-  /** The cached page, or computes it. Computation started before a change is never stored. */
-  async get(key: string, compute: () => Promise<CachedPage>): Promise<CachedPage> {
+  /** The cached page when it is still valid (synchronous: the hot path awaits nothing). */
+  peek(key: string): CachedPage | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.version === this.feed.version) return hit;
+    return hit !== undefined && hit.version === this.feed.version && hit.window === this.window() ? hit : undefined;
+  }
+
+  /** Computes and stores the page. A computation started before a change is never served later. */
+  async compute(key: string, compute: () => Promise<CachedPage>): Promise<CachedPage> {
     const version = this.feed.version;
+    const window = this.window();
     const page = await compute();
-    if (page.status < 500) this.entries.set(key, { ...page, version });
+    if (page.status < 500) this.entries.set(key, { ...page, version, window });
     return page;
+  }
+
+  private window(): number {
+    return Math.floor(this.now() / this.windowMs);
+  }
+
+  /** The cached page, or computes it. */
+  async get(key: string, compute: () => Promise<CachedPage>): Promise<CachedPage> {
+    return this.peek(key) ?? this.compute(key, compute);
   }
 }

@@ -2,7 +2,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiScope, type AuthenticatedKey 
 import type { ProblemCode } from './problem.ts';
 
 export interface RouteInput {
-  query: URLSearchParams;
+  /** The raw query string, without `?`; parsed only by routes that take parameters. */
+  query: string;
   /** Decoded path parameter of by-id routes. */
   id: string | undefined;
   grant: AuthenticatedKey;
@@ -41,7 +42,8 @@ const single = (query: URLSearchParams, name: string): string | undefined => {
 };
 
 /** `limit` (1–50, default 20) and `cursor` of list routes. */
-export function listParameters(query: URLSearchParams): { first: number; after: string | null } {
+export function listParameters(raw: string): { first: number; after: string | null } {
+  const query = new URLSearchParams(raw);
   const limit = single(query, 'limit');
   let first = DEFAULT_PAGE_SIZE;
   if (limit !== undefined) {

@@ -1,0 +1,47 @@
+import type { ServerResponse } from 'node:http';
+import type { LimitWindow } from './limits.ts';
+import { PROBLEMS, problem, type ProblemCode } from './problem.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+/**
+ * One answer of the REST API. Headers accumulate in a flat list (no per-request objects to
+ * spread and re-key); every answer carries the request id and `no-store`.
+ */
+export class Reply {
+  private readonly headers: (string | number)[];
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly requestId: string,
+  ) {
+    this.headers = ['x-content-type-options', 'nosniff', 'x-request-id', requestId];
+  }
+
+  header(name: string, value: string | number): this {
+    this.headers.push(name, value);
+    return this;
+  }
+
+  rate(w: LimitWindow): this {
+    this.headers.push('x-ratelimit-limit', w.limit, 'x-ratelimit-remaining', w.remaining, 'x-ratelimit-reset', w.reset);
+    return this;
+  }
+
+  quota(w: LimitWindow): this {
+    this.headers.push('x-monthly-quota-limit', w.limit, 'x-monthly-quota-remaining', w.remaining, 'x-monthly-quota-reset', w.reset);
+    return this;
+  }
+
+  send(status: number, body: Buffer, { type = JSON_TYPE, cacheControl = 'no-store' }: { type?: string; cacheControl?: string } = {}): void {
+    this.headers.push('cache-control', cacheControl, 'content-type', type, 'content-length', body.length);
+    this.res.writeHead(status, this.headers as unknown as string[]);
+    this.res.end(body);
+  }
+
+  problem(code: ProblemCode, detail: string, parameter?: string): void {
+    const body = Buffer.from(JSON.stringify(problem(code, detail, this.requestId, parameter)));
+    this.send(PROBLEMS[code].status, body, { type: PROBLEM_TYPE });
+  }
+}
