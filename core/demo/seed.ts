@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { INTERNAL } from '../actor.ts';
 import type { Core } from '../core.ts';
@@ -54,7 +53,7 @@ export async function seedDemo(core: Core, now = new Date()): Promise<SeedResult
   if (await em.findOne(SettingEntity, { key: SEEDED })) {
     return { seeded: false, organizations: 0, needs: 0, events: 0 };
   }
-  const counts = await inTransaction(em, async (tx) => {
+  const counts = await em.transactional(async (tx) => {
     const orgs = new Map(DEMO_ORGANIZATIONS.map((o) => [o.id, createOrganization(tx, o, now)]));
     const members = new Map(DEMO_MEMBERS.map((m) => [m.email, createMember(tx, m, orgs, now)]));
     const needs = DEMO_NEEDS.map((n, i) => createNeed(tx, n, orgs, i, now));

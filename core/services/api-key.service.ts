@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../api-key-format.ts';
@@ -50,7 +49,7 @@ export class ApiKeyService {
     if (expiresAt.getTime() - now.getTime() > MAX_LIFETIME_MS) throw invalidInput('expires_at', 'expires_at must be within two years');
     const name = input.name === undefined ? 'API key' : v.text('name', input.name, { max: 100 });
 
-    const result = await inTransaction(this.em, async (em) => {
+    const result = await this.em.transactional(async (em) => {
       // Locking the organization row serializes concurrent creations against the plan limit.
       const org = await em.findOne(OrganizationEntity, { id: input.organizationId }, this.deps.forUpdate);
       if (!org) throw notFound('organization', input.organizationId);
@@ -85,7 +84,7 @@ export class ApiKeyService {
   /** Revokes a key at once; revoking twice is harmless. */
   async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
     requireInternal(actor, 'revoke API keys');
-    const view = await inTransaction(this.em, async (em) => {
+    const view = await this.em.transactional(async (em) => {
       const key = await em.findOne(ApiKeyEntity, { id });
       if (!key) throw notFound('API key', id);
       key.revokedAt ??= new Date();

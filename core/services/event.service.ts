@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { EventEntity, OrganizationEntity, type Event } from '../entities/index.ts';
@@ -46,7 +45,7 @@ export class EventService {
   async create(actor: Actor, input: NewEvent): Promise<EventView> {
     requireInternal(actor, 'create events');
     const content = checkContent(input);
-    const view = await inTransaction(this.em, async (em) => {
+    const view = await this.em.transactional(async (em) => {
       const host = await em.findOne(OrganizationEntity, { id: input.organizationId });
       if (!host) throw notFound('organization', input.organizationId);
       const now = new Date();
@@ -153,7 +152,7 @@ export class EventService {
   }
 
   private async change(id: string, mutate: (event: Event) => 'event.updated' | 'event.cancelled' | undefined) {
-    const view = await inTransaction(this.em, async (em) => {
+    const view = await this.em.transactional(async (em) => {
       if (!isPlausibleId(id)) throw notFound('event', id);
       const event = await em.findOne(EventEntity, { id }, this.deps.forUpdate);
       if (!event) throw notFound('event', id);

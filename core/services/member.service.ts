@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { MemberEntity, MembershipEntity, OrganizationEntity, ROLES, type Member, type Role } from '../entities/index.ts';
@@ -29,7 +28,7 @@ export class MemberService {
     if (!EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
     const name = v.text('name', input.name, { max: 200 });
     const role = checkRole(input.role ?? 'member');
-    return inTransaction(this.em, async (em) => {
+    return this.em.transactional(async (em) => {
       if (await em.count(MemberEntity, { email })) throw new DomainError('conflict', `A member with email '${email}' already exists`, 'email');
       const member = em.create(MemberEntity, { id: newId('member'), email, name, passwordHash: null, credentialsEpoch: 0, createdAt: new Date() });
       if (input.organizationId) await this.join(em, member, input.organizationId, role);
@@ -42,7 +41,7 @@ export class MemberService {
   async setMembership(actor: Actor, memberId: string, organizationId: string, role: Role): Promise<MemberView> {
     requireInternal(actor, 'manage memberships');
     checkRole(role);
-    return inTransaction(this.em, async (em) => {
+    return this.em.transactional(async (em) => {
       const member = await em.findOne(MemberEntity, { id: memberId });
       if (!member) throw notFound('member', memberId);
       await this.join(em, member, organizationId, role);
@@ -53,7 +52,7 @@ export class MemberService {
 
   async removeMembership(actor: Actor, memberId: string, organizationId: string): Promise<MemberView> {
     requireInternal(actor, 'manage memberships');
-    return inTransaction(this.em, async (em) => {
+    return this.em.transactional(async (em) => {
       const member = await em.findOne(MemberEntity, { id: memberId });
       if (!member) throw notFound('member', memberId);
       const deleted = await em.nativeDelete(MembershipEntity, { member: memberId, organization: organizationId });

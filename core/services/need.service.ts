@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
@@ -150,7 +149,7 @@ export class NeedService {
 
   private async create(input: NewNeed, state: NeedState): Promise<NeedView> {
     const content = checkContent(input);
-    const view = await inTransaction(this.em, async (em) => {
+    const view = await this.em.transactional(async (em) => {
       const org = await em.findOne(OrganizationEntity, { id: input.organizationId });
       if (!org) throw notFound('organization', input.organizationId);
       const now = new Date();
@@ -194,7 +193,7 @@ export class NeedService {
 
   /** Loads, mutates, and records the resulting signal (if any) in one transaction. */
   private async change(id: string, mutate: (need: Need) => 'need.created' | 'need.updated' | 'need.withdrawn' | undefined) {
-    const view = await inTransaction(this.em, async (em) => {
+    const view = await this.em.transactional(async (em) => {
       if (!isPlausibleId(id)) throw notFound('need', id);
       const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
       if (!need) throw notFound('need', id);

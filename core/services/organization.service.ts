@@ -1,4 +1,3 @@
-import { inTransaction } from '../db/transaction.ts';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
@@ -45,7 +44,7 @@ export class OrganizationService {
       throw invalidInput('id', 'id must be 1 to 64 lowercase letters, digits or dashes, not starting or ending with a dash');
     }
     const fields = checkProfile(input);
-    const profile = await inTransaction(this.em, async (em) => {
+    const profile = await this.em.transactional(async (em) => {
       if (await em.count(OrganizationEntity, { id: input.id })) {
         throw new DomainError('conflict', `An organization with id '${input.id}' already exists`, 'id');
       }
@@ -88,7 +87,7 @@ export class OrganizationService {
   async update(actor: Actor, id: string, input: OrganizationProfileInput): Promise<OrganizationProfile> {
     requireInternal(actor, 'update organizations');
     const fields = checkProfile(input);
-    const profile = await inTransaction(this.em, async (em) => {
+    const profile = await this.em.transactional(async (em) => {
       const org = await em.findOne(OrganizationEntity, { id }, this.deps.forUpdate);
       if (!org) throw notFound('organization', id);
       for (const [key, value] of Object.entries(fields)) {
