@@ -20,26 +20,10 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PLAN_ALLOWANCES } from '../core/plans.ts';
-import {
-  ROOT,
-  capture,
-  clean,
-  createOrgKeys,
-  formatInt,
-  formatMs,
-  formatPercent,
-  idleCheck,
-  load,
-  waitForIdle,
-  logSummary,
-  machine,
-  markdownTable,
-  startCeiling,
-  startPackline,
-  writeResults,
-  type CapturedResponse,
-  type LoadResult,
-} from './support.ts';
+import { capture, startCeiling, type CapturedResponse } from './support/ceiling.ts';
+import { clean, idleCheck, load, waitForIdle, type LoadResult } from './support/load.ts';
+import { ROOT, createOrgKeys, logSummary, startPackline } from './support/processes.ts';
+import { formatInt, formatMs, formatPercent, machine, markdownTable, writeResults } from './support/report.ts';
 
 const DURATION = positive('BENCH_DURATION', 10);
 const WARMUP = positive('BENCH_WARMUP', 3);

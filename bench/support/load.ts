@@ -1,0 +1,174 @@
+// Load and CPU accounting: autocannon runs and the share of the machine other processes took.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+
+export interface CpuSnapshot {
+  at: number;
+  /** Busy ms summed over all cores. */
+  machineBusyMs: number;
+  /** CPU ms of the watched processes (Linux /proc; 0 where unreadable). */
+  watchedMs: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function processCpuMs(pid: number): number {
+  if (pid === process.pid) {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
+  } catch {
+    return 0;
+  }
+}
+
+export function cpuSnapshot(pids: number[] = []): CpuSnapshot {
+  const machineBusyMs = cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
+  return { at: performance.now(), machineBusyMs, watchedMs: pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) };
+}
+
+/** Busy share of the whole machine between two snapshots, all processes and the others only. */
+export function cpuShare(before: CpuSnapshot, after: CpuSnapshot): { machinePercent: number; otherPercent: number } {
+  const capacity = (after.at - before.at) * cpus().length;
+  if (capacity <= 0) return { machinePercent: 0, otherPercent: 0 };
+  const busy = after.machineBusyMs - before.machineBusyMs;
+  const other = Math.max(0, busy - (after.watchedMs - before.watchedMs));
+  return { machinePercent: Math.round((busy / capacity) * 1000) / 10, otherPercent: Math.round((other / capacity) * 1000) / 10 };
+}
+
+/** Share of the machine busy for `ms` while the benchmark itself idles. */
+export async function idleCheck(ms = 2_000): Promise<{ machinePercent: number; loadAverage: number[] }> {
+  const before = cpuSnapshot();
+  await sleep(ms);
+  return { machinePercent: cpuShare(before, cpuSnapshot()).machinePercent, loadAverage: loadavg().map((n) => Math.round(n * 100) / 100) };
+}
+
+/** Repeats `idleCheck` until the machine is at most `thresholdPercent` busy, for up to `maxMs`. */
+export async function waitForIdle(maxMs: number, thresholdPercent: number, onBusy?: (percent: number) => void) {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const check = await idleCheck();
+    if (check.machinePercent <= thresholdPercent || Date.now() >= deadline) return check;
+    onBusy?.(check.machinePercent);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// autocannon
+// ---------------------------------------------------------------------------------------------
+
+/** The part of autocannon's (untyped) result used here. */
+interface AutocannonResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  resets: number;
+  mismatches: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+  latency: { average: number; p50: number; p90: number; p97_5: number; p99: number; max: number; totalCount: number };
+  requests: { average: number; total: number; sent: number };
+  throughput: { average: number };
+}
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+}
+
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  pipelining: number;
+  duration: number;
+  headers?: Record<string, string>;
+  requests?: AutocannonRequest[];
+  timeout?: number;
+}) => Promise<AutocannonResult>;
+
+// autocannon ships no types (and @types/autocannon is not installed): load it through require.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadOptions {
+  /** Full URL (origin + path and query). */
+  url: string;
+  /** @default 100 */
+  connections?: number;
+  /** Seconds. */
+  duration: number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * Values of the Authorization header to rotate through (one per request in turn, on each
+   * connection), so that the load is spread over several organizations' quotas.
+   */
+  authorizations?: string[];
+  /** Processes of the benchmark (servers); this process is always counted. */
+  pids?: number[];
+}
+
+export interface LoadResult {
+  url: string;
+  connections: number;
+  durationS: number;
+  /** Mean of the per-second samples (autocannon's requests.average). */
+  reqPerSec: number;
+  /** Completed responses of any status. */
+  total: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  bytesPerSec: number;
+  /** Whole machine's CPU busy during the run, % of all cores. */
+  machineCpuPercent: number;
+  /** CPU taken by processes other than this one and `pids`, % of all cores: noise when > a few %. */
+  otherCpuPercent: number;
+}
+
+/** One autocannon run from this process (pipelining 1). Latencies count 2xx answers only. */
+export async function load({ url, connections = 100, duration, headers = {}, authorizations = [], pids = [] }: LoadOptions): Promise<LoadResult> {
+  const parsed = new URL(url);
+  const path = `${parsed.pathname}${parsed.search}`;
+  const requests = authorizations.length > 0 ? authorizations.map((authorization) => ({ method: 'GET', path, headers: { ...headers, authorization } })) : undefined;
+  const watched = [process.pid, ...pids];
+  const before = cpuSnapshot(watched);
+  const result = await autocannon({ url, connections, pipelining: 1, duration, timeout: 10, ...(requests ? { requests } : { headers }) });
+  const cpu = cpuShare(before, cpuSnapshot(watched));
+  return {
+    url,
+    connections,
+    durationS: result.duration,
+    reqPerSec: result.requests.average,
+    total: result.requests.total,
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    meanMs: result.latency.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    bytesPerSec: result.throughput.average,
+    machineCpuPercent: cpu.machinePercent,
+    otherCpuPercent: cpu.otherPercent,
+  };
+}
+
+/** True when every answer was 2xx and nothing failed. */
+export const clean = (r: LoadResult) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.total > 0;
