@@ -7,7 +7,7 @@ import * as v from '../validate.ts';
 import { PUBLIC_EVENT_FILTER, eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
 import { recordSignal } from './outbox.ts';
-import { pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface EventContent {
   title?: string;
@@ -135,11 +135,7 @@ export class EventService {
       Object.assign(where, { startsAt: { $gte: at }, $or: [{ startsAt: { $gt: at } }, { id: { $gt: position.id } }] });
     }
     const rows = await this.em.find(EventEntity, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: first + 1 });
-    const more = rows.length > first;
-    const items = rows.slice(0, first).map((e) => eventView(e, this.deps.links));
-    const cursorFor = (e: EventView) => this.deps.cursors.encode(LIST, { at: e.startsAt.getTime(), id: e.id });
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? cursorFor(last) : null, cursorFor };
+    return keysetPage(this.deps.cursors, LIST, rows, first, (e) => eventView(e, this.deps.links), (e) => e.startsAt.getTime());
   }
 
   /** Any event, cancelled included (internal callers). */

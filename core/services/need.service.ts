@@ -7,7 +7,7 @@ import * as v from '../validate.ts';
 import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
 import { recordSignal } from './outbox.ts';
-import { pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface NeedContent {
   title?: string;
@@ -103,7 +103,7 @@ export class NeedService {
       Object.assign(where, { publishedAt: { $lte: at }, $or: [{ publishedAt: { $lt: at } }, { id: { $lt: id } }] });
     }
     const rows = await this.em.find(NeedEntity, where, { orderBy: { publishedAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return this.page(rows, first);
+    return keysetPage(this.deps.cursors, LIST, rows, first, (n) => needView(n, this.deps.links), (n) => n.publishedAt?.getTime() ?? 0);
   }
 
   /** Any need, whatever its state (internal callers). */
@@ -128,23 +128,7 @@ export class NeedService {
       Object.assign(where, { createdAt: { $lte: created }, $or: [{ createdAt: { $lt: created } }, { id: { $lt: id } }] });
     }
     const rows = await this.em.find(NeedEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    const more = rows.length > first;
-    const items = rows.slice(0, first);
-    const last = items.at(-1);
-    const createdAt = new Map(items.map((n) => [n.id, n.createdAt.getTime()]));
-    return {
-      items: items.map((n) => needView(n, this.deps.links)),
-      nextCursor: more && last ? this.deps.cursors.encode('needs', { at: last.createdAt.getTime(), id: last.id }) : null,
-      cursorFor: (n) => this.deps.cursors.encode('needs', { at: createdAt.get(n.id)!, id: n.id }),
-    };
-  }
-
-  private page(rows: Need[], first: number): Page<NeedView> {
-    const more = rows.length > first;
-    const items = rows.slice(0, first).map((n) => needView(n, this.deps.links));
-    const cursorFor = (n: NeedView) => this.deps.cursors.encode(LIST, { at: n.publishedAt?.getTime() ?? 0, id: n.id });
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? cursorFor(last) : null, cursorFor };
+    return keysetPage(this.deps.cursors, 'needs', rows, first, (n) => needView(n, this.deps.links), (n) => n.createdAt.getTime());
   }
 
   private async create(input: NewNeed, state: NeedState): Promise<NeedView> {
@@ -221,10 +205,9 @@ export class NeedService {
   }
 }
 
-type CheckedContent = Partial<Record<keyof NeedContent, unknown>> & NeedContent;
 
-function checkContent(input: NeedContent): CheckedContent {
-  const out: CheckedContent = {};
+function checkContent(input: NeedContent): NeedContent {
+  const out: NeedContent = {};
   if (input.title !== undefined) out.title = v.text('title', input.title, { max: 200 });
   if (input.description !== undefined) out.description = v.text('description', input.description, { min: 0, max: 10_000 });
   if (input.requiredExpertise !== undefined) out.requiredExpertise = v.list('required_expertise', input.requiredExpertise, { maxItems: 20, maxLength: 80 });
@@ -237,7 +220,7 @@ function checkContent(input: NeedContent): CheckedContent {
 }
 
 /** Applies the given fields; true when a public field actually changed. */
-function applyContent(need: Need, content: CheckedContent): boolean {
+function applyContent(need: Need, content: NeedContent): boolean {
   let changed = false;
   const set = <K extends keyof NeedContent>(key: K, equal: (a: Need[K], b: Need[K]) => boolean = Object.is) => {
     const value = content[key] as Need[K] | undefined;

@@ -7,7 +7,7 @@ import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
-import { pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface OrganizationProfileInput {
   name?: string;
@@ -126,10 +126,7 @@ export class OrganizationService {
     const { first, after } = pageArgs(args);
     const where: FilterQuery<Organization> = after ? { id: { $gt: this.deps.cursors.decode('organizations', after).id } } : {};
     const rows = await this.em.find(OrganizationEntity, where, { orderBy: { id: 'asc' }, limit: first + 1 });
-    const items = rows.slice(0, first).map((o) => organizationProfile(o, this.deps.links));
-    const cursorFor = (o: OrganizationProfile) => this.deps.cursors.encode('organizations', { at: 0, id: o.id });
-    const last = items.at(-1);
-    return { items, nextCursor: rows.length > first && last ? cursorFor(last) : null, cursorFor };
+    return keysetPage(this.deps.cursors, 'organizations', rows, first, (o) => organizationProfile(o, this.deps.links), () => 0);
   }
 
   allowances(plan: Plan): PlanAllowances {

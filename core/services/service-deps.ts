@@ -29,6 +29,26 @@ export interface Page<T> {
   cursorFor(item: T): string;
 }
 
+/**
+ * A page from `first + 1` rows fetched in keyset order: the extra row only tells that more
+ * follow. `position` gives a row's keyset position; cursors are signed for `list`.
+ */
+export function keysetPage<Row extends { id: string }, View extends { id: string }>(
+  cursors: CursorCodec,
+  list: string,
+  rows: Row[],
+  first: number,
+  view: (row: Row) => View,
+  position: (row: Row) => number,
+): Page<View> {
+  const kept = rows.slice(0, first);
+  const at = new Map(kept.map((row) => [row.id, position(row)]));
+  const cursorFor = (item: View) => cursors.encode(list, { at: at.get(item.id) ?? 0, id: item.id });
+  const items = kept.map(view);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > first && last ? cursorFor(last) : null, cursorFor };
+}
+
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 50;
 

@@ -23,7 +23,7 @@ export async function orgs(rt: Runtime, sub: string | undefined, args: string[])
     case 'create': {
       const p = parse(args, { id: STRING, name: STRING, plan: STRING, unlisted: BOOLEAN, demo: BOOLEAN, incomplete: BOOLEAN, ...PROFILE }, CREATE);
       noPositionals(p, CREATE);
-      const plan = plan_(required(p, 'plan', CREATE));
+      const plan = checkPlan(required(p, 'plan', CREATE));
       const data = await rt.run<{ createOrganization: Org }>('CliCreateOrganization', {
         input: {
           id: required(p, 'id', CREATE),
@@ -42,7 +42,7 @@ export async function orgs(rt: Runtime, sub: string | undefined, args: string[])
     case 'update': {
       const p = parse(args, { name: STRING, plan: STRING, listed: BOOLEAN, demo: BOOLEAN, complete: BOOLEAN, ...PROFILE }, UPDATE);
       const id = positional(p, 'organization id', UPDATE);
-      const input = { name: optional(p, 'name'), plan: optional(p, 'plan') && plan_(optional(p, 'plan')!), listed: flag(p, 'listed'), demo: flag(p, 'demo'), complete: flag(p, 'complete'), ...profile(p) };
+      const input = { name: optional(p, 'name'), plan: optional(p, 'plan') && checkPlan(optional(p, 'plan')!), listed: flag(p, 'listed'), demo: flag(p, 'demo'), complete: flag(p, 'complete'), ...profile(p) };
       const data = await rt.run<{ updateOrganization: Org }>('CliUpdateOrganization', { id, input });
       return show(data.updateOrganization);
     }
@@ -68,7 +68,7 @@ export async function orgs(rt: Runtime, sub: string | undefined, args: string[])
   }
 }
 
-function plan_(value: string): string {
+function checkPlan(value: string): string {
   if (!(PLANS as readonly string[]).includes(value)) throw new CliError(`--plan must be one of ${PLANS.join(', ')} (got '${value}')`);
   return value;
 }
