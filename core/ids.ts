@@ -38,8 +38,12 @@ export const ID_PREFIX = {
 /** Opaque resource id: a short prefix naming the kind, then 14 random lowercase characters. */
 export const newId = (kind: keyof typeof ID_PREFIX) => ID_PREFIX[kind] + randomString(14, BASE36);
 
+/** Longest id any resource may have (spec §8). */
+export const MAX_ID_LENGTH = 120;
+export const hasControlCharacters = (text: string) => /[\u0000-\u001f\u007f]/.test(text);
+
 /** Whether a string can be an id at all; anything else is simply not found. */
-export const isPlausibleId = (id: string) => id.length > 0 && id.length <= 120 && !/[\u0000-\u001f\u007f]/.test(id);
+export const isPlausibleId = (id: string) => id.length > 0 && id.length <= MAX_ID_LENGTH && !hasControlCharacters(id);
 
 /** Organization ids are chosen by people: lowercase slugs. */
 export const ORGANIZATION_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

@@ -6,6 +6,7 @@ export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
+export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';
 export type { ChangeFeed } from './services/change-feed.ts';

@@ -1,6 +1,5 @@
-import { MAX_PAGE_SIZE } from '../../core/index.ts';
+import { MAX_ID_LENGTH, MAX_PAGE_SIZE } from '../../core/index.ts';
 import { PROBLEMS } from './problem.ts';
-import { MAX_ID_LENGTH } from './route.ts';
 
 // The JSON schemas of the public API's bodies (DESIGN §3), for the OpenAPI document. Every object
 // is closed (`additionalProperties: false`): a field added to an answer must be added here too.

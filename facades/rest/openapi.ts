@@ -1,7 +1,6 @@
-import { API_SCOPES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../core/index.ts';
+import { API_SCOPES, DEFAULT_PAGE_SIZE, MAX_ID_LENGTH, MAX_PAGE_SIZE } from '../../core/index.ts';
 import { PROBLEMS } from './problem.ts';
 import { openApiSchemas, ref } from './openapi-schemas.ts';
-import { MAX_ID_LENGTH } from './route.ts';
 
 // The machine-readable contract of /api/v1 (spec §9, DESIGN §3). A test lints it with Redocly
 // and validates live answers of every endpoint against it.

@@ -7,7 +7,7 @@ const page = (text: string) => ({ status: 200, body: Buffer.from(text) });
 describe('PageCache', () => {
   const feed = { version: 0 } as ChangeFeed;
   let clock = 10_000;
-  const cache = new PageCache(feed, { ttlMs: 5_000, now: () => clock });
+  const cache = new PageCache(feed, { windowMs: 5_000, now: () => clock });
 
   it('serves an entry until the change feed moves', async () => {
     await cache.compute('a', async () => page('one'));

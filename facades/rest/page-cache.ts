@@ -9,8 +9,8 @@ export interface CachedPage {
 export interface PageCacheOptions {
   /** @default 10_000 */
   maxEntries?: number;
-  /** Upper bound on reuse even when nothing changed (events drop off as they end). @default 5_000 */
-  ttlMs?: number;
+  /** Length of the windows pages are valid in even when nothing changed (events drop off as they end). @default 5_000 */
+  windowMs?: number;
   /** The clock, for tests. @default Date.now */
   now?: () => number;
 }
@@ -28,10 +28,10 @@ export class PageCache {
 
   constructor(
     private readonly feed: ChangeFeed,
-    { maxEntries = 10_000, ttlMs = 5_000, now = Date.now }: PageCacheOptions = {},
+    { maxEntries = 10_000, windowMs = 5_000, now = Date.now }: PageCacheOptions = {},
   ) {
     this.entries = new LRUCache({ max: maxEntries });
-    this.windowMs = ttlMs;
+    this.windowMs = windowMs;
     this.now = now;
   }
 
@@ -52,10 +52,5 @@ export class PageCache {
 
   private window(): number {
     return Math.floor(this.now() / this.windowMs);
-  }
-
-  /** The cached page, or computes it. */
-  async get(key: string, compute: () => Promise<CachedPage>): Promise<CachedPage> {
-    return this.peek(key) ?? this.compute(key, compute);
   }
 }

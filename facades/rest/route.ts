@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ApiScope, type AuthenticatedKey } from '../../core/index.ts';
+import { DEFAULT_PAGE_SIZE, MAX_ID_LENGTH, MAX_PAGE_SIZE, hasControlCharacters, type ApiScope, type AuthenticatedKey } from '../../core/index.ts';
 import type { ProblemCode } from './problem.ts';
 
 export interface RouteInput {
@@ -59,14 +59,12 @@ export function listParameters(raw: string): { first: number; after: string | nu
   return { first, after: cursor ?? null };
 }
 
-export const MAX_ID_LENGTH = 120;
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** A path id of 1 to 120 characters. */
 export function pathId(id: string | undefined): string {
   if (id === undefined || id.length === 0 || id.length > MAX_ID_LENGTH) {
     throw new ParameterError('invalid_parameter', 'id', `id must be 1 to ${MAX_ID_LENGTH} characters`);
   }
-  if (CONTROL_CHARACTERS.test(id)) throw new ParameterError('invalid_parameter', 'id', 'id must not contain control characters');
+  if (hasControlCharacters(id)) throw new ParameterError('invalid_parameter', 'id', 'id must not contain control characters');
   return id;
 }
