@@ -6,10 +6,13 @@ export default defineConfig({
   // otherwise get the CommonJS and ESM builds, which refuse each other's types.
   resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
   test: {
-    include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on other processes and the webhook dispatcher; a generous ceiling keeps
+    // loaded CI machines from failing a condition that is only slow to become true.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     // Each file gets its own database (and Redis prefix); files run two at a time on two cores.
     maxWorkers: 2,
     reporters: ['default'],

@@ -27,7 +27,65 @@ export interface Config {
   /** @default 120 */
   rateLimitPerMinute: number;
   production: boolean;
+  /** 32 bytes (base64) sealing webhook URLs and secrets; generated into `dataDir` in development. */
+  dataEncryptionKey: string;
+  webhooks: WebhookConfig;
+  /** The member assistant connector (`/mcp/member`): lifetimes of its secrets and sessions. */
+  memberConnector: MemberConnectorConfig;
+  /**
+   * Reverse proxies in front of the service: the client address is then read from
+   * `X-Forwarded-For`, that many entries from the right. @default 0 (the socket address)
+   */
+  trustedProxies: number;
+  mcp: McpConfig;
 }
+
+/** The public assistant connector (`/mcp`). */
+export interface McpConfig {
+  /**
+   * Host and Origin values accepted (DNS-rebinding protection): `host` (any port) or `host:port`.
+   * @default the host of PUBLIC_BASE_URL, 127.0.0.1, localhost and [::1]
+   */
+  allowedHosts: string[];
+  /** Calls per minute per client address. @default 60 */
+  ratePerMinute: number;
+  /** `compose_team` calls per hour per client address. @default 20 */
+  composePerHour: number;
+}
+
+export interface MemberConnectorConfig {
+  /** MCP_ACCESS_TOKEN_TTL_SECONDS, 0 to 600. @default 600 */
+  accessTokenTtlSeconds: number;
+  /** MCP_REFRESH_TOKEN_TTL_SECONDS. @default 2592000 (30 days) */
+  refreshTokenTtlSeconds: number;
+  /** MCP_AUTHORIZATION_CODE_TTL_SECONDS, 0 to 60. @default 60 */
+  authorizationCodeTtlSeconds: number;
+  /** MEMBER_SESSION_TTL_SECONDS: member browser sessions. @default 43200 (12 hours) */
+  sessionTtlSeconds: number;
+}
+
+export interface WebhookConfig {
+  /** Tests only: accept http:// destination URLs. @default false */
+  allowHttp: boolean;
+  /** Tests only: accept destinations on loopback and private networks. @default false */
+  allowPrivateNetworks: boolean;
+  /** Delay in seconds before each of the 8 attempts. @default 0,5,300,1800,7200,18000,36000,36000 */
+  retrySchedule: number[];
+  /** How long a dispatcher owns a destination's lane without renewing it. @default 30 */
+  leaseSeconds: number;
+  /** The team-chat provider's OAuth app; the connection flow is off when unset. */
+  teamChat: TeamChatProvider | undefined;
+}
+
+export interface TeamChatProvider {
+  clientId: string;
+  clientSecret: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+}
+
+/** The contract's schedule (DESIGN §4): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -93,7 +151,73 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     problems.push('INTERNAL_API_TOKEN is required when NODE_ENV=production');
   }
 
+  const flag = (name: string) => {
+    const raw = value(name);
+    if (raw === undefined || raw === '0' || raw === 'false') return false;
+    if (raw === '1' || raw === 'true') return true;
+    problems.push(`${name} must be 1 or 0 (got '${raw}')`);
+    return false;
+  };
+  const allowHttp = flag('WEBHOOK_ALLOW_HTTP');
+  const allowPrivateNetworks = flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS');
+  if (production && (allowHttp || allowPrivateNetworks)) {
+    problems.push('WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_NETWORKS are for tests and refused when NODE_ENV=production');
+  }
+  let retrySchedule = DEFAULT_RETRY_SCHEDULE;
+  const scheduleRaw = value('WEBHOOK_RETRY_SCHEDULE');
+  if (scheduleRaw !== undefined) {
+    const parts = scheduleRaw.split(',').map((part) => part.trim());
+    if (parts.length !== 8 || parts.some((part) => !/^\d{1,6}$/.test(part))) {
+      problems.push('WEBHOOK_RETRY_SCHEDULE must be 8 comma-separated delays in whole seconds (e.g. 0,5,300,1800,7200,18000,36000,36000)');
+    } else {
+      retrySchedule = parts.map(Number);
+    }
+  }
+  const leaseSeconds = integer(value('WEBHOOK_LEASE_SECONDS') ?? '30', 'WEBHOOK_LEASE_SECONDS', 1, 3_600, problems);
+
+  const teamChatValues = ['TEAM_CHAT_CLIENT_ID', 'TEAM_CHAT_CLIENT_SECRET', 'TEAM_CHAT_AUTHORIZE_URL', 'TEAM_CHAT_TOKEN_URL'].map(value);
+  let teamChat: TeamChatProvider | undefined;
+  if (teamChatValues.some((v) => v !== undefined)) {
+    const [clientId, clientSecret, authorizeUrl, tokenUrl] = teamChatValues;
+    if (teamChatValues.some((v) => v === undefined)) {
+      problems.push('TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together: set all four or none');
+    } else if (![authorizeUrl, tokenUrl].every((u) => /^https?:\/\/[^\s]+$/.test(u!))) {
+      problems.push('TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL must be absolute http(s) URLs');
+    } else {
+      teamChat = { clientId: clientId!, clientSecret: clientSecret!, authorizeUrl: authorizeUrl!, tokenUrl: tokenUrl! };
+    }
+  }
+
+  let dataEncryptionKey = value('DATA_ENCRYPTION_KEY');
+  if (dataEncryptionKey !== undefined && Buffer.from(dataEncryptionKey, 'base64').length !== 32) {
+    problems.push('DATA_ENCRYPTION_KEY must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  if (dataEncryptionKey === undefined && production) {
+    problems.push('DATA_ENCRYPTION_KEY is required when NODE_ENV=production (openssl rand -base64 32)');
+  }
+
+  const trustedProxies = integer(value('TRUSTED_PROXIES') ?? '0', 'TRUSTED_PROXIES', 0, 10, problems);
+  const mcpRate = integer(value('MCP_RATE_LIMIT_PER_MINUTE') ?? '60', 'MCP_RATE_LIMIT_PER_MINUTE', 1, 1_000_000_000, problems);
+  const mcpCompose = integer(value('MCP_COMPOSE_LIMIT_PER_HOUR') ?? '20', 'MCP_COMPOSE_LIMIT_PER_HOUR', 1, 1_000_000_000, problems);
+  const allowedHostsRaw = value('MCP_ALLOWED_HOSTS');
+  const allowedHosts = allowedHostsRaw === undefined ? undefined : allowedHostsRaw.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  if (allowedHosts !== undefined && (allowedHosts.length === 0 || !allowedHosts.every((h) => ALLOWED_HOST.test(h)))) {
+    problems.push('MCP_ALLOWED_HOSTS must be a comma-separated list of host names, each optionally with :port (e.g. mcp.example.org,localhost:8080)');
+  }
+
+  // Zero is allowed so tests can hold an already expired token or code without waiting.
+  const memberConnector: MemberConnectorConfig = {
+    accessTokenTtlSeconds: integer(value('MCP_ACCESS_TOKEN_TTL_SECONDS') ?? '600', 'MCP_ACCESS_TOKEN_TTL_SECONDS', 0, 600, problems),
+    refreshTokenTtlSeconds: integer(value('MCP_REFRESH_TOKEN_TTL_SECONDS') ?? '2592000', 'MCP_REFRESH_TOKEN_TTL_SECONDS', 0, 31_536_000, problems),
+    authorizationCodeTtlSeconds: integer(value('MCP_AUTHORIZATION_CODE_TTL_SECONDS') ?? '60', 'MCP_AUTHORIZATION_CODE_TTL_SECONDS', 0, 60, problems),
+    sessionTtlSeconds: integer(value('MEMBER_SESSION_TTL_SECONDS') ?? '43200', 'MEMBER_SESSION_TTL_SECONDS', 60, 2_592_000, problems),
+  };
+
   if (problems.length > 0) throw new ConfigError(problems);
+
+  if (dataEncryptionKey === undefined) {
+    dataEncryptionKey = developmentSecret(dataDir, 'data-encryption-key', options.persistSecrets ?? true, () => randomBytes(32).toString('base64'));
+  }
 
   if (internalApiToken === undefined) {
     internalApiToken = developmentSecret(dataDir, 'internal-api-token', options.persistSecrets ?? true);
@@ -101,6 +225,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   }
 
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const baseUrl = publicBaseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   return {
     port,
     host,
@@ -108,14 +233,26 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     databaseUrl,
     redisUrl,
     redisPrefix,
-    publicBaseUrl: publicBaseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+    publicBaseUrl: baseUrl,
     internalApiToken,
     internalApiTokenGenerated,
     logLevel: logLevel as LogLevel,
     rateLimitPerMinute,
     production,
+    dataEncryptionKey,
+    webhooks: { allowHttp, allowPrivateNetworks, retrySchedule, leaseSeconds, teamChat },
+    memberConnector,
+    trustedProxies,
+    mcp: {
+      allowedHosts: allowedHosts ?? [...new Set([new URL(baseUrl).hostname, '127.0.0.1', 'localhost', '[::1]'])],
+      ratePerMinute: mcpRate,
+      composePerHour: mcpCompose,
+    },
   };
 }
+
+/** A host name, IPv4 address or bracketed IPv6 address, optionally with a port. */
+const ALLOWED_HOST = /^(?:[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 function integer(raw: string, name: string, min: number, max: number, problems: string[]): number {
   const n = Number(raw);
@@ -127,10 +264,10 @@ function integer(raw: string, name: string, min: number, max: number, problems: 
 }
 
 /** A random secret kept in the data directory (mode 0600) so it survives restarts. */
-function developmentSecret(dataDir: string, file: string, persist: boolean): string {
+function developmentSecret(dataDir: string, file: string, persist: boolean, generate = () => randomBytes(24).toString('base64url')): string {
   const path = join(dataDir, file);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const secret = randomBytes(24).toString('base64url');
+  const secret = generate();
   if (persist) {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(path, `${secret}\n`, { mode: 0o600 });

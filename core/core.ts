@@ -1,9 +1,23 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { randomBytes } from 'node:crypto';
+import type { Config } from './config.ts';
 import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { ApiKeyService } from './services/api-key.service.ts';
+import { SecretBox } from './secret-box.ts';
 import { ChangeFeed } from './services/change-feed.ts';
+import { DeliveryService } from './services/delivery.service.ts';
+import { DestinationService } from './services/destination.service.ts';
+import { DirectoryService } from './services/directory.service.ts';
+import { EsignService } from './services/esign.service.ts';
+import { AssistantAccessService } from './services/assistant-access.service.ts';
+import { AssistantGrantService } from './services/assistant-grant.service.ts';
+import { AssistantService } from './services/assistant.service.ts';
+import { MemberAccountService } from './services/member-account.service.ts';
+import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './services/member-access-policy.ts';
+import { MemberAuthenticator } from './services/member-authenticator.ts';
+import { DeliveryStore } from './webhooks/delivery-store.ts';
+import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { EventService } from './services/event.service.ts';
 import { KeyAuthenticator } from './services/key-authenticator.ts';
 import { MemberService } from './services/member.service.ts';
@@ -14,8 +28,14 @@ import { UsageRecorder } from './services/usage-recorder.ts';
 
 export interface CoreOptions extends DatabaseOptions {
   publicBaseUrl: string;
+  /** 32 bytes in base64: seals webhook URLs and secrets. */
+  dataEncryptionKey: string;
+  /** @default https only, no private networks */
+  urlPolicy?: UrlPolicy;
   /** How often other processes' changes are looked for. @default 100 */
   changePollMs?: number;
+  /** Lifetimes of the member connector's secrets and of member sessions. */
+  memberAccess?: MemberAccessPolicy;
 }
 
 /** The domain services of one request, sharing its EntityManager fork. */
@@ -25,6 +45,19 @@ export interface Services {
   needs: NeedService;
   events: EventService;
   apiKeys: ApiKeyService;
+  destinations: DestinationService;
+  deliveries: DeliveryService;
+  esign: EsignService;
+  /** A member's own credentials and sessions. */
+  accounts: MemberAccountService;
+  /** The member connector's authorization server (clients, codes, tokens). */
+  assistantAccess: AssistantAccessService;
+  /** Members' connected applications and their audit log. */
+  assistantGrants: AssistantGrantService;
+  /** The member connector's tools. */
+  assistant: AssistantService;
+  /** The public directory: discoverable organizations, team proposals, the FAQ. */
+  directory: DirectoryService;
 }
 
 /** Everything the domain holds for the life of the process. */
@@ -32,15 +65,35 @@ export interface Core {
   db: Database;
   feed: ChangeFeed;
   keys: KeyAuthenticator;
+  /** Resolves member connector tokens and member sessions. */
+  memberAuth: MemberAuthenticator;
   usage: UsageRecorder;
+  /** The webhook dispatcher's durable bookkeeping. */
+  deliveryStore: DeliveryStore;
+  urlPolicy: UrlPolicy;
   /** Services over a fresh EntityManager fork: one call per request. */
   services(): Services;
   close(): Promise<void>;
 }
 
+/** The core's options as the configuration sets them. */
+export function coreOptions(config: Config, extra: Partial<CoreOptions> = {}): CoreOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    publicBaseUrl: config.publicBaseUrl,
+    dataEncryptionKey: config.dataEncryptionKey,
+    urlPolicy: { allowHttp: config.webhooks.allowHttp, allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
+    memberAccess: config.memberConnector,
+    ...extra,
+  };
+}
+
 export async function openCore(options: CoreOptions): Promise<Core> {
   const db = await openDatabase(options);
   const secret = await ensureSingletons(db.em.fork());
+  const box = SecretBox.fromBase64Key(options.dataEncryptionKey);
+  const urlPolicy = options.urlPolicy ?? { allowHttp: false, allowPrivateNetworks: false };
   const feed = new ChangeFeed(db, options.changePollMs ?? 100);
   await feed.poll();
   feed.start();
@@ -49,22 +102,36 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     cursors: new CursorCodec(secret),
     feed,
     forUpdate: lockOptions(databaseKind(options)),
+    webhooks: { box, policy: urlPolicy },
   };
   const keys = new KeyAuthenticator(db, feed);
   const usage = new UsageRecorder(db);
+  const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
   return {
     db,
     feed,
     keys,
+    memberAuth: new MemberAuthenticator(db),
     usage,
+    deliveryStore: new DeliveryStore(db, box, databaseKind(options)),
+    urlPolicy,
     services() {
       const em = db.em.fork();
+      const needs = new NeedService(em, deps);
       return {
         organizations: new OrganizationService(em, deps),
         members: new MemberService(em, deps),
-        needs: new NeedService(em, deps),
+        needs,
         events: new EventService(em, deps),
         apiKeys: new ApiKeyService(em, deps),
+        destinations: new DestinationService(em, deps),
+        deliveries: new DeliveryService(em, deps),
+        esign: new EsignService(em, deps),
+        accounts: new MemberAccountService(em, deps, memberAccess),
+        assistantAccess: new AssistantAccessService(em, deps, memberAccess),
+        assistantGrants: new AssistantGrantService(em),
+        assistant: new AssistantService(em, deps, needs),
+        directory: new DirectoryService(em, deps),
       };
     },
     async close() {

@@ -33,6 +33,11 @@ export const ID_PREFIX = {
   member: 'm_',
   pack: 'p_',
   private: 'x_',
+  destination: 'dst_',
+  delivery: 'dlv_',
+  esignConnection: 'esc_',
+  assistantClient: 'cli_',
+  assistantGrant: 'grt_',
 } as const;
 
 /** Opaque resource id: a short prefix naming the kind, then 14 random lowercase characters. */

@@ -1,10 +1,13 @@
 // What the outer layers (schema, facades, CLI) may use of the core. The ORM stays inside.
 export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
-export { loadConfig, ConfigError, type Config, type LogLevel } from './config.ts';
-export { openCore, type Core, type CoreOptions, type Services } from './core.ts';
+export { loadConfig, ConfigError, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
+export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
+export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';
+export { DRAFT_REVIEW_PATH, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type MemberAccessPolicy } from './services/member-access-policy.ts';
+export type { AccessTokenCheck, AuthenticatedAssistant } from './services/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
@@ -13,3 +16,5 @@ export type { ChangeFeed } from './services/change-feed.ts';
 export type { AuthenticatedKey } from './services/key-authenticator.ts';
 export type { UsageRecorder } from './services/usage-recorder.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './services/service-deps.ts';
+export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
+export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

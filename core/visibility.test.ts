@@ -50,9 +50,14 @@ describe('visibility rules', () => {
     for (const state of ['draft', 'private', 'withdrawn'] as const) expect(isNeedPublic({ state, demo: false })).toBe(false);
   });
 
-  it('discreet needs are public but never delivered', () => {
-    expect(isNeedDeliverable({ state: 'public', demo: false, discreet: false })).toBe(true);
-    expect(isNeedDeliverable({ state: 'public', demo: false, discreet: true })).toBe(false);
+  it('discreet needs and needs stating an amount are public but never delivered', () => {
+    const need = { state: 'public', demo: false, discreet: false, title: 'Data engineer', description: 'Three months in Lyon', requiredExpertise: ['sql'] } as const;
+    expect(isNeedDeliverable({ ...need, requiredExpertise: [...need.requiredExpertise] })).toBe(true);
+    expect(isNeedDeliverable({ ...need, requiredExpertise: [], discreet: true })).toBe(false);
+    expect(isNeedDeliverable({ ...need, requiredExpertise: [], demo: true })).toBe(false);
+    expect(isNeedDeliverable({ ...need, requiredExpertise: [], description: 'Budget : 15 k€ sur trois mois' })).toBe(false);
+    expect(isNeedDeliverable({ ...need, requiredExpertise: [], title: 'Audit for USD 40k' })).toBe(false);
+    expect(isNeedDeliverable({ ...need, requiredExpertise: ['rates from €500/day'] })).toBe(false);
   });
 
   it('cancelled and demonstration events are not public', () => {

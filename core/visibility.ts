@@ -1,6 +1,7 @@
 // The one place that decides what is public and what a public projection carries.
 // Every facade and every delivery reads public data through these functions; anything
 // not copied here (private objects, internal host fields, billing data) cannot leak.
+import { mentionsAmount } from './webhooks/amount-detector.ts';
 import type { Event, Need, NeedState, Organization, Plan } from './entities/index.ts';
 
 export interface Links {
@@ -75,8 +76,19 @@ export const PUBLIC_EVENT_FILTER = { status: 'public', demo: false } as const;
 export const isNeedPublic = (need: Pick<Need, 'state' | 'demo'>) => need.state === 'public' && !need.demo;
 export const isEventPublic = (event: Pick<Event, 'status' | 'demo'>) => event.status === 'public' && !event.demo;
 
-/** Whether a public change of this need may be pushed to webhook destinations. */
-export const isNeedDeliverable = (need: Pick<Need, 'state' | 'demo' | 'discreet'>) => isNeedPublic(need) && !need.discreet;
+/**
+ * Whether a public change of this need may be pushed to webhook destinations: never for
+ * discreet or demonstration needs, nor for needs whose text likely states an amount.
+ */
+export const isNeedDeliverable = (need: Pick<Need, 'state' | 'demo' | 'discreet' | 'title' | 'description' | 'requiredExpertise'>) =>
+  isNeedPublic(need) &&
+  !need.discreet &&
+  !mentionsAmount(need.title) &&
+  !mentionsAmount(need.description) &&
+  !need.requiredExpertise.some(mentionsAmount);
+
+/** Query filter of organizations the public directory may show (see isOrganizationDiscoverable). */
+export const DISCOVERABLE_ORGANIZATION_FILTER = { listed: true, complete: true, demo: false } as const;
 
 /** Demonstration, incomplete and unlisted organizations never appear in public directories. */
 export const isOrganizationDiscoverable = (org: Pick<Organization, 'listed' | 'complete' | 'demo'>) =>

@@ -14,6 +14,12 @@ export const builder = new SchemaBuilder<{
     internal: boolean;
     /** An API key holding this scope. */
     apiScope: ApiScope;
+    /** An assistant acting for a member through the member connector (abilities are checked by the services). */
+    assistant: boolean;
+    /** The member in person, signed in in a browser (consent and account pages). */
+    memberSession: boolean;
+    /** Anyone, without an account: the public assistant connector. */
+    public: boolean;
   };
   Scalars: { DateTime: { Input: Date; Output: Date } };
   DefaultFieldNullability: false;
@@ -24,6 +30,9 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => ({
       internal: ctx.actor.kind === 'internal',
       apiScope: (scope) => ctx.actor.kind === 'apiKey' && ctx.actor.scopes.includes(scope),
+      assistant: ctx.actor.kind === 'member',
+      memberSession: ctx.actor.kind === 'memberSession',
+      public: ctx.actor.kind === 'public',
     }),
     unauthorizedError: (_parent, _ctx, info) => new DomainError('forbidden', `Not allowed to read ${info.parentType.name}.${info.fieldName}`),
   },

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
 import type { Core, Services } from '../core/core.ts';
 import type { AuthenticatedKey } from '../core/services/key-authenticator.ts';
+import type { AccessTokenCheck, AuthenticatedAssistant } from '../core/services/member-authenticator.ts';
 
 /** What every resolver receives: who is asking and the services of this request. */
 export interface Context {
@@ -45,6 +46,21 @@ export class Contexts {
       plan: grant.plan,
       scopes: grant.scopes,
     });
+  }
+
+  /** A member connector access token: the grant it acts under, or why it is refused. Never cached. */
+  async assistantToken(token: string): Promise<AccessTokenCheck> {
+    return this.core.memberAuth.accessToken(token);
+  }
+
+  forAssistant(grant: AuthenticatedAssistant): Context {
+    return this.forActor({ kind: 'member', memberId: grant.memberId, grantId: grant.grantId, clientId: grant.clientId, scopes: grant.scopes });
+  }
+
+  /** The signed-in member of a session cookie; null when unknown, expired or ended. */
+  async memberSession(token: string): Promise<Context | null> {
+    const session = await this.core.memberAuth.session(token);
+    return session ? this.forActor({ kind: 'memberSession', memberId: session.memberId, sessionId: session.sessionId }) : null;
   }
 
   /** True when the token is the internal API token (constant-time). */

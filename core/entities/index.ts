@@ -6,8 +6,40 @@ export { EventEntity, EVENT_STATUSES, type Event, type EventStatus } from './eve
 export { ApiKeyEntity, API_SCOPES, type ApiKey, type ApiScope } from './api-key.entity.ts';
 export { OutboxEventEntity, SIGNAL_TYPES, type OutboxEvent, type SignalType } from './outbox-event.entity.ts';
 export { ChangeEpochEntity } from './change-epoch.entity.ts';
+export {
+  WebhookDestinationEntity,
+  DESTINATION_SCOPES,
+  DESTINATION_STATUSES,
+  type WebhookDestination,
+  type DestinationScope,
+  type DestinationStatus,
+} from './webhook-destination.entity.ts';
+export {
+  WebhookDeliveryEntity,
+  DeliveryAttemptEntity,
+  DELIVERY_STATUSES,
+  type WebhookDelivery,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+} from './webhook-delivery.entity.ts';
+export { EsignConnectionEntity, EsignInboundEventEntity, type EsignConnection } from './esign.entity.ts';
+export { TeamChatAuthorizationEntity, type TeamChatAuthorization } from './team-chat-authorization.entity.ts';
 export { ApiUsageEntity } from './api-usage.entity.ts';
 export { SettingEntity } from './setting.entity.ts';
+export {
+  AssistantClientEntity,
+  AuthorizationCodeEntity,
+  AssistantGrantEntity,
+  AssistantTokenEntity,
+  AssistantAuditEntryEntity,
+  ASSISTANT_SCOPES,
+  GRANT_END_REASONS,
+  type AssistantClient,
+  type AssistantGrant,
+  type AssistantScope,
+  type GrantEndReason,
+} from './assistant-access.entity.ts';
+export { MemberSessionEntity, type MemberSession } from './member-session.entity.ts';
 export { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
 export {
   RevenueSplitEntity,
@@ -32,8 +64,20 @@ import { EventEntity } from './event.entity.ts';
 import { ApiKeyEntity } from './api-key.entity.ts';
 import { OutboxEventEntity } from './outbox-event.entity.ts';
 import { ChangeEpochEntity } from './change-epoch.entity.ts';
+import { WebhookDestinationEntity } from './webhook-destination.entity.ts';
+import { WebhookDeliveryEntity, DeliveryAttemptEntity } from './webhook-delivery.entity.ts';
+import { EsignConnectionEntity, EsignInboundEventEntity } from './esign.entity.ts';
+import { TeamChatAuthorizationEntity } from './team-chat-authorization.entity.ts';
 import { ApiUsageEntity } from './api-usage.entity.ts';
 import { SettingEntity } from './setting.entity.ts';
+import {
+  AssistantClientEntity,
+  AuthorizationCodeEntity,
+  AssistantGrantEntity,
+  AssistantTokenEntity,
+  AssistantAuditEntryEntity,
+} from './assistant-access.entity.ts';
+import { MemberSessionEntity } from './member-session.entity.ts';
 import { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
 import { RevenueSplitEntity, CollectionEntity, PayoutEntity, PayoutConfirmationEntity } from './private/money.entity.ts';
 import { MilestoneEntity, PackDocumentEntity, PrivateThreadEntity, ThreadMessageEntity } from './private/pack-work.entity.ts';
@@ -55,8 +99,20 @@ export const ENTITIES = [
   ApiKeyEntity,
   OutboxEventEntity,
   ChangeEpochEntity,
+  WebhookDestinationEntity,
+  WebhookDeliveryEntity,
+  DeliveryAttemptEntity,
+  EsignConnectionEntity,
+  EsignInboundEventEntity,
+  TeamChatAuthorizationEntity,
   ApiUsageEntity,
   SettingEntity,
+  AssistantClientEntity,
+  AuthorizationCodeEntity,
+  AssistantGrantEntity,
+  AssistantTokenEntity,
+  AssistantAuditEntryEntity,
+  MemberSessionEntity,
   PackEntity,
   PackMemberEntity,
   PackInvitationEntity,

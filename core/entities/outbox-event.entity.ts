@@ -30,7 +30,10 @@ export const OutboxEventEntity = defineEntity({
     occurredAt: p.datetime(),
     /** The envelope's `data`, built by the visibility module. */
     data: p.json<Record<string, unknown>>(),
+    /** Set once the dispatcher has turned the row into deliveries for every matching destination. */
+    fannedOutAt: p.datetime().nullable(),
   }),
+  indexes: [{ name: 'outbox_events_fan_out_idx', properties: ['fannedOutAt', 'seq'] }],
 });
 
 export type OutboxEvent = InferEntity<typeof OutboxEventEntity>;

@@ -3,6 +3,7 @@ import { requireInternal, type Actor } from '../actor.ts';
 import { MemberEntity, MembershipEntity, OrganizationEntity, ROLES, type Member, type Role } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { checkPassword, hashPassword } from '../passwords.ts';
 import * as v from '../validate.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -22,15 +23,17 @@ export class MemberService {
     _deps: ServiceDeps,
   ) {}
 
-  async create(actor: Actor, input: { email: string; name: string; organizationId?: string; role?: Role }): Promise<MemberView> {
+  /** Creates a member; with a password, the member can sign in (consent and account pages). */
+  async create(actor: Actor, input: { email: string; name: string; password?: string; organizationId?: string; role?: Role }): Promise<MemberView> {
     requireInternal(actor, 'create members');
     const email = v.text('email', input.email, { max: 320 }).toLowerCase();
     if (!EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
     const name = v.text('name', input.name, { max: 200 });
     const role = checkRole(input.role ?? 'member');
+    const passwordHash = input.password === undefined ? null : await hashPassword(checkPassword('password', input.password));
     return this.em.transactional(async (em) => {
       if (await em.count(MemberEntity, { email })) throw new DomainError('conflict', `A member with email '${email}' already exists`, 'email');
-      const member = em.create(MemberEntity, { id: newId('member'), email, name, passwordHash: null, credentialsEpoch: 0, createdAt: new Date() });
+      const member = em.create(MemberEntity, { id: newId('member'), email, name, passwordHash, credentialsEpoch: 0, createdAt: new Date() });
       if (input.organizationId) await this.join(em, member, input.organizationId, role);
       await em.flush();
       return this.view(em, member);

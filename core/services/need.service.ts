@@ -1,11 +1,12 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import { requireInternal, type Actor } from '../actor.ts';
-import { NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
+import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
+import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
+import { draftReviewUrl } from './member-access-policy.ts';
 import { recordSignal } from './outbox.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
@@ -25,6 +26,14 @@ export interface NewNeed extends NeedContent {
   title: string;
   discreet?: boolean;
   demo?: boolean;
+  /** The member who wrote it (drafts prepared by an assistant for a member). */
+  createdBy?: string;
+}
+
+/** A need as a member of its organization sees it, with the page where they review and publish it. */
+export interface NeedReviewView {
+  need: NeedView;
+  reviewUrl: string;
 }
 
 const LIST = 'opportunities';
@@ -41,15 +50,45 @@ export class NeedService {
     return this.create(input, 'public');
   }
 
-  /** Creates an unpublished draft; nothing is public and no signal is sent. */
+  /**
+   * Creates an unpublished draft; nothing is public and no signal is sent. An assistant acting
+   * for a member (scope `needs:draft`) may draft for the member's own organizations only.
+   */
   async createDraft(actor: Actor, input: NewNeed): Promise<NeedView> {
+    if (actor.kind === 'member') {
+      if (!actor.scopes.includes('needs:draft')) throw new DomainError('forbidden', 'Not allowed to draft needs');
+      await this.requireMembership(actor.memberId, input.organizationId);
+      return this.create({ ...input, discreet: false, demo: false, createdBy: actor.memberId }, 'draft');
+    }
     requireInternal(actor, 'create needs');
     return this.create(input, 'draft');
+  }
+
+  /** Any need of one of the signed-in member's organizations (the review page of drafts). */
+  async getForMember(actor: Actor, id: string): Promise<NeedReviewView> {
+    requireMemberSession(actor, 'review needs');
+    const need = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
+    if (!need || !(await this.isMember(actor.memberId, need.organization.id))) throw notFound('need', id);
+    return this.review(needView(need, this.deps.links));
+  }
+
+  /** The signed-in member publishes a draft of their own organization (the review page). Never an assistant. */
+  async publishForMember(actor: Actor, id: string): Promise<NeedReviewView> {
+    await this.getForMember(actor, id);
+    return this.review(await this.publishNow(id));
+  }
+
+  private review(need: NeedView): NeedReviewView {
+    return { need, reviewUrl: draftReviewUrl(this.deps.links.publicBaseUrl, need.id) };
   }
 
   /** Publishes a draft or a private need: `need.created`. */
   async publishExisting(actor: Actor, id: string): Promise<NeedView> {
     requireInternal(actor, 'publish needs');
+    return this.publishNow(id);
+  }
+
+  private async publishNow(id: string): Promise<NeedView> {
     return this.change(id, (need) => {
       if (need.state === 'public') throw new DomainError('invalid_state', `Need '${id}' is already public`);
       if (need.state === 'withdrawn') throw new DomainError('invalid_state', `Need '${id}' was withdrawn; publish a new need instead`);
@@ -148,6 +187,7 @@ export class NeedService {
         region: content.region ?? null,
         country: content.country ?? null,
         deadline: content.deadline ?? null,
+        createdBy: input.createdBy ?? null,
         state,
         discreet: input.discreet ?? false,
         // Content of a demonstration organization is demonstration content.
@@ -162,6 +202,14 @@ export class NeedService {
     });
     this.deps.feed.changed();
     return view;
+  }
+
+  private async requireMembership(memberId: string, organizationId: string): Promise<void> {
+    if (!(await this.isMember(memberId, organizationId))) throw new DomainError('forbidden', `You are not a member of the organization '${organizationId}'`, 'organization_id');
+  }
+
+  private async isMember(memberId: string, organizationId: string): Promise<boolean> {
+    return (await this.em.count(MembershipEntity, { member: memberId, organization: organizationId })) > 0;
   }
 
   private async unpublish(id: string, to: 'withdrawn' | 'private'): Promise<NeedView> {

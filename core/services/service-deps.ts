@@ -1,5 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { CursorCodec } from '../cursor.ts';
+import type { SecretBox } from '../secret-box.ts';
+import type { UrlPolicy } from '../webhooks/url-policy.ts';
 import type { DatabaseKind } from '../db/orm.ts';
 import { invalidInput } from '../errors.ts';
 import type { Links } from '../visibility.ts';
@@ -12,6 +14,7 @@ export interface ServiceDeps {
   feed: ChangeFeed;
   /** Row lock for read-modify-write (PostgreSQL); SQLite serializes writers itself. */
   forUpdate: { lockMode?: LockMode.PESSIMISTIC_WRITE };
+  webhooks: { box: SecretBox; policy: UrlPolicy };
 }
 
 export const lockOptions = (kind: DatabaseKind): ServiceDeps['forUpdate'] =>

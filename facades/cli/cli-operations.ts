@@ -20,6 +20,12 @@ export const CLI_OPERATIONS = /* GraphQL */ `
     admin { status demo version cancelledAt }
   }
   fragment CliApiKey on ApiKey { id organizationId name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
+  fragment CliDestination on WebhookDestination {
+    id organizationId format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+  }
+  fragment CliDelivery on WebhookDelivery {
+    id destinationId organizationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
+  }
   fragment CliMember on Member { id email name createdAt memberships { organizationId role } }
 
   mutation CliCreateOrganization($input: CreateOrganizationInput!) { createOrganization(input: $input) { ...CliOrganization } }
@@ -51,4 +57,38 @@ export const CLI_OPERATIONS = /* GraphQL */ `
 
   mutation CliCreateMember($input: NewMemberInput!) { createMember(input: $input) { ...CliMember } }
   query CliMembers($organizationId: ID!) { members(organizationId: $organizationId) { ...CliMember } }
+  mutation CliSetMemberPassword($member: String!, $password: String!) { setMemberPassword(member: $member, password: $password) { memberId endedGrants } }
+  mutation CliSignMemberOutEverywhere($member: String!) { signMemberOutEverywhere(member: $member) { memberId endedGrants } }
+
+  fragment CliGrant on AssistantGrant {
+    id memberId scopes createdAt lastUsedAt active revokedAt revokedReason application { id name redirectUris }
+  }
+  query CliGrants($member: String!) { assistantGrants(member: $member) { ...CliGrant } }
+  mutation CliRevokeGrant($id: ID!) { revokeAssistantGrant(id: $id) { ...CliGrant } }
+
+  mutation CliCreateDestination($input: NewWebhookDestinationInput!) {
+    createWebhookDestination(input: $input) { secret destination { ...CliDestination } }
+  }
+  query CliDestinations($organizationId: ID!) { webhookDestinations(organizationId: $organizationId) { ...CliDestination } }
+  mutation CliDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { ...CliDestination } }
+  mutation CliRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...CliDestination } } }
+  mutation CliEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { ...CliDestination } }
+  mutation CliSendTestSignal($destinationId: ID!) { sendTestSignal(destinationId: $destinationId) { ...CliDelivery } }
+  query CliDeliveries($organizationId: ID!, $destinationId: ID, $after: String) {
+    webhookDeliveries(organizationId: $organizationId, destinationId: $destinationId, first: 50, after: $after) {
+      edges { node { ...CliDelivery } } pageInfo { hasNextPage endCursor }
+    }
+  }
+  query CliDelivery($id: ID!) {
+    webhookDelivery(id: $id) { ...CliDelivery attempts { number at durationMs statusCode error responseExcerpt } }
+  }
+  mutation CliRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...CliDelivery } }
+  mutation CliBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
+
+  fragment CliEsignConnection on EsignConnection { id organizationId provider createdAt inboundPath }
+  mutation CliConnectEsign($organizationId: ID!, $provider: String!) {
+    connectEsignProvider(organizationId: $organizationId, provider: $provider) { secret connection { ...CliEsignConnection } }
+  }
+  query CliEsignConnections($organizationId: ID!) { esignConnections(organizationId: $organizationId) { ...CliEsignConnection } }
+  mutation CliDisconnectEsign($id: ID!) { disconnectEsignProvider(id: $id) { ...CliEsignConnection } }
 `;

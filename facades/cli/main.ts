@@ -1,6 +1,10 @@
 import { ConfigError } from '../../core/index.ts';
+import { deliveries } from './commands/deliveries.command.ts';
+import { destinations } from './commands/destinations.command.ts';
+import { esign } from './commands/esign.command.ts';
 import { events } from './commands/events.command.ts';
 import { keys } from './commands/keys.command.ts';
+import { grants } from './commands/grants.command.ts';
 import { members } from './commands/members.command.ts';
 import { needs } from './commands/needs.command.ts';
 import { orgs } from './commands/orgs.command.ts';
@@ -31,14 +35,31 @@ Events
   packline events create --org ID --title T --starts-at ISO --ends-at ISO [--online | --city C --country CC]
   packline events update ID [...] | cancel ID | show ID
 
+Webhooks
+  packline destinations create --org ID --format standard-json|team-chat|collaboration-suite --url URL
+                               [--language en|fr] [--kinds need.created,...] [--scope platform|own]
+  packline destinations list --org ID | delete ID | rotate-secret ID | enable ID | test ID
+  packline destinations connect-team-chat --org ID [--language en|fr] [--kinds need.created,...] [--scope platform|own]
+                               prints the provider's authorization address for an admin to open
+  packline deliveries list --org ID [--destination ID] | show DELIVERY_ID | retry DELIVERY_ID
+
+E-signature
+  packline esign connect --org ID --provider NAME   prints the inbound URL and the secret (shown once)
+  packline esign list --org ID | esign disconnect CONNECTION_ID
+
 Members
-  packline members create --email E --name N [--org ID] [--role admin|member] | members list --org ID
+  packline members create --email E --name N [--password P] [--org ID] [--role admin|member] | members list --org ID
+  packline members set-password --email E --password P      every session and connected application ends
+  packline members sign-out-everywhere --email E            every session and connected application ends
+
+Connected applications (member assistant connector)
+  packline grants list --email E | grants revoke GRANT_ID
 
 Every command takes --json for a machine-readable result on stdout. Errors go to stderr (exit 1).
 Configuration comes from the environment (DATA_DIR, DATABASE_URL, ...): see the README.`;
 
 type Group = (rt: Runtime, sub: string | undefined, args: string[]) => Promise<Output>;
-const GROUPS: Record<string, Group> = { orgs, keys, needs, events, members };
+const GROUPS: Record<string, Group> = { orgs, keys, needs, events, members, grants, destinations, deliveries, esign };
 
 export interface Io {
   out(text: string): void;

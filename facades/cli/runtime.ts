@@ -1,4 +1,4 @@
-import { INTERNAL, loadConfig, openCore, DomainError, type Config, type Core } from '../../core/index.ts';
+import { INTERNAL, coreOptions, loadConfig, openCore, DomainError, type Config, type Core } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { Operations } from '../operations.ts';
 import { CLI_OPERATIONS } from './cli-operations.ts';
@@ -33,7 +33,7 @@ export class Runtime {
   }
 
   async run<T>(operation: string, variables: Record<string, unknown> = {}): Promise<T> {
-    this.core ??= await openCore({ databaseUrl: this.config.databaseUrl, dataDir: this.config.dataDir, publicBaseUrl: this.config.publicBaseUrl, changePollMs: 60_000 });
+    this.core ??= await openCore(coreOptions(this.config, { changePollMs: 60_000 }));
     this.operations ??= new Operations(schema, CLI_OPERATIONS);
     const contexts = new Contexts(this.core, this.config.internalApiToken);
     const outcome = await this.operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
@@ -42,7 +42,7 @@ export class Runtime {
   }
 
   async openCore(): Promise<Core> {
-    this.core ??= await openCore({ databaseUrl: this.config.databaseUrl, dataDir: this.config.dataDir, publicBaseUrl: this.config.publicBaseUrl, changePollMs: 60_000 });
+    this.core ??= await openCore(coreOptions(this.config, { changePollMs: 60_000 }));
     return this.core;
   }
 

@@ -4,9 +4,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { createAccessLog, openCore, type Config, type Core, type Logger } from '../../core/index.ts';
+import { coreOptions, createAccessLog, openCore, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
+import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
+import { createMemberConnector } from '../mcp/member/member-connector.ts';
+import { McpLimits } from '../mcp/public/mcp-limits.ts';
+import { PUBLIC_MCP_OPERATIONS } from '../mcp/public/operations.ts';
+import { createPublicMcp, MCP_PATH } from '../mcp/public/public-mcp.ts';
 import { Operations } from '../operations.ts';
 import { ApiLimits } from '../rest/limits.ts';
 import { openApiDocument } from '../rest/openapi.ts';
@@ -14,9 +19,12 @@ import { REST_OPERATIONS } from '../rest/operations.ts';
 import { PageCache } from '../rest/page-cache.ts';
 import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
+import { Dispatcher } from '../../workers/dispatcher.ts';
+import { createPreparer } from '../../workers/pool.ts';
 
 export interface App {
   core: Core;
+  dispatcher: Dispatcher;
   contexts: Contexts;
   server: Server;
   /** Starts listening on the configured host and port (0 picks a free port). */
@@ -31,7 +39,7 @@ type TrackedResponse = ServerResponse & { [STARTED]: number; [REQUEST]: string }
 
 /** Wires core, schema and facades into one HTTP server. */
 export async function createApp(config: Config, log: Logger): Promise<App> {
-  const core = await openCore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
+  const core = await openCore(coreOptions(config));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
   const rest = createRestApi({
@@ -41,7 +49,27 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
   });
+  const preparer = createPreparer('pool');
+  const dispatcher = new Dispatcher({
+    store: core.deliveryStore,
+    preparer,
+    feed: core.feed,
+    policy: core.urlPolicy,
+    log: log.child({ worker: 'dispatcher' }),
+    retrySchedule: config.webhooks.retrySchedule,
+    leaseSeconds: config.webhooks.leaseSeconds,
+  });
   const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
+  const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
+  const memberConnector = createMemberConnector({ contexts, config, log: log.child({ facade: 'mcp-member' }) });
+  const publicMcp = createPublicMcp({
+    contexts,
+    operations: new Operations(schema, PUBLIC_MCP_OPERATIONS),
+    limits: new McpLimits({ perMinute: config.mcp.ratePerMinute, composePerHour: config.mcp.composePerHour, redis, prefix: config.redisPrefix }),
+    log: log.child({ facade: 'mcp' }),
+    allowedHosts: config.mcp.allowedHosts,
+    trustedProxies: config.trustedProxies,
+  });
 
   // Access lines carry no secret: no headers, no query string.
   const access = createAccessLog(log);
@@ -102,24 +130,34 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       res.setHeader('x-request-id', requestId);
       return graphql(req, res);
     }
+    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return publicMcp(req, res, requestId);
+    if (url.startsWith(INBOUND_PREFIX)) return integrations.inbound(req, res, requestId);
+    if (url.startsWith(INTEGRATIONS_PREFIX)) return integrations.pages(req, res, requestId);
+    if (memberConnector.handles(url)) return memberConnector.handle(req, res, requestId);
     if (url === '/healthz') return json(res, 200, { status: 'ok' }, requestId);
     return json(res, 404, { error: 'not_found', detail: `Nothing at ${url.split('?', 1)[0]}` }, requestId);
   }
 
   return {
     core,
+    dispatcher,
     contexts,
     server,
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(config.port, config.host, () => resolve(server.address() as AddressInfo));
+        server.listen(config.port, config.host, () => {
+          dispatcher.start();
+          resolve(server.address() as AddressInfo);
+        });
       }),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await dispatcher.stop();
+      await preparer.close();
       await core.close();
       redis?.disconnect();
     },

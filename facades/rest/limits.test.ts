@@ -13,7 +13,7 @@ describe('ApiLimits', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'packline-limits-'));
-    core = await openCore({ dataDir: dir, publicBaseUrl: 'https://packline.test' });
+    core = await openCore({ dataDir: dir, publicBaseUrl: 'https://packline.test', dataEncryptionKey: randomBytes(32).toString('base64') });
   });
   afterAll(async () => {
     await core.close();

@@ -27,6 +27,7 @@ const NewMemberInput = builder.inputType('NewMemberInput', {
   fields: (t) => ({
     email: t.string({ required: true }),
     name: t.string({ required: true }),
+    password: t.string({ description: 'Lets the member sign in (consent and account pages). At least 10 characters.' }),
     organizationId: t.id({ description: 'Adds the member to this organization.' }),
     role: t.field({ type: RoleEnum, description: 'Role in that organization. Default member.' }),
   }),
@@ -57,6 +58,7 @@ builder.mutationFields((t) => ({
       ctx.services.members.create(ctx.actor, {
         email: input.email,
         name: input.name,
+        ...(input.password != null ? { password: input.password } : {}),
         organizationId: input.organizationId == null ? undefined : String(input.organizationId),
         role: input.role ?? undefined,
       }),

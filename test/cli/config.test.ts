@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from '../../core/index.ts';
 import { runCli } from './run-cli.ts';
 
 const TOKEN = 'a-valid-internal-token-0123456789';
+const KEY = Buffer.alloc(32, 7).toString('base64');
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -31,8 +32,16 @@ function configError(env: Record<string, string>): ConfigError {
 
 describe('loadConfig', () => {
   it('has defaults for everything but the secrets', () => {
-    const config = loadConfig({ INTERNAL_API_TOKEN: TOKEN });
+    const config = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY });
     expect(config).toMatchObject({
+      dataEncryptionKey: KEY,
+      webhooks: {
+        allowHttp: false,
+        allowPrivateNetworks: false,
+        retrySchedule: [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
+        leaseSeconds: 30,
+        teamChat: undefined,
+      },
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: undefined,
@@ -61,6 +70,12 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: '600',
       PUBLIC_BASE_URL: 'https://api.example.org/',
       INTERNAL_API_TOKEN: TOKEN,
+      DATA_ENCRYPTION_KEY: KEY,
+      WEBHOOK_LEASE_SECONDS: '10',
+      TEAM_CHAT_CLIENT_ID: 'client',
+      TEAM_CHAT_CLIENT_SECRET: 'secret',
+      TEAM_CHAT_AUTHORIZE_URL: 'https://chat.example/oauth/authorize',
+      TEAM_CHAT_TOKEN_URL: 'https://chat.example/oauth/token',
       NODE_ENV: 'production',
     });
     expect(config).toMatchObject({
@@ -75,6 +90,15 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://api.example.org',
       production: true,
       internalApiTokenGenerated: false,
+      webhooks: {
+        leaseSeconds: 10,
+        teamChat: {
+          clientId: 'client',
+          clientSecret: 'secret',
+          authorizeUrl: 'https://chat.example/oauth/authorize',
+          tokenUrl: 'https://chat.example/oauth/token',
+        },
+      },
     });
   });
 
@@ -115,6 +139,12 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL not a URL', { PUBLIC_BASE_URL: 'packline.example' }, /^PUBLIC_BASE_URL /],
     ['INTERNAL_API_TOKEN too short', { INTERNAL_API_TOKEN: '0123456789abcde' }, /^INTERNAL_API_TOKEN must be at least 16 characters/],
     ['REDIS_PREFIX with spaces', { REDIS_PREFIX: 'a b' }, /^REDIS_PREFIX /],
+    ['DATA_ENCRYPTION_KEY of 16 bytes', { DATA_ENCRYPTION_KEY: Buffer.alloc(16, 1).toString('base64') }, /^DATA_ENCRYPTION_KEY must be 32 random bytes/],
+    ['WEBHOOK_ALLOW_HTTP not a flag', { WEBHOOK_ALLOW_HTTP: 'yes' }, /^WEBHOOK_ALLOW_HTTP must be 1 or 0/],
+    ['WEBHOOK_RETRY_SCHEDULE of 3 delays', { WEBHOOK_RETRY_SCHEDULE: '0,1,2' }, /^WEBHOOK_RETRY_SCHEDULE must be 8 comma-separated delays/],
+    ['WEBHOOK_RETRY_SCHEDULE with a negative delay', { WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,-1' }, /^WEBHOOK_RETRY_SCHEDULE /],
+    ['WEBHOOK_LEASE_SECONDS zero', { WEBHOOK_LEASE_SECONDS: '0' }, /^WEBHOOK_LEASE_SECONDS must be an integer between 1/],
+    ['half a team-chat provider', { TEAM_CHAT_CLIENT_ID: 'client' }, /^TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together/],
   ];
   for (const [name, env, problem] of single) {
     it(`refuses ${name}`, () => {
@@ -124,12 +154,29 @@ describe('loadConfig', () => {
     });
   }
 
-  it('refuses NODE_ENV=production without INTERNAL_API_TOKEN and writes no secret', () => {
+  it('refuses NODE_ENV=production without INTERNAL_API_TOKEN or DATA_ENCRYPTION_KEY and writes no secret', () => {
     const dataDir = tempDir();
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(ConfigError);
     const error = configError({ NODE_ENV: 'production', DATA_DIR: dataDir });
-    expect(error.problems).toEqual([expect.stringMatching(/^INTERNAL_API_TOKEN is required when NODE_ENV=production/)]);
+    expect(error.problems).toEqual([
+      expect.stringMatching(/^INTERNAL_API_TOKEN is required when NODE_ENV=production/),
+      expect.stringMatching(/^DATA_ENCRYPTION_KEY is required when NODE_ENV=production/),
+    ]);
     expect(existsSync(join(dataDir, 'internal-api-token'))).toBe(false);
+    expect(existsSync(join(dataDir, 'data-encryption-key'))).toBe(false);
+  });
+
+  it('refuses the webhook test switches in production', () => {
+    const error = configError({ NODE_ENV: 'production', INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY, WEBHOOK_ALLOW_HTTP: '1' });
+    expect(error.problems).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_NETWORKS are for tests/)]);
+  });
+
+  it('in development generates the data encryption key once, in DATA_DIR with mode 0600', () => {
+    const dataDir = tempDir();
+    const first = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_DIR: dataDir });
+    expect(Buffer.from(first.dataEncryptionKey, 'base64')).toHaveLength(32);
+    expect(statSync(join(dataDir, 'data-encryption-key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_DIR: dataDir }).dataEncryptionKey).toBe(first.dataEncryptionKey);
   });
 
   it('in development generates the internal token once, keeps it in DATA_DIR (mode 0600) and reuses it', () => {
@@ -185,4 +232,45 @@ describe('a bad configuration seen from the command line', () => {
     },
     60_000,
   );
+});
+
+describe('public assistant connector settings', () => {
+  it('default to 60 calls a minute, 20 compositions an hour, no trusted proxy, and the service\'s own hosts', () => {
+    const local = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY });
+    expect(local.trustedProxies).toBe(0);
+    expect(local.mcp).toEqual({ allowedHosts: ['127.0.0.1', 'localhost', '[::1]'], ratePerMinute: 60, composePerHour: 20 });
+    const deployed = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY, PUBLIC_BASE_URL: 'https://API.Example.org:8443/base/' });
+    expect(deployed.mcp.allowedHosts).toEqual(['api.example.org', '127.0.0.1', 'localhost', '[::1]']);
+  });
+
+  it('reads and normalizes MCP_ALLOWED_HOSTS, TRUSTED_PROXIES and the connector limits', () => {
+    const config = loadConfig({
+      INTERNAL_API_TOKEN: TOKEN,
+      DATA_ENCRYPTION_KEY: KEY,
+      MCP_ALLOWED_HOSTS: ' MCP.example.org , localhost:8080,[::1]:9000,, 10.0.0.5 ',
+      TRUSTED_PROXIES: '2',
+      MCP_RATE_LIMIT_PER_MINUTE: '5',
+      MCP_COMPOSE_LIMIT_PER_HOUR: '1',
+    });
+    expect(config.trustedProxies).toBe(2);
+    expect(config.mcp).toEqual({ allowedHosts: ['mcp.example.org', 'localhost:8080', '[::1]:9000', '10.0.0.5'], ratePerMinute: 5, composePerHour: 1 });
+  });
+
+  const refused: [string, Record<string, string>, RegExp][] = [
+    ['a host with a path', { MCP_ALLOWED_HOSTS: 'mcp.example.org/mcp' }, /^MCP_ALLOWED_HOSTS must be a comma-separated list of host names/],
+    ['a host with a scheme', { MCP_ALLOWED_HOSTS: 'https://mcp.example.org' }, /^MCP_ALLOWED_HOSTS /],
+    ['a wildcard host', { MCP_ALLOWED_HOSTS: '*.example.org' }, /^MCP_ALLOWED_HOSTS /],
+    ['an empty host list', { MCP_ALLOWED_HOSTS: ' , ' }, /^MCP_ALLOWED_HOSTS /],
+    ['TRUSTED_PROXIES not a number', { TRUSTED_PROXIES: 'yes' }, /^TRUSTED_PROXIES must be an integer between 0 and 10 \(got 'yes'\)/],
+    ['TRUSTED_PROXIES above 10', { TRUSTED_PROXIES: '11' }, /^TRUSTED_PROXIES /],
+    ['MCP_RATE_LIMIT_PER_MINUTE zero', { MCP_RATE_LIMIT_PER_MINUTE: '0' }, /^MCP_RATE_LIMIT_PER_MINUTE must be an integer between 1/],
+    ['MCP_COMPOSE_LIMIT_PER_HOUR fractional', { MCP_COMPOSE_LIMIT_PER_HOUR: '2.5' }, /^MCP_COMPOSE_LIMIT_PER_HOUR must be an integer between 1/],
+  ];
+  for (const [name, env, problem] of refused) {
+    it(`refuses ${name}`, () => {
+      const error = configError({ INTERNAL_API_TOKEN: TOKEN, ...env });
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(problem);
+    });
+  }
 });

@@ -72,7 +72,7 @@ export async function startStack({ env = {}, demo = true }: StackOptions = {}): 
     api,
     demoKey,
     logs,
-    env: { DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), INTERNAL_API_TOKEN: INTERNAL_TOKEN, PUBLIC_BASE_URL },
+    env: { ...env, DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), INTERNAL_API_TOKEN: INTERNAL_TOKEN, PUBLIC_BASE_URL },
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },

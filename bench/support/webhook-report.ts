@@ -1,0 +1,126 @@
+// The printed report of the webhook benchmark: markdown tables and notes.
+import type { PhaseCpu, CeilingPhase, DeliveryPhase } from './webhook-delivery.ts';
+import type { FanoutPhase } from './webhook-fanout.ts';
+import type { PreparerRow } from './webhook-preparers.ts';
+import type { ProfileSummary, SqlSummary } from './webhook-profile.ts';
+import { formatInt, formatMs, formatPercent, markdownTable } from './report.ts';
+
+export const RATIO_TARGET = 0.6;
+
+export function deliveryTable(delivery: DeliveryPhase, ceiling: CeilingPhase, ratio: number): string {
+  const c = delivery.check;
+  const r = ceiling.median.result;
+  const sig = `${formatInt(c.signatures.valid)}/${formatInt(c.signatures.checked)} valid`;
+  return markdownTable(
+    ['sender', 'requests', 'per second', 'span ms', 'lag p50 ms', 'lag p99 ms', 'unique', 'duplicates', 'missing', 'signatures'],
+    [
+      [
+        `Packline dispatcher (${delivery.destinations} lanes)`,
+        formatInt(c.received),
+        formatInt(c.perSecond),
+        formatInt(c.spanMs),
+        formatMs(c.lag.p50Ms),
+        formatMs(c.lag.p99Ms),
+        formatInt(c.unique),
+        formatInt(c.duplicates),
+        formatInt(c.missing),
+        sig,
+      ],
+      [
+        `ceiling: bare undici loop (${r.lanes} lanes), median of ${ceiling.runs.length}`,
+        formatInt(r.requests),
+        formatInt(r.perSecond),
+        formatInt(r.wallMs),
+        '-',
+        '-',
+        '-',
+        '-',
+        formatInt(r.requests - (r.statuses['200'] ?? 0)),
+        '-',
+      ],
+      ['dispatcher / ceiling', '', formatPercent(ratio), '', '', '', '', '', '', `target ≥ ${formatPercent(RATIO_TARGET)}`],
+    ],
+  );
+}
+
+export function cpuTable(phases: [string, PhaseCpu][]): string {
+  const rows: (string | number)[][] = [];
+  for (const [phase, cpu] of phases) {
+    for (const [process, threads] of Object.entries(cpu.threads)) {
+      const total = threads.reduce((sum, t) => sum + t.cpuMs, 0);
+      const main = threads.find((t) => t.thread === 'main');
+      const others = threads.filter((t) => t.thread !== 'main' && t.cpuMs >= total * 0.05).slice(0, 3);
+      rows.push([
+        phase,
+        process,
+        formatPercent(total / cpu.wallMs),
+        main ? formatPercent(main.cpuMs / cpu.wallMs) : '-',
+        others.map((t) => `${t.thread} ${formatPercent(t.cpuMs / cpu.wallMs)}`).join(', '),
+      ]);
+    }
+    rows.push([phase, '(machine)', `${cpu.machinePercent} % of all cores`, '', `other processes ${cpu.otherPercent} % of all cores`]);
+  }
+  return markdownTable(['phase', 'process', 'CPU (of one core)', 'main thread', 'busiest other threads'], rows);
+}
+
+export function fanoutTable(fanout: FanoutPhase): string {
+  return markdownTable(
+    ['round', 'destinations', 'commit → last receipt ms', 'request → last receipt ms', 'lag p50 ms', 'lag p99 ms', 'unique', 'duplicates', 'missing', 'signatures'],
+    fanout.rounds.map((round) => [
+      round.label,
+      formatInt(fanout.destinations),
+      formatInt(round.fromCommitMs),
+      formatInt(round.fromRequestMs),
+      formatMs(round.check.lag.p50Ms),
+      formatMs(round.check.lag.p99Ms),
+      formatInt(round.check.unique),
+      formatInt(round.check.duplicates),
+      formatInt(round.check.missing),
+      `${round.check.signatures.valid}/${round.check.signatures.checked} valid`,
+    ]),
+  );
+}
+
+export function preparerTable(rows: PreparerRow[]): string {
+  return markdownTable(
+    ['batch', 'inline jobs/s', 'pool jobs/s', 'pool / inline', 'inline ms', 'pool ms', 'main thread inline ms', 'main thread pool ms', 'freed'],
+    rows.map((row) => [
+      row.batch,
+      formatInt(row.bench.inline.jobsPerSecond),
+      formatInt(row.bench.pool.jobsPerSecond),
+      `${row.bench.poolOverInline.toFixed(2)}×`,
+      formatMs(row.bench.inline.medianMs),
+      formatMs(row.bench.pool.medianMs),
+      formatMs(row.bench.inline.mainThreadMs),
+      formatMs(row.bench.pool.mainThreadMs),
+      `${formatMs(row.mainThreadFreedMs)} ms (${formatPercent(row.mainThreadFreedShare)})`,
+    ]),
+  );
+}
+
+export function profileTables(profile: ProfileSummary, top = 20): string {
+  const busy = profile.sampledMs - profile.idleMs;
+  const head = `${profile.file} (${profile.threadId === 0 ? 'main thread' : `worker thread ${profile.threadId}`}): ${formatInt(busy)} ms busy, ${formatInt(profile.idleMs)} ms idle${profile.windowed ? ' (measured window only)' : ' (whole profile: window not found)'}`;
+  const functions = markdownTable(
+    ['self ms', 'self %', 'function', 'where'],
+    profile.top.slice(0, top).map((e) => [formatInt(e.selfMs), formatPercent(e.percent / 100), e.name, e.where]),
+  );
+  const areas = markdownTable(
+    ['self ms', 'self %', 'area'],
+    profile.byArea.slice(0, 12).map((e) => [formatInt(e.selfMs), formatPercent(e.percent / 100), e.name]),
+  );
+  const inclusive = markdownTable(
+    ['total ms', 'total %', 'repository function', 'where'],
+    profile.inclusive.slice(0, 15).map((e) => [formatInt(e.selfMs), formatPercent(e.percent / 100), e.name, e.where]),
+  );
+  return `${head}\n\nSelf time by function:\n\n${functions}\n\nSelf time by package or folder:\n\n${areas}\n\nTotal (inclusive) time of repository functions:\n\n${inclusive}`;
+}
+
+export function sqlTable(sql: SqlSummary): string {
+  const head = `${formatInt(sql.statements)} statements, ${formatInt(sql.totalMs)} ms inside libsql, between two readings ${formatInt(sql.wallMs)} ms apart (the second is taken at the last receipt, but the server answers it only when its event loop gets to it)`;
+  const table = markdownTable(
+    ['total ms', 'count', 'mean µs', 'per delivery', 'statement'],
+    sql.top.map((s) => [formatInt(s.totalMs), formatInt(s.count), formatInt(s.meanUs), s.perUnit.toFixed(2), s.sql.length > 150 ? `${s.sql.slice(0, 150)}…` : s.sql]),
+  );
+  return `${head}\n\n${table}`;
+}

@@ -1,0 +1,148 @@
+// The Packline server of the webhook benchmark: a child process on a fresh SQLite data directory.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ROOT, freePort, logSummary, packlineEnv, stopChild, tempDir, track, type PacklineServer } from './processes.ts';
+import { profileFiles, type SqlReading } from './webhook-profile.ts';
+
+const SQL_TRACE_MODULE = join(ROOT, 'bench/support/webhook-sql-trace.cjs');
+
+/** Which delivery code a server ran: the commit, and a hash of the delivery sources as they were on disk. */
+export interface SourceState {
+  commit: string;
+  /** sha256 (12 hex) over workers/*.ts, core/webhooks/*.ts and core/db/*.ts, read when the server started. */
+  deliveryCodeHash: string;
+  /** Files of those folders that differ from the commit (uncommitted edits). */
+  uncommitted: string[];
+}
+
+const DELIVERY_CODE = ['workers', 'core/webhooks', 'core/db'];
+
+/** The state of the delivery code now (others may be editing it while the benchmark runs). */
+export function sourceState(): SourceState {
+  const hash = createHash('sha256');
+  for (const dir of DELIVERY_CODE) {
+    for (const name of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith('.ts')).sort()) {
+      hash.update(`${dir}/${name}\0`).update(readFileSync(join(ROOT, dir, name)));
+    }
+  }
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trimEnd();
+    } catch {
+      return '';
+    }
+  };
+  return {
+    commit: git('rev-parse', '--short', 'HEAD'),
+    deliveryCodeHash: hash.digest('hex').slice(0, 12),
+    uncommitted: git('status', '--porcelain', '--', ...DELIVERY_CODE)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3)),
+  };
+}
+
+export interface WebhookServer {
+  server: PacklineServer;
+  /** The delivery code on disk when the server started (and loaded it). */
+  sources: SourceState;
+  token: string;
+  /** Where `--cpu-prof` writes, when profiling. */
+  profileDir?: string;
+  /** With `sqlTrace`: the server's cumulative SQLite statement figures now (see webhook-sql-trace.cjs). */
+  sqlReading(): Promise<SqlReading | undefined>;
+  /** Stops the server (SIGTERM: graceful, so profiles get written) and summarizes its log. */
+  stop(): Promise<{ exitCode: number | null; log: ReturnType<typeof logSummary>; profiles: string[] }>;
+}
+
+/**
+ * `node [--cpu-prof …] bin/packline.js start --no-demo` with a fresh DATA_DIR (SQLite), http and
+ * private receivers allowed, LOG_LEVEL=warn and the given internal token. Like `startPackline`
+ * (processes.ts), which has no way to pass node flags: Node refuses --cpu-prof in NODE_OPTIONS, so
+ * the profiler flags go on the command line (one profile per thread, written at exit).
+ */
+export async function startWebhookServer({
+  token,
+  profile = false,
+  sqlTrace = false,
+  label,
+  timeoutMs = 90_000,
+}: {
+  token: string;
+  profile?: boolean;
+  sqlTrace?: boolean;
+  label: string;
+  timeoutMs?: number;
+}): Promise<WebhookServer> {
+  const dataDir = tempDir(`packline-bench-${label}-`);
+  const profileDir = profile ? join(dataDir, 'cpu-profiles') : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const port = await freePort();
+  const env = packlineEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEBHOOK_ALLOW_HTTP: '1',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+    LOG_LEVEL: 'warn',
+    INTERNAL_API_TOKEN: token,
+    // --require is allowed in NODE_OPTIONS (unlike --cpu-prof).
+    ...(sqlTrace ? { NODE_OPTIONS: `--require=${SQL_TRACE_MODULE}`, PACKLINE_BENCH_SQL_TRACE: join(dataDir, 'sql-trace') } : {}),
+  });
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const logFile = join(dataDir, 'server.log');
+  const sources = sourceState();
+  const fd = openSync(logFile, 'a');
+  const child = track(spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo'], { cwd: ROOT, env, stdio: ['ignore', fd, fd] }));
+  closeSync(fd);
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+    const listening = /Packline is listening on (\S+):(\d+)/.exec(text);
+    if (listening && /^Try: /m.test(text)) {
+      const server: PacklineServer = {
+        child,
+        origin: `http://127.0.0.1:${listening[2]}`,
+        port: Number(listening[2]),
+        dataDir,
+        logFile,
+        demoKey: '',
+        env,
+        stop: () => stopChild(child),
+      };
+      let readings = 0;
+      return {
+        server,
+        sources,
+        token,
+        profileDir,
+        async sqlReading() {
+          if (!sqlTrace) return undefined;
+          const file = join(dataDir, `sql-trace.${++readings}.json`);
+          child.kill('SIGUSR2');
+          for (let waited = 0; !existsSync(file); waited += 20) {
+            if (waited > 10_000) throw new Error(`the server wrote no SQL reading in ${file}`);
+            await sleep(20);
+          }
+          await sleep(20); // the write is synchronous, but let it finish
+          return JSON.parse(readFileSync(file, 'utf8')) as SqlReading;
+        },
+        async stop() {
+          // Generous grace: the profiler writes its files on the way out.
+          await stopChild(child, 30_000);
+          return { exitCode: child.exitCode, log: logSummary(logFile), profiles: profileDir ? profileFiles(profileDir) : [] };
+        },
+      };
+    }
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`packline start exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`packline start did not print its banner within ${timeoutMs} ms:\n${text.slice(-3000)}`);
+    }
+    await sleep(50);
+  }
+}

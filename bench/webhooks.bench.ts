@@ -1,0 +1,236 @@
+/**
+ * Webhook benchmark: `npm run bench:webhooks`.
+ *
+ * 1. Deliveries vs ceiling. The real server (`node bin/packline.js start --no-demo`, fresh SQLite
+ *    data directory) delivers BENCH_DELIVERY_NEEDS needs to BENCH_DESTINATIONS standard-JSON
+ *    destinations (10 per Clan organization, one receiver path each): deliveries/s from the first
+ *    commit to the last receipt, lag from `occurred_at` to receipt, every signature checked with
+ *    the consumer kit, duplicates and missing pairs counted. Then the ceiling: a bare undici POST
+ *    loop, one sequential lane per path, replaying the very requests the receiver captured (same
+ *    bodies, same headers) to the same receiver. Target: dispatcher ≥ 60 % of the ceiling.
+ * 2. Fan-out: one need to BENCH_FANOUT destinations on a second fresh server; commit → last receipt.
+ * 3. Pool vs inline: benchPreparers on the same batches (standard JSON, mixed formats, and the
+ *    largest batch this run's dispatcher can build).
+ *
+ * The receiver is a bare keep-alive node:http server in its OWN child process: the dispatcher
+ * phase then runs one sender process (the server) against one receiver process, and the ceiling
+ * one sender process (this one, idle otherwise) against the same receiver process. A receiver
+ * inside this process would share an event loop with the ceiling's client but not with the
+ * dispatcher, which on 2 cores would handicap the ceiling and flatter the ratio.
+ *
+ * Environment: BENCH_DELIVERY_NEEDS (default 400), BENCH_DESTINATIONS (50), BENCH_FANOUT (1000),
+ * BENCH_WARMUP_NEEDS (untimed needs before phase 1, default 10), BENCH_PREPARE_JOBS (20000),
+ * BENCH_PREPARE_ROUNDS (5), BENCH_CEILING_REPEATS (measured replays, median kept, default 3),
+ * BENCH_WAIT_IDLE (s to wait for an idle machine before the start and each timed part, default 60),
+ * BENCH_CPU_PROF=1 (run the phase-1 server under --cpu-prof and print its top self-time functions
+ * over the measured window; the profiler slows the server, so its figures are marked PROFILED),
+ * BENCH_SQL_TRACE=1 (preload bench/support/webhook-sql-trace.cjs into both servers: count and time
+ * every SQLite statement over each measured window),
+ * BENCH_KEEP_DATA=1 (keep data directories, server logs and profiles).
+ * Results: printed, and written to bench/results-webhooks.json. The exit code stays 0 on a missed
+ * target (a measurement, not a test).
+ */
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { waitForIdle } from './support/load.ts';
+import { ROOT } from './support/processes.ts';
+import { formatInt, formatPercent, machine, writeResults } from './support/report.ts';
+import { runCeilingPhase, runDeliveryPhase } from './support/webhook-delivery.ts';
+import { runFanoutPhase } from './support/webhook-fanout.ts';
+import { runPreparerPhase } from './support/webhook-preparers.ts';
+import { startReceiver } from './support/webhook-receiver.ts';
+import { RATIO_TARGET, cpuTable, deliveryTable, fanoutTable, preparerTable, profileTables, sqlTable } from './support/webhook-report.ts';
+
+const NEEDS = positive('BENCH_DELIVERY_NEEDS', 400);
+const DESTINATIONS = positive('BENCH_DESTINATIONS', 50);
+const FANOUT = positive('BENCH_FANOUT', 1000);
+const WARMUP_NEEDS = positive('BENCH_WARMUP_NEEDS', 10, { zero: true });
+const PREPARE_JOBS = positive('BENCH_PREPARE_JOBS', 20_000);
+const PREPARE_ROUNDS = positive('BENCH_PREPARE_ROUNDS', 5);
+const CEILING_REPEATS = positive('BENCH_CEILING_REPEATS', 3);
+const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 60, { zero: true });
+const flag = (name: string) => ['1', 'true', 'yes'].includes((process.env[name] ?? '').toLowerCase());
+const PROFILE = flag('BENCH_CPU_PROF');
+const SQL_TRACE = flag('BENCH_SQL_TRACE');
+/** CPU share (% of all cores) taken by other processes above which a phase is flagged noisy. */
+const NOISE_PERCENT = 5;
+const RESULTS_FILE = join(ROOT, 'bench/results-webhooks.json');
+
+function positive(name: string, fallback: number, { zero = false } = {}): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a ${zero ? 'non-negative' : 'positive'} integer (got '${raw}')`);
+  return n;
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+async function main() {
+  const host = machine();
+  const loadAtStart = loadavg().map((n) => Math.round(n * 100) / 100);
+  say('# Packline webhook benchmark');
+  say();
+  say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}, ${host.platform}; load average at start ${loadAtStart.join(', ')}`);
+  say(`Settings: ${NEEDS} needs × ${DESTINATIONS} destinations, fan-out ${FANOUT}, warm-up ${WARMUP_NEEDS} needs, preparers ${PREPARE_JOBS} jobs × ${PREPARE_ROUNDS} rounds${PROFILE ? ', PROFILED (--cpu-prof)' : ''}${SQL_TRACE ? ', SQL-TRACED' : ''}`);
+  say();
+  const notes: string[] = [];
+  let lastNotice = 0;
+  const idle = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) => {
+    if (Date.now() - lastNotice < 10_000) return;
+    lastNotice = Date.now();
+    say(`Waiting for an idle machine: ${percent} % of all cores busy (up to ${WAIT_IDLE} s, BENCH_WAIT_IDLE)...`);
+  });
+  say(`Machine busy before start: ${idle.machinePercent} % of all cores (load average ${idle.loadAverage.join(', ')})`);
+  if (idle.machinePercent > NOISE_PERCENT) notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')}): numbers are noisy`);
+
+  // Before each timed part: wait (up to BENCH_WAIT_IDLE) for other processes to leave the CPU.
+  const waitIdle = async (what: string) => {
+    let told = false;
+    const check = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) => {
+      if (!told) say(`  waiting for an idle machine before ${what}: ${percent} % of all cores busy...`);
+      told = true;
+    });
+    if (check.machinePercent > NOISE_PERCENT) notes.push(`${what}: the machine was ${check.machinePercent} % busy just before it`);
+  };
+
+  say('Starting the receiver (bare keep-alive node:http, own process)...');
+  const receiver = await startReceiver();
+  say(`  ${receiver.origin}`);
+  try {
+    // 1. Deliveries vs ceiling.
+    const { phase: delivery, captured } = await runDeliveryPhase(receiver, { needs: NEEDS, destinationCount: DESTINATIONS, warmupNeeds: WARMUP_NEEDS, profile: PROFILE, sqlTrace: SQL_TRACE, say, waitIdle });
+    await sleep(1_000);
+    const ceiling = await runCeilingPhase(receiver, captured, { warmupPerLane: Math.min(40, NEEDS), repeats: CEILING_REPEATS, say, waitIdle });
+    const ratio = ceiling.median.result.perSecond > 0 ? delivery.check.perSecond / ceiling.median.result.perSecond : 0;
+
+    // 2. Fan-out.
+    await sleep(1_000);
+    const fanout = await runFanoutPhase(receiver, { destinationCount: FANOUT, sqlTrace: SQL_TRACE, say, waitIdle });
+    await receiver.stop();
+
+    // 3. Pool vs inline, with no server running.
+    await sleep(1_000);
+    await waitIdle('pool vs inline');
+    const preparers = await runPreparerPhase({ jobs: PREPARE_JOBS, rounds: PREPARE_ROUNDS, lanes: DESTINATIONS, say });
+
+    // Notes.
+    const c = delivery.check;
+    if (!delivery.complete || c.missing > 0) notes.push(`phase 1: ${formatInt(c.missing)} of ${formatInt(c.expected)} deliveries never arrived`);
+    if (c.duplicates > 0) notes.push(`phase 1: ${formatInt(c.duplicates)} duplicate deliveries`);
+    if (c.unexpected > 0) notes.push(`phase 1: ${formatInt(c.unexpected)} unexpected requests`);
+    if (c.signatures.valid !== c.signatures.checked) notes.push(`phase 1: signature failures ${JSON.stringify(c.signatures.failures)}`);
+    if (delivery.recorded.pending > 0 || delivery.recorded.failed > 0 || delivery.recorded.retried > 0) {
+      notes.push(`phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`);
+    }
+    for (const [i, run] of ceiling.runs.entries()) {
+      if (run.receivedByReceiver !== run.result.requests || (run.result.statuses['200'] ?? 0) !== run.result.requests) {
+        notes.push(`ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`);
+      }
+      if (run.cpu.otherPercent > NOISE_PERCENT) notes.push(`phase 1 ceiling run ${i + 1}: NOISY, other processes took ${run.cpu.otherPercent} % of all cores`);
+    }
+    for (const round of fanout.rounds) {
+      if (!round.complete || round.check.missing > 0 || round.check.duplicates > 0) notes.push(`fan-out ${round.label}: ${round.check.missing} missing, ${round.check.duplicates} duplicates`);
+      if (round.check.signatures.valid !== round.check.signatures.checked) notes.push(`fan-out ${round.label}: signature failures ${JSON.stringify(round.check.signatures.failures)}`);
+      if (round.cpu.otherPercent > NOISE_PERCENT) notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
+    }
+    for (const row of preparers) if (row.otherCpuPercent > NOISE_PERCENT) notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
+    if (delivery.cpu.otherPercent > NOISE_PERCENT) notes.push(`phase 1 dispatcher: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
+    for (const [label, log] of [['phase 1 server', delivery.serverLog], ['fan-out server', fanout.serverLog]] as const) {
+      for (const level of ['warn', 'error', 'fatal']) if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
+    }
+    if (PROFILE) notes.push('PROFILED: the phase-1 server ran under --cpu-prof, which slows it; rerun without BENCH_CPU_PROF for the figures');
+    if (SQL_TRACE) notes.push('SQL-TRACED: the servers timed every SQLite statement (BENCH_SQL_TRACE), which costs a little; rerun without it for the figures');
+
+    // Report.
+    const verdict = ratio >= RATIO_TARGET ? 'OK' : `MISSED (${formatPercent(ratio)} < ${formatPercent(RATIO_TARGET)})`;
+    const table1 = deliveryTable(delivery, ceiling, ratio);
+    const cpu = cpuTable([
+      ['dispatcher', delivery.cpu],
+      ['ceiling (median run)', ceiling.median.cpu],
+      ...fanout.rounds.map((round) => [`fan-out ${round.label}`, round.cpu] as [string, typeof round.cpu]),
+    ]);
+    say();
+    say('## Results');
+    say();
+    say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; load average at start ${loadAtStart.join(', ')}; busy before start ${idle.machinePercent} %.`);
+    say();
+    const code = (s: typeof delivery.sources) => `commit ${s.commit}, delivery code ${s.deliveryCodeHash}${s.uncommitted.length ? ` (uncommitted: ${s.uncommitted.join(', ')})` : ''}`;
+    say(`Code: phase 1 server ${code(delivery.sources)}; fan-out server ${code(fanout.sources)}.`);
+    if (delivery.sources.deliveryCodeHash !== fanout.sources.deliveryCodeHash) notes.push('the delivery code changed on disk between the phase-1 and the fan-out server starts');
+    say();
+    say(`### 1. Deliveries vs ceiling: ${formatInt(NEEDS)} needs × ${formatInt(delivery.destinations)} destinations → ${formatInt(c.expected)} signed deliveries${PROFILE ? ' (PROFILED)' : ''}`);
+    say();
+    say(table1);
+    say();
+    say(`Verdict: ${verdict}. Dispatcher span: first commit → last receipt; ceiling span: first request → last answer.`);
+    say(`Ceiling runs: ${ceiling.runs.map((run) => `${formatInt(run.result.perSecond)}/s`).join(', ')} (median used).`);
+    say(`publishNeed: ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`);
+    say(`After the last publishNeed answer: ${formatInt(delivery.drain.deliveries)} deliveries in ${formatInt(delivery.drain.ms)} ms = ${formatInt(delivery.drain.perSecond)}/s (${formatPercent(delivery.drain.perSecond / ceiling.median.result.perSecond)} of the ceiling) with nothing else to do.`);
+    say(`Lag (occurred_at → receipt): min ${c.lag.minMs}, p50 ${c.lag.p50Ms}, p90 ${c.lag.p90Ms}, p99 ${c.lag.p99Ms}, max ${c.lag.maxMs} ms. Bodies ${c.bodyBytes.min}–${c.bodyBytes.max} B (median ${c.bodyBytes.median}).`);
+    say(`Server record (newest 50 per destination): ${delivery.recorded.succeeded} succeeded, ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried; ` +
+      `all recorded ${delivery.recorded.settledAfterLastReceiptMs ?? '(not settled)'} ms after the last receipt (or earlier: checked after a 1 s settle).`);
+    say();
+    say('CPU by process during the timed part (% of one core; 2 cores = 200 %):');
+    say();
+    say(cpu);
+    say();
+    say(`### 2. Fan-out: 1 need → ${formatInt(fanout.destinations)} destinations (${fanout.organizations} Clan organizations, fresh server)`);
+    say();
+    say(fanoutTable(fanout));
+    say();
+    say(`### 3. Pool vs inline (benchPreparers, ${PREPARE_ROUNDS} rounds, median)`);
+    say();
+    say(preparerTable(preparers));
+    say();
+    if (delivery.sql) {
+      say('### SQLite statements of the phase-1 server (first publish → last receipt)');
+      say();
+      say(sqlTable(delivery.sql));
+      say();
+    }
+    for (const round of fanout.rounds) {
+      if (!round.sql) continue;
+      say(`### SQLite statements of the fan-out server, ${round.label} round (publish → last receipt; per delivery = per destination)`);
+      say();
+      say(sqlTable(round.sql));
+      say();
+    }
+    if (delivery.profiles.length > 0) {
+      say('### Server CPU profile (phase 1, measured window), top self time');
+      say();
+      for (const profile of delivery.profiles) {
+        if (profile.sampledMs - profile.idleMs < 50) continue;
+        say(profileTables(profile));
+        say();
+      }
+    }
+    for (const note of new Set(notes)) say(`Note: ${note}`);
+
+    writeResults(RESULTS_FILE, {
+      benchmark: 'webhooks',
+      at: new Date().toISOString(),
+      machine: { ...host, loadAverageAtStart: loadAtStart },
+      idleBefore: idle,
+      settings: { needs: NEEDS, destinations: DESTINATIONS, fanout: FANOUT, warmupNeeds: WARMUP_NEEDS, prepareJobs: PREPARE_JOBS, prepareRounds: PREPARE_ROUNDS, ceilingRepeats: CEILING_REPEATS, profiled: PROFILE, sqlTraced: SQL_TRACE, database: 'sqlite', logLevel: 'warn', receiver: 'own child process' },
+      deliveries: { packline: delivery, ceiling, ratio: Math.round(ratio * 1000) / 1000, ratioTarget: RATIO_TARGET, met: ratio >= RATIO_TARGET, verdict },
+      fanout,
+      preparers,
+      notes: [...new Set(notes)],
+      tables: { deliveries: table1, cpu, fanout: fanoutTable(fanout), preparers: preparerTable(preparers), ...(delivery.sql ? { sql: sqlTable(delivery.sql) } : {}) },
+    });
+    say();
+    say(`Written to ${RESULTS_FILE}`);
+  } finally {
+    await receiver.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

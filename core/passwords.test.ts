@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
+
+describe('passwords', () => {
+  it('hashes with scrypt and a fresh salt each time, and verifies', async () => {
+    const a = await hashPassword('correct horse battery staple');
+    const b = await hashPassword('correct horse battery staple');
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('correct horse battery staple', a)).toBe(true);
+    expect(await verifyPassword('correct horse battery stapl', a)).toBe(false);
+  });
+
+  it('refuses a missing or unreadable hash (after the same work)', async () => {
+    expect(await verifyPassword('anything at all', null)).toBe(false);
+    expect(await verifyPassword('anything at all', 'plain-text')).toBe(false);
+  });
+
+  it('asks for 10 to 200 characters', () => {
+    expect(() => checkPassword('password', 'short')).toThrow(/at least 10/);
+    expect(() => checkPassword('password', 'x'.repeat(201))).toThrow(/at most 200/);
+    expect(checkPassword('password', 'long enough now')).toBe('long enough now');
+  });
+});

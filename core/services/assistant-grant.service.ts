@@ -1,0 +1,102 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { requireInternal, type Actor } from '../actor.ts';
+import { AssistantAuditEntryEntity, AssistantGrantEntity, MemberEntity, type AssistantGrant, type AssistantScope } from '../entities/index.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import { applicationView, isActive, type AssistantApplicationView } from './assistant-access.service.ts';
+
+export interface GrantView {
+  id: string;
+  memberId: string;
+  application: AssistantApplicationView;
+  scopes: AssistantScope[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  /** False once revoked, or once the member's credentials changed. */
+  active: boolean;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+}
+
+export interface AuditEntryView {
+  id: string;
+  memberId: string;
+  grantId: string;
+  applicationId: string;
+  applicationName: string;
+  tool: string;
+  outcome: string;
+  at: Date;
+}
+
+/**
+ * The member's connected applications and the log of what they did. The member (browser
+ * session) sees and ends their own; internal callers name the member.
+ */
+export class AssistantGrantService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** The signed-in member's active grants, or (internal) every grant of `member`, newest first. */
+  async list(actor: Actor, member?: string | null): Promise<GrantView[]> {
+    const where: FilterQuery<AssistantGrant> = { member: await this.memberOf(actor, member) };
+    if (actor.kind === 'memberSession') where.revokedAt = null;
+    const grants = await this.em.find(AssistantGrantEntity, where, { populate: ['member', 'client'], orderBy: { createdAt: 'desc', id: 'desc' } });
+    return grants.map(grantView).filter((g) => actor.kind !== 'memberSession' || g.active);
+  }
+
+  /** Ends a grant: its tokens are refused from the next request on. Ending an ended grant changes nothing. */
+  async revoke(actor: Actor, id: string): Promise<GrantView> {
+    if (actor.kind !== 'memberSession') requireInternal(actor, 'revoke grants');
+    const grant = await this.em.findOne(AssistantGrantEntity, { id }, { populate: ['member', 'client'] });
+    if (!grant || (actor.kind === 'memberSession' && grant.member.id !== actor.memberId)) throw notFound('grant', id);
+    if (grant.revokedAt === null) {
+      grant.revokedAt = new Date();
+      grant.revokedReason = 'revoked';
+      await this.em.flush();
+    }
+    return grantView(grant);
+  }
+
+  /** Tool calls made for the member, newest first. */
+  async auditLog(actor: Actor, { member, first }: { member?: string | null; first?: number | null }): Promise<AuditEntryView[]> {
+    const limit = first ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidInput('first', 'first must be an integer from 1 to 200');
+    const rows = await this.em.find(AssistantAuditEntryEntity, { member: await this.memberOf(actor, member) }, { orderBy: { id: 'desc' }, limit });
+    return rows.map((row) => ({
+      id: String(row.id),
+      memberId: row.member.id,
+      grantId: row.grant.id,
+      applicationId: row.clientId,
+      applicationName: row.clientName,
+      tool: row.tool,
+      outcome: row.outcome,
+      at: row.at,
+    }));
+  }
+
+  /** Whose records: the signed-in member's own; internal callers must name one by id or email. */
+  private async memberOf(actor: Actor, member: string | null | undefined): Promise<string> {
+    if (actor.kind === 'memberSession') {
+      if (member != null && member !== actor.memberId) throw new DomainError('forbidden', "Not allowed to read another member's applications");
+      return actor.memberId;
+    }
+    requireInternal(actor, 'read grants');
+    if (member == null || member === '') throw invalidInput('member', 'member (an id or an email) is required');
+    const row = await this.em.findOne(MemberEntity, { $or: [{ id: member }, { email: member.trim().toLowerCase() }] });
+    if (!row) throw notFound('member', member);
+    return row.id;
+  }
+}
+
+export function grantView(grant: AssistantGrant): GrantView {
+  return {
+    id: grant.id,
+    memberId: grant.member.id,
+    application: applicationView(grant.client),
+    scopes: [...grant.scopes],
+    createdAt: grant.createdAt,
+    lastUsedAt: grant.lastUsedAt ?? null,
+    active: isActive(grant),
+    revokedAt: grant.revokedAt ?? null,
+    revokedReason: grant.revokedReason ?? null,
+  };
+}

@@ -1,0 +1,135 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { newSecret, hashSecret } from '../access-secrets.ts';
+import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
+import { AssistantGrantEntity, MemberEntity, MemberSessionEntity, type GrantEndReason, type Member } from '../entities/index.ts';
+import { DomainError, notFound } from '../errors.ts';
+import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
+import type { MemberAccessPolicy } from './member-access-policy.ts';
+import type { ServiceDeps } from './service-deps.ts';
+
+export interface AccountView {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** A browser session, opened at sign-in or password change; the token goes into a cookie, once. */
+export interface OpenedSession {
+  token: string;
+  memberId: string;
+  expiresAt: Date;
+}
+
+export interface CredentialsReset {
+  memberId: string;
+  /** Assistant grants that ended with the old credentials. */
+  endedGrants: number;
+}
+
+/** A member's own credentials: sign-in, password, sessions. Ending credentials ends every assistant grant. */
+export class MemberAccountService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: ServiceDeps,
+    private readonly policy: MemberAccessPolicy,
+  ) {}
+
+  /** Checks an email and password (the sign-in page) and opens a session. */
+  async signIn(actor: Actor, email: string, password: string): Promise<OpenedSession> {
+    requireInternal(actor, 'open member sessions');
+    const member = await this.em.findOne(MemberEntity, { email: email.trim().toLowerCase().slice(0, 320) });
+    const valid = await verifyPassword(password.slice(0, 1_000), member?.passwordHash ?? null);
+    if (!member || !valid) throw new DomainError('forbidden', 'Wrong email or password');
+    return this.em.transactional((em) => this.openSession(em, member.id, member.credentialsEpoch));
+  }
+
+  async me(actor: Actor): Promise<AccountView> {
+    requireMemberSession(actor, 'read the account');
+    const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
+    if (!member) throw notFound('member', actor.memberId);
+    return { id: member.id, name: member.name, email: member.email };
+  }
+
+  /** Ends this browser's session only. */
+  async signOut(actor: Actor): Promise<boolean> {
+    requireMemberSession(actor, 'sign out');
+    await this.em.nativeUpdate(MemberSessionEntity, { idHash: actor.sessionId, endedAt: null }, { endedAt: new Date() });
+    return true;
+  }
+
+  /**
+   * Sets a new password after checking the current one. Every session and assistant grant ends;
+   * this browser gets a fresh session.
+   */
+  async changePassword(actor: Actor, current: string, next: string): Promise<OpenedSession> {
+    requireMemberSession(actor, 'change the password');
+    checkPassword('new_password', next);
+    const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
+    if (!member) throw notFound('member', actor.memberId);
+    if (!(await verifyPassword(current.slice(0, 1_000), member.passwordHash ?? null))) {
+      throw new DomainError('invalid_input', 'The current password is not right', 'current_password');
+    }
+    const hash = await hashPassword(next);
+    return this.em.transactional(async (em) => {
+      const epoch = await this.endCredentials(em, member.id, 'password_changed', hash);
+      return this.openSession(em, member.id, epoch);
+    });
+  }
+
+  /** Ends every session (this one included) and every assistant grant of the member. */
+  async signOutEverywhere(actor: Actor): Promise<CredentialsReset> {
+    requireMemberSession(actor, 'sign out everywhere');
+    return this.reset(actor.memberId, 'signed_out_everywhere');
+  }
+
+  /** Internal callers (CLI): sets a member's password; sessions and grants end. */
+  async setPassword(actor: Actor, idOrEmail: string, password: string): Promise<CredentialsReset> {
+    requireInternal(actor, 'set member passwords');
+    checkPassword('password', password);
+    const member = await this.find(idOrEmail);
+    return this.reset(member.id, 'password_changed', await hashPassword(password));
+  }
+
+  /** Internal callers (CLI): signs a member out everywhere. */
+  async signOutEverywhereFor(actor: Actor, idOrEmail: string): Promise<CredentialsReset> {
+    requireInternal(actor, 'sign members out');
+    const member = await this.find(idOrEmail);
+    return this.reset(member.id, 'signed_out_everywhere');
+  }
+
+  private async reset(memberId: string, reason: GrantEndReason, passwordHash?: string): Promise<CredentialsReset> {
+    return this.em.transactional(async (em) => {
+      const endedGrants = await em.count(AssistantGrantEntity, { member: memberId, revokedAt: null });
+      await this.endCredentials(em, memberId, reason, passwordHash);
+      return { memberId, endedGrants };
+    });
+  }
+
+  /** Bumps the credentials epoch (so nothing issued before still counts) and ends sessions and grants. */
+  private async endCredentials(em: EntityManager, memberId: string, reason: GrantEndReason, passwordHash?: string): Promise<number> {
+    const member = await em.findOne(MemberEntity, { id: memberId }, this.deps.forUpdate);
+    if (!member) throw notFound('member', memberId);
+    const now = new Date();
+    member.credentialsEpoch += 1;
+    if (passwordHash !== undefined) member.passwordHash = passwordHash;
+    await em.nativeUpdate(AssistantGrantEntity, { member: memberId, revokedAt: null }, { revokedAt: now, revokedReason: reason });
+    await em.nativeUpdate(MemberSessionEntity, { member: memberId, endedAt: null }, { endedAt: now });
+    await em.flush();
+    return member.credentialsEpoch;
+  }
+
+  private async openSession(em: EntityManager, memberId: string, epoch: number): Promise<OpenedSession> {
+    const token = newSecret('session');
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.policy.sessionTtlSeconds * 1000);
+    em.create(MemberSessionEntity, { idHash: hashSecret(token), member: em.getReference(MemberEntity, memberId), credentialsEpoch: epoch, createdAt: now, expiresAt, endedAt: null });
+    await em.flush();
+    return { token, memberId, expiresAt };
+  }
+
+  private async find(idOrEmail: string): Promise<Member> {
+    const member = await this.em.findOne(MemberEntity, { $or: [{ id: idOrEmail }, { email: idOrEmail.trim().toLowerCase() }] });
+    if (!member) throw notFound('member', idOrEmail);
+    return member;
+  }
+}

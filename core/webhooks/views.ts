@@ -1,0 +1,101 @@
+import type { DeliveryAttempt, SignalType, WebhookDelivery, WebhookDestination } from '../entities/index.ts';
+import type { SecretBox } from '../secret-box.ts';
+import { maskSecret } from '../secret-box.ts';
+
+export interface DestinationView {
+  id: string;
+  organizationId: string;
+  format: WebhookDestination['format'];
+  /** Masked: the URL itself is never shown after creation. */
+  url: string;
+  language: WebhookDestination['language'];
+  kinds: SignalType[];
+  scope: WebhookDestination['scope'];
+  connectedVia: WebhookDestination['connectedVia'];
+  status: WebhookDestination['status'];
+  disabledReason: string | null;
+  /** Masked signing secret (standard JSON only). */
+  secret: string | null;
+  /** While a rotation is under way, when the replaced secret stops signing. */
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface AttemptView {
+  number: number;
+  at: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  destinationId: string;
+  organizationId: string;
+  eventId: string;
+  type: string;
+  test: boolean;
+  status: WebhookDelivery['status'];
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}
+
+export function destinationView(destination: WebhookDestination, box: SecretBox, now = new Date()): DestinationView {
+  const rotating = destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > now ? destination.previousSecretExpiresAt : null;
+  return {
+    id: destination.id,
+    organizationId: destination.organization.id,
+    format: destination.format,
+    url: destination.urlMasked,
+    language: destination.language,
+    kinds: [...destination.kinds],
+    scope: destination.scope,
+    connectedVia: destination.connectedVia,
+    status: destination.status,
+    disabledReason: destination.disabledReason ?? null,
+    secret: destination.secretSealed ? maskSecret(box.open(destination.secretSealed, secretContext(destination.id))) : null,
+    previousSecretExpiresAt: rotating,
+    createdAt: destination.createdAt,
+  };
+}
+
+export function deliveryView(delivery: WebhookDelivery): DeliveryView {
+  return {
+    id: delivery.id,
+    destinationId: delivery.destination.id,
+    organizationId: delivery.organizationId,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    test: delivery.test,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt : null,
+    lastStatusCode: delivery.lastStatusCode ?? null,
+    lastError: delivery.lastError ?? null,
+    lastAttemptAt: delivery.lastAttemptAt ?? null,
+    deliveredAt: delivery.deliveredAt ?? null,
+    createdAt: delivery.createdAt,
+  };
+}
+
+export function attemptView(attempt: DeliveryAttempt): AttemptView {
+  return {
+    number: attempt.number,
+    at: attempt.at,
+    durationMs: attempt.durationMs,
+    statusCode: attempt.statusCode ?? null,
+    error: attempt.error ?? null,
+    responseExcerpt: attempt.responseExcerpt ?? null,
+  };
+}
+
+/** Associated data binding each sealed value to its destination and its role. */
+export const secretContext = (destinationId: string) => `${destinationId}:secret`;
+export const urlContext = (destinationId: string) => `${destinationId}:url`;

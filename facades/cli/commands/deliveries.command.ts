@@ -1,0 +1,42 @@
+import { STRING, noPositionals, optional, parse, positional, required } from '../args.ts';
+import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
+
+type Delivery = Record<string, unknown> & { id: string };
+type Page = { webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+
+export async function deliveries(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
+  switch (sub) {
+    case 'list': {
+      const usage = 'packline deliveries list --org ID [--destination ID] [--json]';
+      const p = parse(args, { org: STRING, destination: STRING }, usage);
+      noPositionals(p, usage);
+      const rows: Delivery[] = [];
+      let after: string | null = null;
+      do {
+        const data: Page = await rt.run<Page>('CliDeliveries', {
+          organizationId: required(p, 'org', usage),
+          destinationId: optional(p, 'destination'),
+          after,
+        });
+        rows.push(...data.webhookDeliveries.edges.map((edge) => edge.node));
+        after = data.webhookDeliveries.pageInfo.hasNextPage ? data.webhookDeliveries.pageInfo.endCursor : null;
+      } while (after);
+      return {
+        json: snakeCase(rows),
+        text: table(rows, ['id', 'destinationId', 'eventId', 'status', 'attemptCount', 'lastStatusCode', 'lastError', 'createdAt']),
+      };
+    }
+    case 'show': {
+      const usage = 'packline deliveries show DELIVERY_ID [--json]';
+      const data = await rt.run<{ webhookDelivery: Delivery }>('CliDelivery', { id: positional(parse(args, {}, usage), 'delivery id', usage) });
+      return { json: snakeCase(data.webhookDelivery), text: describeRecord(data.webhookDelivery) };
+    }
+    case 'retry': {
+      const usage = 'packline deliveries retry DELIVERY_ID [--json]';
+      const data = await rt.run<{ retryWebhookDelivery: Delivery }>('CliRetryDelivery', { id: positional(parse(args, {}, usage), 'delivery id', usage) });
+      return { json: snakeCase(data.retryWebhookDelivery), text: `retry of ${data.retryWebhookDelivery.id} queued` };
+    }
+    default:
+      throw new CliError(`Unknown command 'deliveries ${sub ?? ''}'. Commands: deliveries list | show | retry`);
+  }
+}

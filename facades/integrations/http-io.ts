@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The path of a request target, without its query string. */
+export function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
+}
+
+/** The query string of a request target, parsed. */
+export function queryOf(url: string | undefined): URLSearchParams {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return new URLSearchParams(q === -1 ? '' : target.slice(q + 1));
+}
+
+/**
+ * The request body, or undefined when it is larger than `limit` bytes. A declared length over
+ * the limit is refused unread; past the limit, the rest is drained without being kept.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(payload)),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-request-id': requestId,
+    ...headers,
+  });
+  res.end(payload);
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** A small self-contained page for a person in a browser; every string given is escaped. */
+export function sendPage(res: ServerResponse, status: number, page: { title: string; lines: string[] }, requestId: string): void {
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} · Packline</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}</style>
+</head><body><h1>${escapeHtml(page.title)}</h1>
+${page.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+</body></html>
+`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-request-id': requestId,
+  });
+  res.end(body);
+}

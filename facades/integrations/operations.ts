@@ -1,0 +1,13 @@
+// The named GraphQL operations behind the integration addresses (inbound notifications and
+// connection callbacks). Parsed and validated against the schema at start-up.
+export const INTEGRATION_OPERATIONS = /* GraphQL */ `
+  mutation IntegrationReceiveEsignNotification($connectionId: ID!, $body: String!, $hmac: String!) {
+    receiveEsignNotification(connectionId: $connectionId, body: $body, hmac: $hmac) { duplicate updated }
+  }
+  query IntegrationPendingTeamChatConnection($state: String!) {
+    pendingTeamChatConnection(state: $state) { expiresAt }
+  }
+  mutation IntegrationCompleteTeamChatConnection($state: String!, $incomingUrl: String!) {
+    completeTeamChatConnection(state: $state, incomingUrl: $incomingUrl) { id url }
+  }
+`;

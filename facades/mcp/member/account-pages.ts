@@ -1,0 +1,164 @@
+import type { Request, Response, Router } from 'express';
+import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
+import { SESSION_COOKIE } from './browser.ts';
+import { html, sendHtml, seeOther, type Html } from './html.ts';
+import { ABILITIES, failurePage, field, LOGIN_PATH, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from './page-support.ts';
+
+interface Settings {
+  account: { id: string; name: string; email: string };
+  accountGrants: { id: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; application: { id: string; name: string; redirectUris: string[] } }[];
+  accountAuditLog: { id: string; applicationName: string; tool: string; outcome: string; at: string }[];
+}
+
+interface Review {
+  state: string;
+  reviewUrl: string;
+  need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
+}
+
+const DONE: Record<string, string> = {
+  revoked: 'The application was disconnected. Its next call will be refused.',
+  password: 'Your password was changed. Every other session and every connected application has ended.',
+  published: 'The need is published.',
+};
+const ERRORS: Record<string, string> = {
+  current_password: 'The current password is not right. Nothing changed.',
+  new_password: 'The new password needs at least 10 characters. Nothing changed.',
+};
+
+/**
+ * The member's account pages: connected applications (revoke), what they did (audit log),
+ * password change, sign-out everywhere, sign-out, and the review page of drafts.
+ */
+export function mountAccountPages(router: Router, deps: PageDeps): void {
+  const { browser } = deps;
+
+  /** A POST from a signed-in member with a valid token for `form`; otherwise answered here. */
+  async function member(req: Request, res: Response, form: string, back: string): Promise<SignedIn | undefined> {
+    const requestId = requestIdOf(res);
+    const session = await signedIn(deps, req);
+    if (!session) {
+      toLogin(res, back, requestId);
+      return undefined;
+    }
+    if (!browser.sameOrigin(req) || !browser.checkCsrf(session.token, form, field(req, 'csrf'))) {
+      refuseForm(res, requestId, back);
+      return undefined;
+    }
+    return session;
+  }
+
+  const form = (session: SignedIn, action: string, name: string, label: string, fields: Html | string = '') =>
+    html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${browser.csrf(session.token, name)}">${fields}<button type="submit">${label}</button></form>`;
+
+  router.get(SETTINGS_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, SETTINGS_PATH, requestId);
+    const outcome = await runAs<Settings>(deps, session, 'AccountSettings');
+    if (!outcome.ok) throw outcome.error;
+    const { account, accountGrants: grants, accountAuditLog: log } = outcome.data;
+    const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+    const error = typeof req.query.error === 'string' ? ERRORS[req.query.error] : undefined;
+    const body = html`
+<p>Signed in as <strong>${account.name}</strong> (${account.email}).</p>
+${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
+<h2>Connected applications</h2>
+${grants.length === 0
+  ? html`<p class="note">No application can act for you.</p>`
+  : html`<table><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr>
+${grants.map((g) => html`<tr><td>${g.application.name}</td><td>${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
+<td><ul>${g.scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul></td><td>${when(g.createdAt)}</td><td>${when(g.lastUsedAt)}</td>
+<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, 'Revoke')}</td></tr>`)}</table>`}
+<h2>What applications did for you</h2>
+${log.length === 0
+  ? html`<p class="note">Nothing yet.</p>`
+  : html`<table><tr><th>When</th><th>Application</th><th>Tool</th><th>Outcome</th></tr>
+${log.map((e) => html`<tr><td>${when(e.at)}</td><td>${e.applicationName}</td><td><code>${e.tool}</code></td><td>${e.outcome}</td></tr>`)}</table>`}
+<h2>Password</h2>
+<p class="note">Changing it signs you out everywhere else and disconnects every application.</p>
+${form(session, '/account/password', 'password', 'Change password', html`
+<label>Current password <input type="password" name="current_password" autocomplete="current-password" required></label>
+<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="10" required></label>`)}
+<h2>Sessions</h2>
+<p>${form(session, '/account/sign-out-everywhere', 'sign-out-everywhere', 'Sign out everywhere')} ends every session and disconnects every application.</p>
+<p>${form(session, '/account/sign-out', 'sign-out', 'Sign out')}</p>`;
+    sendHtml(res, requestId, 'Account settings', body);
+  });
+
+  router.post('/account/grants/:id/revoke', async (req: Request, res: Response) => {
+    const id = req.params.id ?? '';
+    const session = await member(req, res, `revoke\n${id}`, SETTINGS_PATH);
+    if (!session) return;
+    const outcome = await runAs(deps, session, 'AccountRevokeGrant', { id });
+    if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, backToSettings);
+    seeOther(res, `${SETTINGS_PATH}?done=revoked`, requestIdOf(res));
+  });
+
+  router.post('/account/password', async (req: Request, res: Response) => {
+    const session = await member(req, res, 'password', SETTINGS_PATH);
+    if (!session) return;
+    const outcome = await runAs<{ accountChangePassword: { token: string; expiresAt: string } }>(deps, session, 'AccountChangePassword', {
+      currentPassword: field(req, 'current_password') ?? '',
+      newPassword: field(req, 'new_password') ?? '',
+    });
+    if (!outcome.ok) {
+      const known = outcome.error.code === 'invalid_input' && outcome.error.field && ERRORS[outcome.error.field];
+      if (!known) return failurePage(res, requestIdOf(res), outcome.error, backToSettings);
+      return seeOther(res, `${SETTINGS_PATH}?error=${outcome.error.field}`, requestIdOf(res));
+    }
+    const { token, expiresAt } = outcome.data.accountChangePassword;
+    const cookie = browser.cookie(SESSION_COOKIE, token, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 });
+    seeOther(res, `${SETTINGS_PATH}?done=password`, requestIdOf(res), [cookie]);
+  });
+
+  router.post('/account/sign-out-everywhere', async (req: Request, res: Response) => {
+    const session = await member(req, res, 'sign-out-everywhere', SETTINGS_PATH);
+    if (!session) return;
+    const outcome = await runAs(deps, session, 'AccountSignOutEverywhere');
+    if (!outcome.ok) throw outcome.error;
+    seeOther(res, `${LOGIN_PATH}?done=signed_out_everywhere`, requestIdOf(res), [browser.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0 })]);
+  });
+
+  router.post('/account/sign-out', async (req: Request, res: Response) => {
+    const session = await member(req, res, 'sign-out', SETTINGS_PATH);
+    if (!session) return;
+    const outcome = await runAs(deps, session, 'AccountSignOut');
+    if (!outcome.ok) throw outcome.error;
+    seeOther(res, LOGIN_PATH, requestIdOf(res), [browser.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0 })]);
+  });
+
+  router.get(`${DRAFT_REVIEW_PATH}:id`, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const id = req.params.id ?? '';
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`, requestId);
+    const outcome = await runAs<{ accountNeed: Review }>(deps, session, 'AccountNeed', { id });
+    if (!outcome.ok) return failurePage(res, requestId, outcome.error, backToSettings);
+    const { need, state } = outcome.data.accountNeed;
+    const done = req.query.done === 'published' ? DONE.published : undefined;
+    const body = html`
+${done ? html`<p class="note">${done}</p>` : ''}
+<p>For <strong>${need.organization.name}</strong> · state: <strong>${state}</strong></p>
+<h2>${need.title}</h2>
+<p>${need.description || '(no description)'}</p>
+<p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
+${state === 'draft'
+  ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
+${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `publish\n${need.id}`, 'Publish')}`
+  : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}`;
+    sendHtml(res, requestId, 'Review a need', body);
+  });
+
+  router.post(`${DRAFT_REVIEW_PATH}:id/publish`, async (req: Request, res: Response) => {
+    const id = req.params.id ?? '';
+    const page = `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`;
+    const session = await member(req, res, `publish\n${id}`, page);
+    if (!session) return;
+    const outcome = await runAs(deps, session, 'AccountPublishNeed', { id });
+    if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, html`<p><a href="${page}">Back to the need</a></p>`);
+    seeOther(res, `${page}?done=published`, requestIdOf(res));
+  });
+}
+
+const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Browser } from './browser.ts';
+import { html } from './html.ts';
+
+const secret = Buffer.alloc(32, 7).toString('base64');
+
+describe('member pages: browser security', () => {
+  it('seals values so that any change, or time, voids them', () => {
+    const browser = new Browser({ secret, publicBaseUrl: 'https://packline.test' });
+    const sealed = browser.seal({ clientId: 'cli_a' }, 60);
+    expect(browser.unseal<{ clientId: string }>(sealed)?.clientId).toBe('cli_a');
+    const [body, mac] = sealed.split('.');
+    const forged = Buffer.from(JSON.stringify({ clientId: 'cli_b', exp: 9e9 })).toString('base64url');
+    expect(browser.unseal(`${forged}.${mac}`)).toBeNull();
+    expect(browser.unseal(`${body}.x${mac!.slice(1)}`)).toBeNull();
+    expect(browser.unseal(browser.seal({ clientId: 'cli_a' }, -1))).toBeNull();
+    expect(new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).unseal(sealed)).toBeNull();
+  });
+
+  it('binds CSRF tokens to the browser secret and the form', () => {
+    const browser = new Browser({ secret, publicBaseUrl: 'https://packline.test' });
+    const token = browser.csrf('session-a', 'password');
+    expect(browser.checkCsrf('session-a', 'password', token)).toBe(true);
+    expect(browser.checkCsrf('session-b', 'password', token)).toBe(false);
+    expect(browser.checkCsrf('session-a', 'sign-out', token)).toBe(false);
+    expect(browser.checkCsrf(undefined, 'password', token)).toBe(false);
+  });
+
+  it('sets Secure cookies except for http on loopback', () => {
+    expect(new Browser({ secret, publicBaseUrl: 'https://packline.test' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe('a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax; Secure');
+    expect(new Browser({ secret, publicBaseUrl: 'http://127.0.0.1:8080' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe('a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax');
+  });
+
+  it('escapes every interpolated value, nested markup excepted', () => {
+    const name = `<img src=x onerror="alert('x')"> & co`;
+    expect(html`<p>${name}</p>${html`<b>${'<i>'}</b>`}`.text).toBe('<p>&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; co</p><b>&lt;i&gt;</b>');
+  });
+});

@@ -1,0 +1,87 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+// What the member's pages need from the browser side: cookies, per-form CSRF tokens and signed
+// hand-offs between pages.
+
+export const SESSION_COOKIE = 'pl_member';
+export const LOGIN_COOKIE = 'pl_login';
+
+export interface BrowserOptions {
+  /** Configuration secret the page keys are derived from (DATA_ENCRYPTION_KEY). */
+  secret: string;
+  publicBaseUrl: string;
+}
+
+export class Browser {
+  private readonly key: Buffer;
+  /** Secure cookies everywhere but on a loopback address served over http. */
+  readonly secureCookies: boolean;
+  readonly origin: string;
+
+  constructor({ secret, publicBaseUrl }: BrowserOptions) {
+    this.key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'base64'), Buffer.alloc(0), 'packline member pages v1', 32));
+    const url = new URL(publicBaseUrl);
+    this.origin = url.origin;
+    this.secureCookies = !(url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+  }
+
+  private mac(text: string): string {
+    return createHmac('sha256', this.key).update(text).digest('base64url');
+  }
+
+  /** A tamper-evident, expiring value to carry through a redirect or a hidden field. */
+  seal(payload: object, ttlSeconds: number): string {
+    const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(Date.now() / 1000) + ttlSeconds })).toString('base64url');
+    return `${body}.${this.mac(`seal\n${body}`)}`;
+  }
+
+  unseal<T extends object>(sealed: string | undefined): T | null {
+    if (!sealed || sealed.length > 8_000) return null;
+    const [body, mac, extra] = sealed.split('.');
+    if (!body || !mac || extra !== undefined || !equal(mac, this.mac(`seal\n${body}`))) return null;
+    try {
+      const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T & { exp?: number };
+      return typeof value.exp === 'number' && value.exp > Date.now() / 1000 ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** One token per form and per browser secret (the session, or the sign-in cookie). */
+  csrf(binding: string, form: string): string {
+    return this.mac(`csrf\n${form}\n${binding}`);
+  }
+
+  checkCsrf(binding: string | undefined, form: string, given: unknown): boolean {
+    return typeof binding === 'string' && typeof given === 'string' && equal(given, this.csrf(binding, form));
+  }
+
+  /** Refuses a form posted from another site when the browser says where it comes from. */
+  sameOrigin(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    return origin === undefined || origin === this.origin;
+  }
+
+  cookie(name: string, value: string, { maxAgeSeconds, path = '/' }: { maxAgeSeconds: number; path?: string }): string {
+    return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
+  }
+
+  newLoginSecret = () => randomBytes(24).toString('base64url');
+}
+
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

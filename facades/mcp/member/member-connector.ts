@@ -1,0 +1,138 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
+import { schema, type Contexts } from '../../../schema/index.ts';
+import { Operations } from '../../operations.ts';
+import { mountAccountPages } from './account-pages.ts';
+import { Browser } from './browser.ts';
+import { html, sendHtml } from './html.ts';
+import { createMemberServer } from './member-server.ts';
+import { mountOAuthPages } from './oauth-pages.ts';
+import { MemberOAuthProvider } from './oauth-provider.ts';
+import { MEMBER_OPERATIONS } from './operations.ts';
+
+/** Every address the member connector answers; nothing else reaches its express app. */
+const EXACT = new Set([
+  '/.well-known/oauth-authorization-server',
+  `/.well-known/oauth-protected-resource${MEMBER_CONNECTOR_PATH}`,
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  MEMBER_CONNECTOR_PATH,
+]);
+const PREFIXES = ['/oauth/', '/account/'];
+
+export interface MemberConnector {
+  /** True for the addresses of the member connector (OAuth endpoints, member pages, `/mcp/member`). */
+  handles(url: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): void;
+}
+
+export interface MemberConnectorOptions {
+  contexts: Contexts;
+  config: Pick<Config, 'publicBaseUrl' | 'dataEncryptionKey' | 'trustedProxies'>;
+  log: Logger;
+}
+
+/**
+ * The member assistant connector (DESIGN §5): OAuth 2.1 with PKCE and dynamic client
+ * registration through the MCP SDK's auth router, the member's sign-in, consent and account
+ * pages, and `/mcp/member` behind the SDK's bearer middleware. Express hosts these routes only;
+ * the REST hot path never goes through it.
+ */
+export function createMemberConnector({ contexts, config, log }: MemberConnectorOptions): MemberConnector {
+  const handles = (url: string) => {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    return EXACT.has(path) || PREFIXES.some((p) => path.startsWith(p));
+  };
+  const issuer = new URL(config.publicBaseUrl);
+  if (issuer.protocol !== 'https:' && !['localhost', '127.0.0.1'].includes(issuer.hostname)) {
+    // The SDK refuses a plain-http issuer elsewhere than on loopback: the connector stays off.
+    log.warn({ public_base_url: config.publicBaseUrl }, 'member connector disabled: PUBLIC_BASE_URL must be https (or http on localhost)');
+    return {
+      handles,
+      handle(_req, res, requestId) {
+        res.writeHead(503, { 'content-type': 'application/json', 'x-request-id': requestId });
+        res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The member connector needs an https PUBLIC_BASE_URL' }));
+      },
+    };
+  }
+
+  const resource = new URL(memberConnectorUrl(config.publicBaseUrl));
+  const operations = new Operations(schema, MEMBER_OPERATIONS);
+  const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
+  const provider = new MemberOAuthProvider({ contexts, operations, browser, resource: resource.href });
+  const scopesSupported = [...ASSISTANT_SCOPES];
+  const metadata = {
+    ...createOAuthMetadata({ provider, issuerUrl: issuer, scopesSupported }),
+    // Every registered application is a public client: PKCE, no secret (see MemberOAuthProvider).
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustedProxies);
+  app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
+    res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
+  });
+  app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }));
+
+  const forms = express.urlencoded({ extended: false, limit: '16kb' });
+  app.use('/oauth', forms);
+  app.use('/account', forms);
+  const deps = { contexts, operations, browser, issuer: metadata.issuer, log };
+  mountOAuthPages(app, deps);
+  mountAccountPages(app, deps);
+
+  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource), expectedResource: resource });
+  app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
+    res.setHeader('cache-control', 'no-store');
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this connector is stateless and answers POST only' }, id: null });
+    }
+    // Set by the bearer middleware from MemberOAuthProvider.verifyAccessToken.
+    const auth = req.auth!;
+    const { memberId, grantId } = auth.extra as { memberId: string; grantId: string };
+    const grant: AuthenticatedAssistant = { memberId, grantId, clientId: auth.clientId, scopes: auth.scopes as AssistantScope[], expiresAt: (auth.expiresAt ?? 0) * 1000 };
+    const requestId = String(res.getHeader('x-request-id') ?? '');
+    const server = createMemberServer({ operations, context: () => contexts.forAssistant(grant), requestId, log });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.once('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+
+  app.use((req: Request, res: Response) => {
+    sendHtml(res, String(res.getHeader('x-request-id') ?? ''), 'Not found', html`<p>Nothing at ${req.path}.</p>`, { status: 404 });
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = String(res.getHeader('x-request-id') ?? '');
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Body parser refusals: too large, malformed.
+      return res.status(status).json({ error: 'invalid_request', error_description: (error as Error).message });
+    }
+    log.error({ req_id: requestId, err: error, path: req.path }, 'member connector request failed');
+    if (res.headersSent) return res.destroy();
+    res.status(500).json({ error: 'server_error', error_description: `Unexpected error; quote request id ${requestId} when reporting it` });
+  });
+
+  return {
+    handles,
+    handle(req, res, requestId) {
+      res.setHeader('x-request-id', requestId);
+      app(req, res);
+    },
+  };
+}

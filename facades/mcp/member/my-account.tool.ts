@@ -1,0 +1,34 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { guarded, READS, runTool, type MemberToolDeps } from './tool-kit.ts';
+
+interface Account {
+  assistantAccount: { id: string; name: string; profileUrl: string; organizations: { id: string; name: string; role: string; profileUrl: string }[] };
+}
+
+const output = z.object({
+  id: z.string(),
+  name: z.string(),
+  profile_url: z.string(),
+  organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string(), profile_url: z.string() })),
+});
+
+export function registerMyAccount(server: McpServer, deps: MemberToolDeps): void {
+  server.registerTool(
+    'my_account',
+    {
+      title: 'My account',
+      description: "Reads the member's name, profile address, and the organizations the member belongs to with the member's role in each.",
+      outputSchema: output,
+      annotations: { title: 'My account', ...READS },
+    },
+    guarded(deps, 'my_account', () =>
+      runTool<Account>(deps, 'AssistantMyAccount', {}, ({ assistantAccount: a }) => ({
+        id: a.id,
+        name: a.name,
+        profile_url: a.profileUrl,
+        organizations: a.organizations.map((o) => ({ id: o.id, name: o.name, role: o.role, profile_url: o.profileUrl })),
+      })),
+    ),
+  );
+}

@@ -1,0 +1,138 @@
+import type { Request, Response, Router } from 'express';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './browser.ts';
+import { html, sendHtml, seeOther } from './html.ts';
+import { CONSENT_PATH, type PendingConsent } from './oauth-provider.ts';
+import { ABILITIES, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from './page-support.ts';
+
+const LOGIN_COOKIE_SECONDS = 1_800;
+/** Wrong passwords allowed per account in a quarter of an hour (this process), before sign-in pauses. */
+const FAILURES_PER_WINDOW = 10;
+
+interface ConsentData {
+  account: { id: string; name: string; email: string };
+  assistantApplication: { id: string; name: string; redirectUris: string[] };
+}
+
+/** The sign-in page and the consent page: what the member sees between /authorize and the redirect. */
+export function mountOAuthPages(router: Router, deps: PageDeps): void {
+  const { browser } = deps;
+  const failures = new RateLimiterMemory({ points: FAILURES_PER_WINDOW, duration: 900 });
+
+  function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; error?: string; notice?: string; status?: number }): void {
+    const body = html`
+${form.notice ? html`<p class="note">${form.notice}</p>` : ''}
+${form.error ? html`<p class="error">${form.error}</p>` : ''}
+<form method="post" action="${LOGIN_PATH}">
+<input type="hidden" name="return_to" value="${form.returnTo}">
+<input type="hidden" name="csrf" value="${browser.csrf(form.secret, 'login')}">
+<label>Email <input type="email" name="email" autocomplete="username" required></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>`;
+    const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
+    sendHtml(res, requestId, 'Sign in', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie } });
+  }
+
+  router.get(LOGIN_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const returnTo = safeReturn(req.query.return_to);
+    if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
+    const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
+    loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
+  });
+
+  router.post(LOGIN_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const returnTo = safeReturn(field(req, 'return_to'));
+    const secret = readCookie(req, LOGIN_COOKIE);
+    if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf'))) return refuseForm(res, requestId, LOGIN_PATH);
+    const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
+    const spent = await failures.get(email);
+    if (spent && spent.consumedPoints >= FAILURES_PER_WINDOW) {
+      const minutes = Math.ceil(spent.msBeforeNext / 60_000);
+      return loginForm(res, requestId, { returnTo, secret, error: `Too many wrong passwords for this account. Try again in ${minutes} minute(s).`, status: 429 });
+    }
+    const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
+    if (!outcome.ok) {
+      if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
+      await failures.penalty(email, 1);
+      return loginForm(res, requestId, { returnTo, secret, error: 'Wrong email or password.', status: 401 });
+    }
+    await failures.delete(email);
+    const { token, expiresAt } = outcome.data.signInMember;
+    seeOther(res, returnTo, requestId, [
+      browser.cookie(SESSION_COOKIE, token, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 }),
+      browser.cookie(LOGIN_COOKIE, '', { maxAgeSeconds: 0, path: LOGIN_PATH }),
+    ]);
+  });
+
+  router.get(CONSENT_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const sealed = typeof req.query.request === 'string' ? req.query.request : undefined;
+    const pending = browser.unseal<PendingConsent>(sealed);
+    if (!pending) return expired(res, requestId);
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, `${CONSENT_PATH}?request=${encodeURIComponent(sealed!)}`, requestId);
+    const outcome = await runAs<ConsentData>(deps, session, 'AccountConsent', { clientId: pending.clientId });
+    if (!outcome.ok) {
+      if (outcome.error.code === 'not_found') return expired(res, requestId);
+      throw outcome.error;
+    }
+    const { account, assistantApplication: app } = outcome.data;
+    const scopes = pending.scopes.length > 0 ? pending.scopes : Object.keys(ABILITIES);
+    const body = html`
+<p>An application that calls itself <strong>“${app.name}”</strong> asks to act for you, <strong>${account.name}</strong> (${account.email}).</p>
+<p>After you answer, you will be sent to this address:<br><code>${pending.redirectUri}</code><br>
+<span class="note">Only continue if you started this from that application.</span></p>
+<h2>It will be able to</h2>
+<ul>${scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul>
+<p>${NEVER} Everything it does is recorded in your account settings, where you can disconnect it at any time.</p>
+<form method="post" action="${CONSENT_PATH}">
+<input type="hidden" name="request" value="${sealed}">
+<input type="hidden" name="csrf" value="${browser.csrf(session.token, `consent\n${sealed}`)}">
+<button type="submit" name="decision" value="accept">Accept</button>
+<button type="submit" name="decision" value="refuse">Refuse</button>
+</form>`;
+    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)] });
+  });
+
+  router.post(CONSENT_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const sealed = field(req, 'request');
+    const pending = browser.unseal<PendingConsent>(sealed);
+    if (!pending) return expired(res, requestId);
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, `${CONSENT_PATH}?request=${encodeURIComponent(sealed!)}`, requestId);
+    if (!browser.sameOrigin(req) || !browser.checkCsrf(session.token, `consent\n${sealed}`, field(req, 'csrf'))) {
+      return refuseForm(res, requestId, `${CONSENT_PATH}?request=${encodeURIComponent(sealed!)}`);
+    }
+    const back = new URL(pending.redirectUri);
+    if (field(req, 'decision') !== 'accept') {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', 'The member refused access');
+    } else {
+      const outcome = await runAs<{ authorizeAssistantApplication: { code: string } }>(deps, session, 'AccountAuthorize', {
+        input: { clientId: pending.clientId, redirectUri: pending.redirectUri, scopes: pending.scopes, codeChallenge: pending.codeChallenge, resource: pending.resource },
+      });
+      if (!outcome.ok) {
+        if (outcome.error.code === 'not_found' || outcome.error.code === 'invalid_input') return expired(res, requestId);
+        throw outcome.error;
+      }
+      back.searchParams.set('code', outcome.data.authorizeAssistantApplication.code);
+    }
+    if (pending.state !== undefined) back.searchParams.set('state', pending.state);
+    back.searchParams.set('iss', deps.issuer);
+    seeOther(res, back.href, requestId);
+  });
+}
+
+function expired(res: Response, requestId: string): void {
+  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400 });
+}
+
+/** The CSP source a consent form may lead to: the redirect's origin, or its app scheme. */
+function redirectSource(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}

@@ -1,0 +1,185 @@
+import type { Response } from 'express';
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  CustomOAuthError,
+  InvalidGrantError,
+  InvalidRequestError,
+  InvalidScopeError,
+  InvalidTargetError,
+  InvalidTokenError,
+  type OAuthError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
+import type { Contexts } from '../../../schema/index.ts';
+import type { Operations } from '../../operations.ts';
+import type { Browser } from './browser.ts';
+
+/** The authorization request waiting for the member's answer, sealed into the consent page's address. */
+export interface PendingConsent {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  state?: string;
+  resource: string;
+}
+
+export const CONSENT_PATH = '/oauth/consent';
+/** How long the member has to sign in and answer. */
+export const CONSENT_TTL_SECONDS = 600;
+
+interface Application {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  createdAt: string;
+}
+interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  scope: string;
+}
+
+export interface MemberOAuthProviderOptions {
+  contexts: Contexts;
+  operations: Operations;
+  browser: Browser;
+  /** The member connector's canonical address: the only resource tokens are issued for. */
+  resource: string;
+}
+
+/**
+ * The SDK's OAuthServerProvider over named GraphQL operations. PKCE is checked by the core when
+ * the code is claimed (one atomic step: a wrong verifier burns the code), hence
+ * `skipLocalPkceValidation`; S256 is the only method the SDK's authorize handler accepts.
+ */
+export class MemberOAuthProvider implements OAuthServerProvider {
+  readonly skipLocalPkceValidation = true;
+  readonly clientsStore: OAuthRegisteredClientsStore;
+
+  constructor(private readonly options: MemberOAuthProviderOptions) {
+    this.clientsStore = {
+      getClient: (clientId) => this.getClient(clientId),
+      registerClient: (client) => this.registerClient(client),
+    };
+  }
+
+  private run<T>(operation: string, variables: Record<string, unknown>) {
+    return this.options.operations.run<T>(operation, variables, this.options.contexts.forActor(INTERNAL));
+  }
+
+  private async getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    if (!/^cli_[a-z0-9]{14}$/.test(clientId)) return undefined;
+    const outcome = await this.run<{ assistantApplication: Application }>('OAuthApplication', { id: clientId });
+    if (!outcome.ok) {
+      if (outcome.error.code === 'not_found') return undefined;
+      throw outcome.error;
+    }
+    return clientInformation(outcome.data.assistantApplication);
+  }
+
+  /** Every application becomes a public client (no secret to keep), whatever it asked for (RFC 7591 §3.2.1). */
+  private async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
+    const outcome = await this.run<{ registerAssistantApplication: Application }>('OAuthRegisterApplication', {
+      input: { name: client.client_name ?? null, redirectUris: client.redirect_uris },
+    });
+    if (!outcome.ok) {
+      if (outcome.error.field === 'redirect_uris') throw new CustomOAuthError('invalid_redirect_uri', outcome.error.message);
+      throw new CustomOAuthError('invalid_client_metadata', outcome.error.message);
+    }
+    return clientInformation(outcome.data.registerAssistantApplication);
+  }
+
+  /** Checks what can be checked before the member is asked, then hands over to the consent page. */
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const resource = params.resource?.href ?? this.options.resource;
+    if (comparable(resource) !== comparable(this.options.resource)) throw new InvalidTargetError(`resource must be ${this.options.resource}`);
+    const scopes = (params.scopes ?? []).filter((s) => s !== '');
+    const unknown = scopes.find((s) => !(ASSISTANT_SCOPES as readonly string[]).includes(s));
+    if (unknown !== undefined) throw new InvalidScopeError(`Unknown scope '${unknown.slice(0, 60)}'; known: ${ASSISTANT_SCOPES.join(' ')}`);
+    const pending: PendingConsent = {
+      clientId: client.client_id,
+      redirectUri: params.redirectUri,
+      scopes,
+      codeChallenge: params.codeChallenge,
+      ...(params.state !== undefined ? { state: params.state } : {}),
+      resource: this.options.resource,
+    };
+    res.redirect(302, `${CONSENT_PATH}?request=${encodeURIComponent(this.options.browser.seal(pending, CONSENT_TTL_SECONDS))}`);
+  }
+
+  async challengeForAuthorizationCode(): Promise<string> {
+    throw new InvalidGrantError('PKCE is verified when the code is exchanged');
+  }
+
+  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, codeVerifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+    if (!codeVerifier) throw new InvalidRequestError('code_verifier is required');
+    const outcome = await this.run<{ exchangeAssistantCode: Tokens }>('OAuthExchangeCode', {
+      input: { clientId: client.client_id, code, codeVerifier, redirectUri: redirectUri ?? null, resource: resource?.href ?? null },
+    });
+    if (!outcome.ok) throw oauthError(outcome.error);
+    return tokenResponse(outcome.data.exchangeAssistantCode);
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    const outcome = await this.run<{ refreshAssistantTokens: Tokens }>('OAuthRefresh', {
+      input: { clientId: client.client_id, refreshToken, scopes: scopes ?? null, resource: resource?.href ?? null },
+    });
+    if (!outcome.ok) throw oauthError(outcome.error);
+    return tokenResponse(outcome.data.refreshAssistantTokens);
+  }
+
+  /** Looked up on every request, never cached: a revocation refuses the very next call. */
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const check = await this.options.contexts.assistantToken(token);
+    if (!check.ok) {
+      throw new InvalidTokenError(check.reason === 'expired' ? 'The access token has expired' : check.reason === 'ended' ? 'This access has ended' : 'Unknown access token');
+    }
+    const { grant } = check;
+    return {
+      token,
+      clientId: grant.clientId,
+      scopes: [...grant.scopes],
+      expiresAt: Math.floor(grant.expiresAt / 1000),
+      resource: new URL(this.options.resource),
+      extra: { memberId: grant.memberId, grantId: grant.grantId },
+    };
+  }
+
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    const outcome = await this.run<{ revokeAssistantToken: boolean }>('OAuthRevokeToken', { clientId: client.client_id, token: request.token });
+    if (!outcome.ok) throw oauthError(outcome.error);
+  }
+}
+
+const comparable = (value: string) => value.split('#', 1)[0]!.replace(/\/$/, '');
+
+function clientInformation(app: Application): OAuthClientInformationFull {
+  return {
+    client_id: app.id,
+    client_id_issued_at: Math.floor(Date.parse(app.createdAt) / 1000),
+    client_name: app.name,
+    redirect_uris: app.redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    scope: ASSISTANT_SCOPES.join(' '),
+  };
+}
+
+function tokenResponse(tokens: Tokens): OAuthTokens {
+  return { access_token: tokens.accessToken, token_type: 'Bearer', expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken, scope: tokens.scope };
+}
+
+/** The core's failures in OAuth's words (RFC 6749 §5.2, RFC 8707 §2). */
+function oauthError(error: DomainError): OAuthError {
+  if (error.field === 'resource') return new InvalidTargetError(error.message);
+  if (error.field === 'scope') return new InvalidScopeError(error.message);
+  if (error.code === 'invalid_state' || error.code === 'not_found' || error.code === 'forbidden') return new InvalidGrantError(error.message);
+  if (error.code === 'invalid_input') return new InvalidRequestError(error.message);
+  throw error;
+}

@@ -1,0 +1,79 @@
+import type { Request, Response } from 'express';
+import { INTERNAL, type DomainError, type Logger } from '../../../core/index.ts';
+import type { Context, Contexts } from '../../../schema/index.ts';
+import type { OperationOutcome, Operations } from '../../operations.ts';
+import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
+import { html, sendHtml, seeOther, type Html } from './html.ts';
+
+/** What the member's pages share. */
+export interface PageDeps {
+  contexts: Contexts;
+  operations: Operations;
+  browser: Browser;
+  /** The authorization server's issuer, as its metadata states it (RFC 9207 `iss`). */
+  issuer: string;
+  log: Logger;
+}
+
+export const LOGIN_PATH = '/account/login';
+export const SETTINGS_PATH = '/account/settings';
+
+/** What each ability lets an application do, as the member reads it. */
+export const ABILITIES: Record<string, string> = {
+  'account:read': 'Read your name, your profile address and the organizations you belong to',
+  'invitations:read': 'Read your pending team invitations (you accept or refuse them on Packline yourself)',
+  'needs:draft': 'Prepare draft needs for your organizations: nothing is published until you review and publish it yourself',
+};
+
+export const NEVER = 'It can never publish anything, send a message, sign an agreement or submit an offer for you.';
+
+export interface SignedIn {
+  context: Context;
+  /** The session cookie's value: what this browser's form tokens are bound to. */
+  token: string;
+}
+
+/** The member signed in on this browser, or null. */
+export async function signedIn(deps: PageDeps, req: Request): Promise<SignedIn | null> {
+  const token = readCookie(req, SESSION_COOKIE);
+  if (!token) return null;
+  const context = await deps.contexts.memberSession(token);
+  return context ? { context, token } : null;
+}
+
+export function runAs<T>(deps: PageDeps, who: SignedIn | 'internal', operation: string, variables: Record<string, unknown> = {}): Promise<OperationOutcome<T>> {
+  return deps.operations.run<T>(operation, variables, who === 'internal' ? deps.contexts.forActor(INTERNAL) : who.context);
+}
+
+/** Sends the browser to sign in, then back to `returnTo` (a GET address). */
+export function toLogin(res: Response, returnTo: string, requestId: string): void {
+  seeOther(res, `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`, requestId);
+}
+
+/** Where a sign-in may lead back to: the consent page or an account page, on this site only. */
+export function safeReturn(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return SETTINGS_PATH;
+  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') ? value : SETTINGS_PATH;
+}
+
+/** Form fields as strings (urlencoded bodies); anything else reads as absent. */
+export function field(req: Request, name: string): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A form refused before it did anything: stale, forged, or from another site. */
+export function refuseForm(res: Response, requestId: string, back: string): void {
+  sendHtml(res, requestId, 'This form has expired', html`<p>For your safety the form was not accepted. <a href="${back}">Open the page again</a> and retry.</p>`, { status: 403 });
+}
+
+/** A domain failure the member can act on, as a page; defects go to the error handler. */
+export function failurePage(res: Response, requestId: string, error: DomainError, back: Html): void {
+  if (!['not_found', 'invalid_input', 'invalid_state', 'forbidden'].includes(error.code)) throw error;
+  sendHtml(res, requestId, 'That did not work', html`<p class="error">${error.message}</p>${back}`, { status: error.code === 'not_found' ? 404 : 400 });
+}
+
+export const when = (date: string | null) => (date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'never');
+
+export const requestIdOf = (res: Response) => String(res.getHeader('x-request-id') ?? '');

@@ -1,0 +1,46 @@
+// The named GraphQL operations behind the public assistant connector, one or two per tool.
+// Parsed and validated against the schema at start-up, run with the public actor.
+export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
+  query McpSearchOrganizations($filter: DirectoryFilter, $first: Int!, $after: String) {
+    directoryOrganizations(filter: $filter, first: $first, after: $after) {
+      edges { node { ...McpOrganization } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+
+  query McpOrganization($id: ID!) {
+    directoryOrganization(id: $id) { ...McpOrganization }
+  }
+
+  query McpComposeTeam($input: ComposeTeamInput!) {
+    composeTeam(input: $input) {
+      required { concept label }
+      members { organizationId name profileUrl covers reasons score }
+      coveragePercent gaps explanation
+    }
+  }
+
+  query McpExplainService($query: String!, $limit: Int!) {
+    faqSearch(query: $query, limit: $limit) { score entry { ...McpFaqEntry } }
+  }
+
+  query McpSearch($text: String!, $first: Int!, $faqLimit: Int!) {
+    directoryOrganizations(filter: { text: $text }, first: $first) { edges { node { id name profileUrl } } }
+    faqSearch(query: $text, limit: $faqLimit) { entry { id question faqUrl } }
+  }
+
+  query McpFaqEntry($id: ID!) {
+    faqEntry(id: $id) { ...McpFaqEntry }
+  }
+
+  fragment McpOrganization on Organization {
+    id name description website logoUrl sectors capabilities networks profileUrl updatedAt
+    place { city region country }
+    partnerPayment { confirmedRatePercent partnersCount }
+    proofs { completedPacks references certifications }
+  }
+
+  fragment McpFaqEntry on FaqEntry {
+    id question answer url faqUrl
+  }
+`;

@@ -1,0 +1,83 @@
+import type { AccountView, CredentialsReset, OpenedSession } from '../../core/services/member-account.service.ts';
+import { builder } from '../builder.ts';
+import { NeedReviewRef } from './assistant.type.ts';
+
+// A member's own credentials: sign-in (run by the sign-in page as an internal caller), the
+// account pages (the signed-in member) and the CLI (internal callers).
+
+const AccountRef = builder.objectRef<AccountView>('Account').implement({
+  description: 'The signed-in member.',
+  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name'), email: t.exposeString('email') }),
+});
+
+const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
+  description: 'A new browser session; the token goes into a cookie and is shown this once.',
+  fields: (t) => ({ token: t.exposeString('token'), memberId: t.exposeID('memberId'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+});
+
+const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
+  description: 'Every session and assistant grant of the member ended.',
+  fields: (t) => ({ memberId: t.exposeID('memberId'), endedGrants: t.exposeInt('endedGrants') }),
+});
+
+builder.queryFields((t) => ({
+  account: t.field({
+    type: AccountRef,
+    authScopes: { memberSession: true },
+    resolve: (_root, _args, ctx) => ctx.services.accounts.me(ctx.actor),
+  }),
+  accountNeed: t.field({
+    type: NeedReviewRef,
+    description: 'A need of one of the signed-in member’s organizations, whatever its state (the review page).',
+    authScopes: { memberSession: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.needs.getForMember(ctx.actor, String(id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  signInMember: t.field({
+    type: MemberSessionOpenedRef,
+    description: 'Checks a member’s email and password and opens a browser session. FORBIDDEN when either is wrong.',
+    authScopes: { internal: true },
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, { email, password }, ctx) => ctx.services.accounts.signIn(ctx.actor, email, password),
+  }),
+  setMemberPassword: t.field({
+    type: CredentialsResetRef,
+    description: 'Sets a member’s password; every session and assistant grant ends.',
+    authScopes: { internal: true },
+    args: { member: t.arg.string({ required: true, description: 'Member id or email.' }), password: t.arg.string({ required: true }) },
+    resolve: (_root, { member, password }, ctx) => ctx.services.accounts.setPassword(ctx.actor, member, password),
+  }),
+  signMemberOutEverywhere: t.field({
+    type: CredentialsResetRef,
+    description: 'Ends every session and assistant grant of a member.',
+    authScopes: { internal: true },
+    args: { member: t.arg.string({ required: true, description: 'Member id or email.' }) },
+    resolve: (_root, { member }, ctx) => ctx.services.accounts.signOutEverywhereFor(ctx.actor, member),
+  }),
+  accountChangePassword: t.field({
+    type: MemberSessionOpenedRef,
+    description: 'Changes the signed-in member’s password: every session and grant ends; this browser gets a new session.',
+    authScopes: { memberSession: true },
+    args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
+    resolve: (_root, { currentPassword, newPassword }, ctx) => ctx.services.accounts.changePassword(ctx.actor, currentPassword, newPassword),
+  }),
+  accountSignOutEverywhere: t.field({
+    type: CredentialsResetRef,
+    authScopes: { memberSession: true },
+    resolve: (_root, _args, ctx) => ctx.services.accounts.signOutEverywhere(ctx.actor),
+  }),
+  accountSignOut: t.boolean({
+    authScopes: { memberSession: true },
+    resolve: (_root, _args, ctx) => ctx.services.accounts.signOut(ctx.actor),
+  }),
+  accountPublishNeed: t.field({
+    type: NeedReviewRef,
+    description: 'The signed-in member publishes a draft of their organization (need.created). Never available to an assistant.',
+    authScopes: { memberSession: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.needs.publishForMember(ctx.actor, String(id)),
+  }),
+}));

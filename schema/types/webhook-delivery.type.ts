@@ -1,0 +1,84 @@
+import type { AttemptView, DeliveryView } from '../../core/webhooks/views.ts';
+import { builder } from '../builder.ts';
+import { forwardArgs, toConnection } from '../connection.ts';
+
+const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').implement({
+  fields: (t) => ({
+    number: t.exposeInt('number'),
+    at: t.expose('at', { type: 'DateTime' }),
+    durationMs: t.exposeInt('durationMs'),
+    statusCode: t.exposeInt('statusCode', { nullable: true }),
+    error: t.exposeString('error', { nullable: true }),
+    responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'At most 2 KB of the answer.' }),
+  }),
+});
+
+export const WebhookDeliveryRef = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
+  description: 'One signal for one destination. The newest deliveries are retained per plan (12, 25, 100).',
+  authScopes: { internal: true },
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    destinationId: t.exposeID('destinationId'),
+    organizationId: t.exposeID('organizationId'),
+    eventId: t.exposeString('eventId', { description: 'The envelope id, equal to X-Service-Event-Id.' }),
+    type: t.exposeString('type'),
+    test: t.exposeBoolean('test', { description: 'A test signal sent on request.' }),
+    status: t.exposeString('status', { description: 'pending, succeeded or failed.' }),
+    attemptCount: t.exposeInt('attempts'),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    attempts: t.field({
+      type: [DeliveryAttemptRef],
+      description: 'Every attempt, first to last.',
+      resolve: (delivery, _args, ctx) => ctx.services.deliveries.attempts(ctx.actor, delivery.id),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  webhookDeliveries: t.connection(
+    {
+      type: WebhookDeliveryRef,
+      description: "An organization's retained deliveries, newest first.",
+      authScopes: { internal: true },
+      args: { organizationId: t.arg.id({ required: true }), destinationId: t.arg.id() },
+      resolve: async (_root, args, ctx) =>
+        toConnection(
+          await ctx.services.deliveries.list(
+            ctx.actor,
+            { organizationId: String(args.organizationId), destinationId: args.destinationId ? String(args.destinationId) : undefined },
+            forwardArgs(args),
+          ),
+        ),
+    },
+    { name: 'WebhookDeliveryConnection' },
+    { name: 'WebhookDeliveryEdge' },
+  ),
+  webhookDelivery: t.field({
+    type: WebhookDeliveryRef,
+    authScopes: { internal: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.deliveries.get(ctx.actor, String(id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  retryWebhookDelivery: t.field({
+    type: WebhookDeliveryRef,
+    description: 'Sends a failed delivery again, now (clan plan).',
+    authScopes: { internal: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.deliveries.retry(ctx.actor, String(id)),
+  }),
+  sendTestSignal: t.field({
+    type: WebhookDeliveryRef,
+    description: "Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1.",
+    authScopes: { internal: true },
+    args: { destinationId: t.arg.id({ required: true }) },
+    resolve: (_root, { destinationId }, ctx) => ctx.services.destinations.sendTest(ctx.actor, String(destinationId)),
+  }),
+}));

@@ -1,0 +1,170 @@
+// Every way a member's consent ends — the settings page's revoke button, a password change, sign
+// out everywhere, and the CLI's grants revoke, set-password and sign-out-everywhere — makes the
+// very next tool call a 401 carrying the resource metadata challenge.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJson } from '../cli/run-cli.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { connectMember, createMember, mcpClient, PASSWORD, rawToolCall, TestBrowser, type TestOAuthClient } from './member-client.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** A member with a password, signed in on a browser, with one connected application whose call works. */
+async function connected(local: string) {
+  const email = `${local}@atelier-nord.example`;
+  await createMember(stack, email);
+  const browser = new TestBrowser(stack);
+  const client = await connectMember(stack, email, browser, `App of ${local}`);
+  await expectCallWorks(client);
+  return { email, browser, client };
+}
+
+async function expectCallWorks(client: TestOAuthClient) {
+  const res = await rawToolCall(stack, client.stored!.access_token, 'my_account');
+  expect(res.status).toBe(200);
+  await res.body?.cancel();
+}
+
+async function expectRefused(client: TestOAuthClient) {
+  const res = await rawToolCall(stack, client.stored!.access_token, 'my_account');
+  expect(res.status).toBe(401);
+  expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*resource_metadata="https:\/\/packline\.test\/\.well-known\/oauth-protected-resource\/mcp\/member"/);
+  await res.body?.cancel();
+}
+
+async function grantsOf(email: string): Promise<{ id: string; active: boolean; revokedReason: string | null; application: { name: string } }[]> {
+  return (await runJson<{ id: string; active: boolean; revoked_reason: string | null; application: { name: string } }[]>(['grants', 'list', '--email', email], stack.env)).map((g) => ({
+    id: g.id,
+    active: g.active,
+    revokedReason: g.revoked_reason,
+    application: g.application,
+  }));
+}
+
+describe('from the settings page', () => {
+  it('revoke: the application disappears and its next call is 401; the member’s other application works on', async () => {
+    const { email, browser, client } = await connected('revoke-page');
+    const other = await connectMember(stack, email, browser, 'Second App');
+    const grantId = (await grantsOf(email)).find((g) => g.application.name === 'App of revoke-page')!.id;
+    const settings = await browser.page('/account/settings');
+    expect(settings).toContain('App of revoke-page');
+
+    const res = await browser.submit(settings, `/account/grants/${grantId}/revoke`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account/settings?done=revoked');
+    await expectRefused(client);
+    await expectCallWorks(other);
+    const after = await browser.page(res.headers.get('location')!);
+    expect(after).toContain('The application was disconnected');
+    const apps = after.slice(after.indexOf('<h2>Connected applications</h2>'), after.indexOf('<h2>What applications did for you</h2>'));
+    expect(apps).not.toContain('App of revoke-page');
+    expect(apps).toContain('Second App');
+  });
+
+  it('password change: every application ends, this browser stays signed in, others do not', async () => {
+    const { email, browser, client } = await connected('password-page');
+    const elsewhere = new TestBrowser(stack);
+    await elsewhere.signIn(email);
+    const settings = await browser.page('/account/settings');
+
+    const wrong = await browser.submit(settings, '/account/password', { current_password: 'not my password', new_password: 'a brand new password' });
+    expect(wrong.headers.get('location')).toBe('/account/settings?error=current_password');
+    await expectCallWorks(client);
+
+    const res = await browser.submit(settings, '/account/password', { current_password: PASSWORD, new_password: 'a brand new password' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account/settings?done=password');
+    await expectRefused(client);
+    expect(await browser.page(res.headers.get('location')!)).toContain('Your password was changed');
+    const { url } = await elsewhere.follow('/account/settings');
+    expect(new URL(url).pathname).toBe('/account/login');
+    expect(await grantsOf(email)).toMatchObject([{ active: false, revokedReason: 'password_changed' }]);
+  });
+
+  it('sign out everywhere: every application ends and the browser is signed out', async () => {
+    const { email, browser, client } = await connected('everywhere-page');
+    const settings = await browser.page('/account/settings');
+    const res = await browser.submit(settings, '/account/sign-out-everywhere');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account/login?done=signed_out_everywhere');
+    await expectRefused(client);
+    const { url } = await browser.follow('/account/settings');
+    expect(new URL(url).pathname).toBe('/account/login');
+    expect(await grantsOf(email)).toMatchObject([{ active: false, revokedReason: 'signed_out_everywhere' }]);
+  });
+
+  it('an SDK client whose grant ended cannot call anymore', async () => {
+    const { browser, client } = await connected('sdk-client');
+    const mcp = await mcpClient(stack, client);
+    expect((await mcp.callTool({ name: 'my_account', arguments: {} })).isError).toBeFalsy();
+    const settings = await browser.page('/account/settings');
+    await browser.submit(settings, '/account/sign-out-everywhere');
+    await expect(mcp.callTool({ name: 'my_account', arguments: {} })).rejects.toThrow();
+    await mcp.close();
+  });
+
+  it('refuses account forms without a valid CSRF token', async () => {
+    const { browser, client } = await connected('csrf-page');
+    const settings = await browser.page('/account/settings');
+    const forged = await browser.submit(settings, '/account/sign-out-everywhere', { csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    await expectCallWorks(client);
+  });
+});
+
+describe('from the CLI', () => {
+  it('grants revoke GRANT_ID', async () => {
+    const { email, client } = await connected('cli-revoke');
+    const [grant] = await grantsOf(email);
+    expect(grant).toMatchObject({ active: true, application: { name: 'App of cli-revoke' } });
+    const revoked = await runJson<{ id: string; active: boolean }>(['grants', 'revoke', grant!.id], stack.env);
+    expect(revoked).toMatchObject({ id: grant!.id, active: false });
+    await expectRefused(client);
+  });
+
+  it('members set-password', async () => {
+    const { email, client } = await connected('cli-password');
+    const reset = await runJson<{ ended_grants: number }>(['members', 'set-password', '--email', email, '--password', 'another long password'], stack.env);
+    expect(reset.ended_grants).toBe(1);
+    await expectRefused(client);
+    await new TestBrowser(stack).signIn(email, 'another long password');
+  });
+
+  it('members sign-out-everywhere', async () => {
+    const { email, client } = await connected('cli-everywhere');
+    await runJson(['members', 'sign-out-everywhere', '--email', email], stack.env);
+    await expectRefused(client);
+  });
+
+  it('members create --password gives a member who can connect an application', async () => {
+    const email = 'cli-created@atelier-nord.example';
+    const member = await runJson<{ id: string; memberships: { organization_id: string; role: string }[] }>(
+      ['members', 'create', '--email', email, '--password', PASSWORD, '--name', 'Created By CLI', '--org', 'atelier-nord', '--role', 'admin'],
+      stack.env,
+    );
+    expect(member.memberships).toEqual([{ organization_id: 'atelier-nord', role: 'admin' }]);
+    const client = await connectMember(stack, email);
+    await expectCallWorks(client);
+  });
+});
+
+describe('the review link', () => {
+  it('the member in person publishes the draft the assistant prepared', async () => {
+    const { browser, client } = await connected('publisher');
+    const mcp = await mcpClient(stack, client);
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title: 'Roof insulation survey' } })).structuredContent as { id: string; review_url: string };
+    await mcp.close();
+    const review = await browser.page(draft.review_url);
+    const res = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
+    expect(res.status).toBe(303);
+    expect(await browser.page(draft.review_url)).toContain('state: <strong>public</strong>');
+    expect((await stack.get(`/opportunities/${draft.id}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,59 @@
+import type { Stack } from './stack.ts';
+
+/** Settings that let webhook tests deliver to a local http receiver, with retries in seconds. */
+export const WEBHOOK_TEST_ENV = {
+  WEBHOOK_ALLOW_HTTP: '1',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+  WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,1',
+  WEBHOOK_LEASE_SECONDS: '2',
+};
+
+export interface DestinationInput {
+  organizationId: string;
+  format?: string;
+  url: string;
+  language?: string;
+  kinds?: string[];
+  scope?: string;
+}
+
+export async function createDestination(stack: Stack, input: DestinationInput): Promise<{ id: string; secret: string | null }> {
+  const data = await stack.graphql(
+    `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
+    { input: { format: 'standard-json', ...input } },
+  );
+  return { id: data.createWebhookDestination.destination.id, secret: data.createWebhookDestination.secret };
+}
+
+export async function createOrganization(stack: Stack, id: string, plan: 'base' | 'alpha' | 'clan' = 'clan'): Promise<string> {
+  await stack.graphql(`mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, {
+    input: { id, profile: { name: `Org ${id}`, plan } },
+  });
+  return id;
+}
+
+export async function publishNeed(stack: Stack, organizationId: string, fields: Record<string, unknown> = {}): Promise<string> {
+  const data = await stack.graphql(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
+    input: { organizationId, title: 'Data engineer for a river survey', description: 'Three months in Lyon', requiredExpertise: ['sql', 'python'], remoteAllowed: true, ...fields },
+  });
+  return data.publishNeed.id;
+}
+
+export async function deliveries(stack: Stack, organizationId: string, destinationId?: string) {
+  const data = await stack.graphql(
+    `query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) {
+       edges { node { id eventId type status attemptCount lastStatusCode lastError test attempts { number statusCode error responseExcerpt durationMs } } } } }`,
+    { org: organizationId, dst: destinationId ?? null },
+  );
+  return data.webhookDeliveries.edges.map((edge: { node: unknown }) => edge.node) as {
+    id: string;
+    eventId: string;
+    type: string;
+    status: string;
+    attemptCount: number;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    test: boolean;
+    attempts: { number: number; statusCode: number | null; error: string | null; responseExcerpt: string | null; durationMs: number }[];
+  }[];
+}

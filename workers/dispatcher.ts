@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
+import { hostname } from 'node:os';
+import type { Agent } from 'undici';
+import type { Logger } from '../core/logger.ts';
+import type { ChangeFeed } from '../core/services/change-feed.ts';
+import type { AttemptOutcome, DeliveryStore, LaneTarget, PendingDelivery } from '../core/webhooks/delivery-store.ts';
+import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
+import { isForbiddenAddress, type UrlPolicy } from '../core/webhooks/url-policy.ts';
+import { Lane } from './lane.ts';
+import { Ledger } from './ledger.ts';
+import type { DeliveryPreparer } from './pool.ts';
+import { PrepareBatcher } from './prepare-batcher.ts';
+import { createSenderAgent, send, type SendResult } from './send.ts';
+
+export interface DispatcherOptions {
+  store: DeliveryStore;
+  preparer: DeliveryPreparer;
+  feed: ChangeFeed;
+  policy: UrlPolicy;
+  log: Logger;
+  /** Delay in seconds before each attempt; its length is the number of attempts. */
+  retrySchedule: number[];
+  /** @default 30 */
+  leaseSeconds?: number;
+  /** Seen in lease columns; unique per process. @default '<host>:<pid>:<random>' */
+  owner?: string;
+  /** Called after each attempt (tests, metrics). */
+  onAttempt?: (outcome: AttemptOutcome, delivery: PendingDelivery) => void;
+}
+
+/** Longest `Retry-After` honoured, so one receiver cannot park a delivery for days. */
+const MAX_RETRY_AFTER_S = 24 * 3600;
+/** How often the dispatcher looks at every destination's queue, beyond the ones it just filled. */
+const SCAN_INTERVAL_MS = 1_000;
+/** Receivers answering 410 Gone no longer want signals. */
+const GONE = 410;
+
+/**
+ * Turns outbox rows into deliveries and runs one lane per destination it holds a lease on.
+ * Leases live in the database: a dispatcher that dies loses them when they expire, and any
+ * other (or the restarted one) takes the lanes over and sends what was not recorded as done.
+ */
+export class Dispatcher {
+  readonly store: DeliveryStore;
+  readonly log: Logger;
+  readonly ledger: Ledger;
+  readonly batcher: PrepareBatcher;
+  private readonly owner: string;
+  private readonly leaseMs: number;
+  private readonly lanes = new Map<string, Lane>();
+  private held = new Set<string>();
+  private readonly agent: Agent;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private ticking: Promise<void> | undefined;
+  private tickAgain = false;
+  private lastRenew = 0;
+  private lastScan = 0;
+  private stopped = true;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.store = options.store;
+    this.log = options.log;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.leaseMs = (options.leaseSeconds ?? 30) * 1000;
+    this.ledger = new Ledger(options.store, (error) => this.log.error({ err: error }, 'could not record webhook attempts; will retry'));
+    this.batcher = new PrepareBatcher(options.preparer);
+    this.agent = createSenderAgent(options.policy);
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unsubscribe = this.options.feed.onChange(() => this.tick());
+    // Lease upkeep, lanes of dispatchers that died, and retries written by other processes.
+    this.timer = setInterval(() => this.tick(), Math.min(1_000, this.leaseMs / 3));
+    this.timer.unref();
+    this.tick();
+  }
+
+  /** Stops taking work, lets attempts in flight finish (bounded), records them, releases the leases. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearInterval(this.timer);
+    const lanes = [...this.lanes.values()];
+    await Promise.race([Promise.all([this.ticking, ...lanes.map((lane) => lane.close())]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    await this.ledger.flush().catch(() => undefined);
+    await this.store.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'could not release webhook leases'));
+    this.held.clear();
+    this.lanes.clear();
+    await this.agent.close().catch(() => undefined);
+  }
+
+  /** Fans out, claims and starts lanes; coalesces calls that arrive while one runs. */
+  tick(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = this.runTick()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'webhook dispatch tick failed; retrying'))
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.tick();
+        }
+      });
+  }
+
+  holds(destinationId: string): boolean {
+    return !this.stopped && this.held.has(destinationId);
+  }
+
+  async send(url: string, prepared: PreparedDelivery): Promise<SendResult> {
+    // Name lookups are checked at connect time; an address written in the URL never is.
+    const host = new URL(url).hostname;
+    if (!this.options.policy.allowPrivateNetworks && isIP(host.replace(/^\[|\]$/g, '')) && isForbiddenAddress(host)) {
+      return { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
+    }
+    return send(this.agent, url, prepared);
+  }
+
+  /** What an attempt's result means for the delivery (DESIGN §4). */
+  judge(delivery: PendingDelivery, target: LaneTarget, result: SendResult, at: Date): AttemptOutcome {
+    const number = delivery.attempts + 1;
+    const base = { deliveryId: delivery.id, destinationId: target.id, number, at, durationMs: result.durationMs };
+    const fields = { statusCode: result.statusCode, error: result.error, responseExcerpt: result.responseExcerpt };
+    const status = result.statusCode;
+    if (status !== null && status >= 200 && status < 300) return { ...base, ...fields, next: { status: 'succeeded' } };
+    if (status === GONE) {
+      return { ...base, ...fields, error: 'receiver answered 410 Gone', next: { status: 'failed', disableDestination: 'The receiver answered 410 Gone' } };
+    }
+    const error = fields.error ?? (status === null ? 'no answer' : `receiver answered ${status}`);
+    const schedule = this.options.retrySchedule;
+    if (number >= schedule.length) return { ...base, ...fields, error, next: { status: 'failed' } };
+    const planned = schedule[number]! * 1000 * (0.8 + Math.random() * 0.4);
+    const asked = Math.min(result.retryAfterSeconds ?? 0, MAX_RETRY_AFTER_S) * 1000;
+    return { ...base, ...fields, error, next: { status: 'pending', at: new Date(at.getTime() + Math.max(planned, asked)) } };
+  }
+
+  observe(outcome: AttemptOutcome, delivery: PendingDelivery): void {
+    this.options.onAttempt?.(outcome, delivery);
+  }
+
+  private async runTick(): Promise<void> {
+    const fresh = new Set<string>();
+    for (;;) {
+      const { rows, destinations } = await this.store.fanOut();
+      for (const id of destinations) fresh.add(id);
+      if (rows === 0 || this.stopped) break;
+    }
+    const now = Date.now();
+    // The full look-around (retries due, lanes of dead dispatchers, work fanned out elsewhere) runs
+    // about once a second; in between, only the destinations that just got deliveries are woken.
+    const full = now - this.lastScan >= SCAN_INTERVAL_MS;
+    if (now - this.lastRenew > this.leaseMs / 3) {
+      this.lastRenew = now;
+      this.held = new Set(await this.store.renew(this.owner, this.leaseMs));
+    }
+    if (full) {
+      this.lastScan = now;
+      await this.store.trimRetained().catch((error: unknown) => this.log.warn({ err: error }, 'could not trim old deliveries'));
+    }
+    const wanted = full ? await this.store.destinationsWithWork() : [...fresh];
+    if (wanted.length === 0 && !full) return;
+    const unheld = wanted.filter((id) => !this.held.has(id));
+    for (const id of await this.store.claim(this.owner, unheld, this.leaseMs)) this.held.add(id);
+    for (const id of wanted) {
+      if (!this.held.has(id)) continue;
+      let lane = this.lanes.get(id);
+      if (!lane) {
+        lane = new Lane(id, this);
+        this.lanes.set(id, lane);
+      }
+      lane.kick();
+    }
+    if (!full) return;
+    // Lanes with nothing left: drop them and give their leases back.
+    const busy = new Set(wanted);
+    const idle = [...this.lanes.values()].filter((lane) => !lane.busy && !busy.has(lane.destinationId));
+    if (idle.length > 0) {
+      for (const lane of idle) {
+        this.lanes.delete(lane.destinationId);
+        this.held.delete(lane.destinationId);
+      }
+      await this.store.release(this.owner, idle.map((lane) => lane.destinationId));
+    }
+  }
+}

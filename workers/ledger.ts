@@ -1,0 +1,57 @@
+import type { Plan } from '../core/entities/index.ts';
+import type { AttemptOutcome, DeliveryStore } from '../core/webhooks/delivery-store.ts';
+
+/**
+ * Group commit of attempt outcomes: lanes add results as they come, and one transaction
+ * writes everything queued meanwhile. A lane awaits `flush()` before reading its queue again,
+ * so nothing already delivered is read back as waiting.
+ */
+export class Ledger {
+  private queued: AttemptOutcome[] = [];
+  private readonly plans = new Map<string, Plan>();
+  /** The latest write, queued behind the ones before it. */
+  private chain: Promise<void> = Promise.resolve();
+  /** A write that has not started yet: whatever is added before it starts rides along. */
+  private upcoming: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  add(outcome: AttemptOutcome, plan: Plan): void {
+    this.queued.push(outcome);
+    this.plans.set(outcome.destinationId, plan);
+  }
+
+  /** Resolves once everything added so far is written; rejects if that write failed. */
+  flush(): Promise<void> {
+    if (this.upcoming) return this.upcoming;
+    if (this.queued.length === 0) return this.chain;
+    const write = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        this.upcoming = undefined;
+        const batch = this.queued;
+        const plans = new Map(this.plans);
+        this.queued = [];
+        this.plans.clear();
+        try {
+          await this.store.record(batch, plans);
+        } catch (error) {
+          // Keep the outcomes for the next flush; until then their lanes wait.
+          this.queued = batch.concat(this.queued);
+          for (const [id, plan] of plans) if (!this.plans.has(id)) this.plans.set(id, plan);
+          this.onError(error);
+          throw error;
+        }
+      });
+    this.upcoming = write;
+    this.chain = write;
+    return write;
+  }
+
+  get size(): number {
+    return this.queued.length;
+  }
+}

@@ -1,0 +1,49 @@
+// The Piscina task module: pure functions over plain data (structured-clone in, structured-clone out).
+// Loaded in worker threads through tasks.worker.mjs; also called directly on the main thread.
+import type { DeliveryJob, PreparedDelivery } from '../core/webhooks/envelope.ts';
+import { renderSuiteCard } from './render/suite-card.ts';
+import { renderTeamChat } from './render/team-chat.ts';
+import { signatureHeaders } from './signing.ts';
+
+/** Sent with every delivery. */
+export const USER_AGENT = 'Packline-Webhooks/1';
+
+/** The request body of one job: the envelope itself, a chat message, or a suite card. */
+export function renderBody(job: DeliveryJob): string {
+  switch (job.format) {
+    case 'standard-json':
+      return JSON.stringify(job.envelope);
+    case 'team-chat':
+      return JSON.stringify(renderTeamChat(job.envelope, job.language));
+    case 'collaboration-suite':
+      return JSON.stringify(renderSuiteCard(job.envelope, job.language));
+    default:
+      throw new TypeError(`Unknown delivery format: ${String((job as { format: unknown }).format)}`);
+  }
+}
+
+/**
+ * Body and headers of one delivery (DESIGN §4): `content-type`, `user-agent`,
+ * `x-service-event-id` = `idempotency-key` = envelope id, `x-service-delivery-format`, and for
+ * standard JSON with secrets the signature headers (chat and suite destinations have no secret).
+ */
+export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
+  const body = renderBody(job);
+  const id = job.envelope.id;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-service-event-id': id,
+    'idempotency-key': id,
+    'x-service-delivery-format': job.format,
+  };
+  if (job.format === 'standard-json' && job.secrets.length > 0) {
+    Object.assign(headers, signatureHeaders(body, job.secrets, job.timestamp, id));
+  }
+  return { body, headers };
+}
+
+/** Prepares a batch, in order: the task the worker pool runs. */
+export function prepareDeliveries(jobs: DeliveryJob[]): PreparedDelivery[] {
+  return jobs.map(prepareDelivery);
+}
