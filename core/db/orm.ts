@@ -1,5 +1,4 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
-import { LibSqlDriver } from '@mikro-orm/libsql';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { mkdirSync } from 'node:fs';
@@ -7,6 +6,7 @@ import { join } from 'node:path';
 import { ENTITIES } from '../entities/index.ts';
 import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
+import { SqliteDriver } from './sqlite-driver.ts';
 
 export type Database = MikroORM;
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -56,12 +56,13 @@ export function ormOptions(options: DatabaseOptions): Options {
   mkdirSync(options.dataDir, { recursive: true });
   return {
     ...common,
-    driver: LibSqlDriver,
+    driver: SqliteDriver,
     dbName,
     pool: {
       min: 1,
       max: 1,
-      // WAL lets the CLI write while the server reads; busy_timeout makes writers wait, not fail.
+      // WAL lets the CLI write while the server reads; busy_timeout makes a second writer wait for the
+      // lock that SqliteDriver's transactions take at BEGIN IMMEDIATE.
       afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
         try {
           conn.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 10000; pragma foreign_keys = on');
