@@ -9,6 +9,7 @@ import { ChangeFeed } from './services/change-feed.ts';
 import { DeliveryService } from './services/delivery.service.ts';
 import { DestinationService } from './services/destination.service.ts';
 import { DirectoryService } from './services/directory.service.ts';
+import { UsageService, type LiveLimits } from './services/usage.service.ts';
 import { EsignService } from './services/esign.service.ts';
 import { AssistantAccessService } from './services/assistant-access.service.ts';
 import { AssistantGrantService } from './services/assistant-grant.service.ts';
@@ -58,6 +59,7 @@ export interface Services {
   assistant: AssistantService;
   /** The public directory: discoverable organizations, team proposals, the FAQ. */
   directory: DirectoryService;
+  usage: UsageService;
 }
 
 /** Everything the domain holds for the life of the process. */
@@ -73,6 +75,8 @@ export interface Core {
   urlPolicy: UrlPolicy;
   /** Services over a fresh EntityManager fork: one call per request. */
   services(): Services;
+  /** The API's live limiter registers here so usage reports read the windows it enforces. */
+  attachLimits(limits: LiveLimits): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +111,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const keys = new KeyAuthenticator(db, feed);
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
+  let liveLimits: LiveLimits | undefined;
   return {
     db,
     feed,
@@ -132,7 +137,11 @@ export async function openCore(options: CoreOptions): Promise<Core> {
         assistantGrants: new AssistantGrantService(em),
         assistant: new AssistantService(em, deps, needs),
         directory: new DirectoryService(em, deps),
+        usage: new UsageService(em, usage, () => liveLimits),
       };
+    },
+    attachLimits(limits) {
+      liveLimits = limits;
     },
     async close() {
       feed.stop();

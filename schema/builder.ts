@@ -65,6 +65,12 @@ function parseDateTime(value: unknown): Date {
   return date;
 }
 
+/**
+ * Organization administration: internal callers, or a member signed in in person; the services
+ * check that member is an admin of the organization concerned.
+ */
+export const ORGANIZATION_ADMIN = { internal: true, memberSession: true } as const;
+
 builder.queryType({});
 builder.mutationType({});
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { requireInternal, type Actor } from '../actor.ts';
+import type { Actor } from '../actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../api-key-format.ts';
 import { API_SCOPES, ApiKeyEntity, OrganizationEntity, type ApiKey, type ApiScope } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
@@ -7,6 +7,7 @@ import { newId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import * as v from '../validate.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
@@ -42,7 +43,7 @@ export class ApiKeyService {
 
   /** Creates a key; the returned `key` is the only time its value is ever shown. */
   async create(actor: Actor, input: NewApiKey, now = new Date()): Promise<{ apiKey: ApiKeyView; key: string }> {
-    requireInternal(actor, 'create API keys');
+    await requireOrganizationAdmin(this.em, actor, input.organizationId, 'create API keys');
     const scopes = checkScopes(input.scopes);
     const expiresAt = v.date('expires_at', input.expiresAt);
     if (expiresAt.getTime() <= now.getTime()) throw invalidInput('expires_at', 'expires_at must be in the future');
@@ -83,10 +84,10 @@ export class ApiKeyService {
 
   /** Revokes a key at once; revoking twice is harmless. */
   async revoke(actor: Actor, id: string): Promise<ApiKeyView> {
-    requireInternal(actor, 'revoke API keys');
     const view = await this.em.transactional(async (em) => {
       const key = await em.findOne(ApiKeyEntity, { id });
       if (!key) throw notFound('API key', id);
+      await requireResourceAdmin(em, actor, key.organization.id, 'API key', id);
       key.revokedAt ??= new Date();
       await bumpChangeEpoch(em);
       return apiKeyView(key);
@@ -96,7 +97,7 @@ export class ApiKeyService {
   }
 
   async list(actor: Actor, organizationId: string): Promise<ApiKeyView[]> {
-    requireInternal(actor, 'list API keys');
+    await requireOrganizationAdmin(this.em, actor, organizationId, 'list API keys');
     if (!(await this.em.count(OrganizationEntity, { id: organizationId }))) throw notFound('organization', organizationId);
     const keys = await this.em.find(ApiKeyEntity, { organization: organizationId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     return keys.map((k) => apiKeyView(k));

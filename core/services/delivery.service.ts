@@ -1,11 +1,12 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import { requireInternal, type Actor } from '../actor.ts';
+import type { Actor } from '../actor.ts';
 import { DeliveryAttemptEntity, OrganizationEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 const LIST = 'deliveries';
@@ -19,7 +20,7 @@ export class DeliveryService {
 
   /** Newest first; optionally one destination's only. */
   async list(actor: Actor, filter: { organizationId: string; destinationId?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
-    requireInternal(actor, 'list deliveries');
+    await requireOrganizationAdmin(this.em, actor, filter.organizationId, 'list deliveries');
     const { first, after } = pageArgs(args);
     const where: FilterQuery<WebhookDelivery> = { organizationId: filter.organizationId };
     if (filter.destinationId) where.destination = filter.destinationId;
@@ -33,22 +34,20 @@ export class DeliveryService {
   }
 
   async get(actor: Actor, id: string): Promise<DeliveryView> {
-    requireInternal(actor, 'read deliveries');
-    return deliveryView(await this.find(this.em, id));
+    return deliveryView(await this.find(this.em, actor, id));
   }
 
   /** Every attempt of a delivery, first to last. */
   async attempts(actor: Actor, deliveryId: string): Promise<AttemptView[]> {
-    requireInternal(actor, 'read deliveries');
+    await this.find(this.em, actor, deliveryId);
     const rows = await this.em.find(DeliveryAttemptEntity, { delivery: deliveryId }, { orderBy: { number: 'asc' } });
     return rows.map(attemptView);
   }
 
   /** Sends a failed delivery again, once, now (Clan plan). */
   async retry(actor: Actor, id: string, now = new Date()): Promise<DeliveryView> {
-    requireInternal(actor, 'retry deliveries');
     const view = await this.em.transactional(async (em) => {
-      const delivery = await this.find(em, id, true);
+      const delivery = await this.find(em, actor, id, true);
       const org = await em.findOneOrFail(OrganizationEntity, { id: delivery.organizationId });
       if (!PLAN_ALLOWANCES[org.plan].manualRetry) {
         throw new DomainError('plan_limit', `Manual retry is part of the clan plan; '${org.id}' is on the ${org.plan} plan`);
@@ -67,10 +66,12 @@ export class DeliveryService {
     return view;
   }
 
-  private async find(em: EntityManager, id: string, lock = false): Promise<WebhookDelivery> {
+  /** The delivery, once the actor may administer its organization. */
+  private async find(em: EntityManager, actor: Actor, id: string, lock = false): Promise<WebhookDelivery> {
     if (!isPlausibleId(id)) throw notFound('delivery', id);
     const found = await em.findOne(WebhookDeliveryEntity, { id }, lock ? this.deps.forUpdate : {});
     if (!found) throw notFound('delivery', id);
+    await requireResourceAdmin(em, actor, found.organizationId, 'delivery', id);
     return found;
   }
 }

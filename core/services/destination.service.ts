@@ -23,6 +23,7 @@ import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import { deliveryView, destinationView, secretContext, urlContext, type DeliveryView, type DestinationView } from '../webhooks/views.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
 export interface DestinationSettings {
@@ -56,7 +57,7 @@ export class DestinationService {
 
   /** Creates a destination; the standard JSON signing secret is returned this once. */
   async create(actor: Actor, input: NewDestination): Promise<CreatedDestination> {
-    requireInternal(actor, 'create webhook destinations');
+    await requireOrganizationAdmin(this.em, actor, input.organizationId, 'create webhook destinations');
     const format = oneOf('format', input.format, DELIVERY_FORMATS);
     const settings = checkSettings(input);
     const url = await checkDestinationUrl(input.url.trim(), this.deps.webhooks.policy);
@@ -68,7 +69,7 @@ export class DestinationService {
    * provider hands back with the admin.
    */
   async beginTeamChatConnection(actor: Actor, input: DestinationSettings, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
-    requireInternal(actor, 'connect team-chat destinations');
+    await requireOrganizationAdmin(this.em, actor, input.organizationId, 'connect team-chat destinations');
     const settings = checkSettings(input);
     const state = randomString(32);
     const expiresAt = new Date(now.getTime() + AUTHORIZATION_TTL_MS);
@@ -108,21 +109,19 @@ export class DestinationService {
   }
 
   async list(actor: Actor, organizationId: string): Promise<DestinationView[]> {
-    requireInternal(actor, 'list webhook destinations');
+    await requireOrganizationAdmin(this.em, actor, organizationId, 'list webhook destinations');
     const rows = await this.em.find(WebhookDestinationEntity, { organization: organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
     return rows.map((row) => destinationView(row, this.deps.webhooks.box));
   }
 
   async get(actor: Actor, id: string): Promise<DestinationView> {
-    requireInternal(actor, 'read webhook destinations');
-    return destinationView(await this.find(this.em, id), this.deps.webhooks.box);
+    return destinationView(await this.find(this.em, actor, id), this.deps.webhooks.box);
   }
 
   /** Deletes the destination with its deliveries; nothing more is sent to it. */
   async delete(actor: Actor, id: string): Promise<DestinationView> {
-    requireInternal(actor, 'delete webhook destinations');
     return this.em.transactional(async (em) => {
-      const destination = await this.find(em, id, true);
+      const destination = await this.find(em, actor, id, true);
       const view = destinationView(destination, this.deps.webhooks.box);
       await em.nativeDelete(DeliveryAttemptEntity, { delivery: { destination: id } });
       await em.nativeDelete(WebhookDeliveryEntity, { destination: id });
@@ -133,10 +132,9 @@ export class DestinationService {
 
   /** A new signing secret, shown this once; the old one keeps signing for 24 hours. */
   async rotateSecret(actor: Actor, id: string, now = new Date()): Promise<CreatedDestination> {
-    requireInternal(actor, 'rotate signing secrets');
     const secret = newSigningSecret();
     const destination = await this.em.transactional(async (em) => {
-      const found = await this.find(em, id, true);
+      const found = await this.find(em, actor, id, true);
       if (!found.secretSealed) throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
       found.previousSecretSealed = found.secretSealed;
       found.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
@@ -149,9 +147,8 @@ export class DestinationService {
 
   /** Turns a destination disabled by a 410 (or by hand) back on; pending deliveries resume. */
   async enable(actor: Actor, id: string): Promise<DestinationView> {
-    requireInternal(actor, 'enable webhook destinations');
     const destination = await this.em.transactional(async (em) => {
-      const found = await this.find(em, id, true);
+      const found = await this.find(em, actor, id, true);
       found.status = 'active';
       found.disabledReason = null;
       found.updatedAt = new Date();
@@ -164,9 +161,8 @@ export class DestinationService {
 
   /** Queues a test signal to the destination, delivered like any other. */
   async sendTest(actor: Actor, id: string, now = new Date()): Promise<DeliveryView> {
-    requireInternal(actor, 'send test signals');
     const view = await this.em.transactional(async (em) => {
-      const destination = await this.find(em, id);
+      const destination = await this.find(em, actor, id);
       if (destination.status !== 'active') throw new DomainError('invalid_state', `Destination '${id}' is disabled; enable it first`);
       const seq = await lastSeq(em);
       const envelope = testEnvelope(destination, now, this.deps.links.publicBaseUrl);
@@ -231,10 +227,12 @@ export class DestinationService {
     }
   }
 
-  private async find(em: EntityManager, id: string, lock = false): Promise<WebhookDestination> {
+  /** The destination, once the actor may administer its organization. */
+  private async find(em: EntityManager, actor: Actor, id: string, lock = false): Promise<WebhookDestination> {
     if (!isPlausibleId(id)) throw notFound('webhook destination', id);
     const found = await em.findOne(WebhookDestinationEntity, { id }, lock ? this.deps.forUpdate : {});
     if (!found) throw notFound('webhook destination', id);
+    await requireResourceAdmin(em, actor, found.organization.id, 'webhook destination', id);
     return found;
   }
 }

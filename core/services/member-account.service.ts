@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { newSecret, hashSecret } from '../access-secrets.ts';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
-import { AssistantGrantEntity, MemberEntity, MemberSessionEntity, type GrantEndReason, type Member } from '../entities/index.ts';
+import { AssistantGrantEntity, MemberEntity, MembershipEntity, MemberSessionEntity, type GrantEndReason, type Member, type Plan, type Role } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
 import type { MemberAccessPolicy } from './member-access-policy.ts';
@@ -11,6 +11,14 @@ export interface AccountView {
   id: string;
   name: string;
   email: string;
+}
+
+/** An organization the signed-in member belongs to, with their role in it. */
+export interface AccountOrganization {
+  id: string;
+  name: string;
+  role: Role;
+  plan: Plan;
 }
 
 /** A browser session, opened at sign-in or password change; the token goes into a cookie, once. */
@@ -48,6 +56,15 @@ export class MemberAccountService {
     const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
     if (!member) throw notFound('member', actor.memberId);
     return { id: member.id, name: member.name, email: member.email };
+  }
+
+  /** The member's organizations, by name. */
+  async organizations(actor: Actor): Promise<AccountOrganization[]> {
+    requireMemberSession(actor, 'list their organizations');
+    const rows = await this.em.find(MembershipEntity, { member: actor.memberId }, { populate: ['organization'] });
+    return rows
+      .map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role, plan: m.organization.plan }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
 
   /** Ends this browser's session only. */

@@ -7,6 +7,7 @@ import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
+import { requireOrganizationAdmin } from './organization-admin.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface OrganizationProfileInput {
@@ -110,6 +111,15 @@ export class OrganizationService {
     if (!isPlausibleId(id)) throw notFound('organization', id);
     const org = await this.em.findOne(OrganizationEntity, { id });
     if (!org || (actor.kind === 'public' && !isOrganizationDiscoverable(org))) throw notFound('organization', id);
+    return organizationProfile(org, this.deps.links);
+  }
+
+  /** The profile with its administrative facts, for internal callers and the organization's admins. */
+  async administered(actor: Actor, id: string): Promise<OrganizationProfile> {
+    if (!isPlausibleId(id)) throw notFound('organization', id);
+    await requireOrganizationAdmin(this.em, actor, id, 'administer it');
+    const org = await this.em.findOne(OrganizationEntity, { id });
+    if (!org) throw notFound('organization', id);
     return organizationProfile(org, this.deps.links);
   }
 

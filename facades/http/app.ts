@@ -42,10 +42,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const core = await openCore(coreOptions(config));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
+  const apiLimits = new ApiLimits({ perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix, usage: core.usage });
+  // Usage pages read the windows this limiter enforces.
+  core.attachLimits(apiLimits);
   const rest = createRestApi({
     contexts,
     operations: new Operations(schema, REST_OPERATIONS),
-    limits: new ApiLimits({ perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix, usage: core.usage }),
+    limits: apiLimits,
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
   });

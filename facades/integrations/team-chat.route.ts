@@ -67,7 +67,7 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', { state, incomingUrl: exchange.url });
     if (!done.ok) return failed(res, done.error, requestId);
     const id = done.data.completeTeamChatConnection.id;
-    return sendPage(res, 200, { title: 'Connected', lines: [`Connected: ${exchange.channel} → destination ${id}`, 'You can close this page.'] }, requestId);
+    return sendPage(res, 200, { title: 'Connected', lines: [`Connected: ${exchange.channel} → destination ${id}`, 'It is listed with your webhook destinations in the administration pages (/admin); you can close this page.'] }, requestId);
   };
 }
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { PLAN_ALLOWANCES, type Plan, type UsageRecorder } from '../../core/index.ts';
+import { PLAN_ALLOWANCES, type LiveLimits, type Plan, type UsageRecorder } from '../../core/index.ts';
 
 export interface LimitWindow {
   limit: number;
@@ -35,7 +35,7 @@ const QUOTA_CEILING = Number.MAX_SAFE_INTEGER;
  * rate-limiter-flexible. With Redis every instance shares one budget; if Redis fails, an
  * in-memory insurance limiter keeps answering so the API never fails because of it.
  */
-export class ApiLimits {
+export class ApiLimits implements LiveLimits {
   readonly perMinute: number;
   private readonly rate: RateLimiterAbstract;
   private readonly quota: RateLimiterAbstract;
@@ -79,6 +79,13 @@ export class ApiLimits {
       });
     const seeding = this.seed(key, organizationId, now, month);
     return seeding === undefined ? spend() : seeding.then(spend);
+  }
+
+  /** A key's current minute window without spending from it (usage pages). */
+  async peekRate(keyId: string, now = Date.now()): Promise<LimitWindow> {
+    const res = await this.rate.get(keyId).catch(() => null);
+    const consumed = Math.min(this.perMinute, res?.consumedPoints ?? 0);
+    return { limit: this.perMinute, remaining: this.perMinute - consumed, reset: Math.ceil((now + (res?.msBeforeNext ?? 0)) / 1000) };
   }
 
   /** The quota window without spending from it (for answers refused before the quota step). */

@@ -1,11 +1,11 @@
 import type { ApiKeyView } from '../../core/services/api-key.service.ts';
-import { builder } from '../builder.ts';
+import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 
 const ApiKeyStatusEnum = builder.enumType('ApiKeyStatus', { values: ['active', 'expired', 'revoked'] as const });
 
 export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'A public API key. Its value is shown once, at creation, and never stored.',
-  authScopes: { internal: true },
+  authScopes: ORGANIZATION_ADMIN,
   fields: (t) => ({
     id: t.exposeID('id'),
     organizationId: t.exposeID('organizationId'),
@@ -40,7 +40,7 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyRef],
     description: "An organization's API keys, newest first.",
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { organizationId: t.arg.id({ required: true }) },
     resolve: (_root, { organizationId }, ctx) => ctx.services.apiKeys.list(ctx.actor, String(organizationId)),
   }),
@@ -50,7 +50,7 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKeyRef,
     description: "Creates a key within the plan's active-key limit.",
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { input: t.arg({ type: NewApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.apiKeys.create(ctx.actor, {
@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
   revokeApiKey: t.field({
     type: ApiKeyRef,
     description: 'Revokes a key at once.',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.apiKeys.revoke(ctx.actor, String(id)),
   }),

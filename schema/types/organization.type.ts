@@ -29,7 +29,7 @@ const ProofsRef = builder.objectRef<OrganizationProfile['proofs']>('Proofs').imp
   }),
 });
 
-const PlanAllowancesRef = builder.objectRef<PlanAllowances>('PlanAllowances').implement({
+export const PlanAllowancesRef = builder.objectRef<PlanAllowances>('PlanAllowances').implement({
   fields: (t) => ({
     activeKeys: t.exposeInt('activeKeys'),
     monthlyQuota: t.exposeInt('monthlyQuota'),

@@ -1,5 +1,5 @@
 import type { AttemptView, DeliveryView } from '../../core/webhooks/views.ts';
-import { builder } from '../builder.ts';
+import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 import { forwardArgs, toConnection } from '../connection.ts';
 
 const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').implement({
@@ -15,7 +15,7 @@ const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').imp
 
 export const WebhookDeliveryRef = builder.objectRef<DeliveryView>('WebhookDelivery').implement({
   description: 'One signal for one destination. The newest deliveries are retained per plan (12, 25, 100).',
-  authScopes: { internal: true },
+  authScopes: ORGANIZATION_ADMIN,
   fields: (t) => ({
     id: t.exposeID('id'),
     destinationId: t.exposeID('destinationId'),
@@ -44,7 +44,7 @@ builder.queryFields((t) => ({
     {
       type: WebhookDeliveryRef,
       description: "An organization's retained deliveries, newest first.",
-      authScopes: { internal: true },
+      authScopes: ORGANIZATION_ADMIN,
       args: { organizationId: t.arg.id({ required: true }), destinationId: t.arg.id() },
       resolve: async (_root, args, ctx) =>
         toConnection(
@@ -60,7 +60,7 @@ builder.queryFields((t) => ({
   ),
   webhookDelivery: t.field({
     type: WebhookDeliveryRef,
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.get(ctx.actor, String(id)),
   }),
@@ -70,14 +70,14 @@ builder.mutationFields((t) => ({
   retryWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
     description: 'Sends a failed delivery again, now (clan plan).',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.retry(ctx.actor, String(id)),
   }),
   sendTestSignal: t.field({
     type: WebhookDeliveryRef,
     description: "Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1.",
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { destinationId: t.arg.id({ required: true }) },
     resolve: (_root, { destinationId }, ctx) => ctx.services.destinations.sendTest(ctx.actor, String(destinationId)),
   }),

@@ -2,14 +2,14 @@ import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
 import type { CreatedDestination } from '../../core/services/destination.service.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
-import { builder } from '../builder.ts';
+import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 
 const formats = `One of ${DELIVERY_FORMATS.join(', ')}.`;
 const kinds = `Any of ${SIGNAL_TYPES.join(', ')}; all when omitted.`;
 
 export const WebhookDestinationRef = builder.objectRef<DestinationView>('WebhookDestination').implement({
   description: 'Where an organization receives signals. URLs and secrets are shown masked only.',
-  authScopes: { internal: true },
+  authScopes: ORGANIZATION_ADMIN,
   fields: (t) => ({
     id: t.exposeID('id'),
     organizationId: t.exposeID('organizationId'),
@@ -76,13 +76,13 @@ builder.queryFields((t) => ({
   webhookDestinations: t.field({
     type: [WebhookDestinationRef],
     description: "An organization's webhook destinations, oldest first.",
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { organizationId: t.arg.id({ required: true }) },
     resolve: (_root, { organizationId }, ctx) => ctx.services.destinations.list(ctx.actor, String(organizationId)),
   }),
   webhookDestination: t.field({
     type: WebhookDestinationRef,
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.get(ctx.actor, String(id)),
   }),
@@ -92,7 +92,7 @@ builder.mutationFields((t) => ({
   createWebhookDestination: t.field({
     type: CreatedDestinationRef,
     description: "Adds a destination within the plan's limit; a standard-json destination's secret is returned this once.",
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { input: t.arg({ type: NewDestinationInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.destinations.create(ctx.actor, {
@@ -107,28 +107,28 @@ builder.mutationFields((t) => ({
   deleteWebhookDestination: t.field({
     type: WebhookDestinationRef,
     description: 'Deletes a destination and its deliveries.',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.delete(ctx.actor, String(id)),
   }),
   rotateWebhookSecret: t.field({
     type: CreatedDestinationRef,
     description: 'A new signing secret, returned this once; the old one keeps signing for 24 hours.',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id)),
   }),
   enableWebhookDestination: t.field({
     type: WebhookDestinationRef,
     description: 'Turns a disabled destination back on; its waiting deliveries resume.',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.enable(ctx.actor, String(id)),
   }),
   beginTeamChatConnection: t.field({
     type: TeamChatConnectionRef,
     description: 'Starts the team-chat OAuth flow; the destination is created when the provider sends the admin back.',
-    authScopes: { internal: true },
+    authScopes: ORGANIZATION_ADMIN,
     args: { input: t.arg({ type: TeamChatConnectionInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.destinations.beginTeamChatConnection(ctx.actor, {

@@ -61,7 +61,7 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const error = typeof req.query.error === 'string' ? ERRORS[req.query.error] : undefined;
     const body = html`
-<p>Signed in as <strong>${account.name}</strong> (${account.email}).</p>
+<p>Signed in as <strong>${account.name}</strong> (${account.email}). <a href="/admin">Administration of your organizations</a></p>
 ${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
 <h2>Connected applications</h2>
 ${grants.length === 0

@@ -28,6 +28,12 @@ export interface PageOptions {
   headers?: Record<string, string>;
   /** Extra `form-action` sources: where a form on this page may lead (the consent redirect). */
   formAction?: string[];
+  /** Scripts served by Packline itself (`script-src 'self'`), such as the copy button. */
+  scripts?: string[];
+  /** Markup placed before the heading (the administration navigation). */
+  header?: Html;
+  /** Styles added after the common ones. */
+  style?: string;
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
@@ -35,19 +41,20 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 code{word-break:break-all}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
 label{display:block;margin:.5rem 0}input{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%}`;
 
-export function sendHtml(res: ServerResponse, requestId: string, title: string, body: Html, { status = 200, headers = {}, formAction = [] }: PageOptions = {}): void {
+export function sendHtml(res: ServerResponse, requestId: string, title: string, body: Html, options: PageOptions = {}): void {
+  const { status = 200, headers = {}, formAction = [], scripts = [], header, style = '' } = options;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Packline</title><style>${new Html(STYLE)}</style></head>
-<body><h1>${title}</h1>
+<title>${title} · Packline</title><style>${new Html(STYLE + style)}</style>${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head>
+<body>${header ?? ''}<main><h1>${title}</h1>
 ${body}
-</body></html>
+</main></body></html>
 `.text;
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(page)),
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:${scripts.length ? "; script-src 'self'" : ''}; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',

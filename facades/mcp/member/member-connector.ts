@@ -6,6 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import { Operations } from '../../operations.ts';
+import { ADMIN_PATH, mountAdminPages } from '../../admin/admin-pages.ts';
+import { ADMIN_OPERATIONS } from '../../admin/operations.ts';
 import { mountAccountPages } from './account-pages.ts';
 import { Browser } from './browser.ts';
 import { html, sendHtml } from './html.ts';
@@ -23,8 +25,9 @@ const EXACT = new Set([
   '/register',
   '/revoke',
   MEMBER_CONNECTOR_PATH,
+  ADMIN_PATH,
 ]);
-const PREFIXES = ['/oauth/', '/account/'];
+const PREFIXES = ['/oauth/', '/account/', '/admin/'];
 
 export interface MemberConnector {
   /** True for the addresses of the member connector (OAuth endpoints, member pages, `/mcp/member`). */
@@ -34,7 +37,7 @@ export interface MemberConnector {
 
 export interface MemberConnectorOptions {
   contexts: Contexts;
-  config: Pick<Config, 'publicBaseUrl' | 'dataEncryptionKey' | 'trustedProxies'>;
+  config: Pick<Config, 'publicBaseUrl' | 'dataEncryptionKey' | 'trustedProxies' | 'webhooks'>;
   log: Logger;
 }
 
@@ -87,9 +90,11 @@ export function createMemberConnector({ contexts, config, log }: MemberConnector
   const forms = express.urlencoded({ extended: false, limit: '16kb' });
   app.use('/oauth', forms);
   app.use('/account', forms);
+  app.use(ADMIN_PATH, forms);
   const deps = { contexts, operations, browser, issuer: metadata.issuer, log };
   mountOAuthPages(app, deps);
   mountAccountPages(app, deps);
+  mountAdminPages(app, { ...deps, operations: new Operations(schema, ADMIN_OPERATIONS) }, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl });
 
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource), expectedResource: resource });
   app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {

@@ -50,10 +50,10 @@ export function toLogin(res: Response, returnTo: string, requestId: string): voi
   seeOther(res, `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`, requestId);
 }
 
-/** Where a sign-in may lead back to: the consent page or an account page, on this site only. */
+/** Where a sign-in may lead back to: the consent page, an account or administration page, on this site only. */
 export function safeReturn(value: unknown): string {
   if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return SETTINGS_PATH;
-  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') ? value : SETTINGS_PATH;
+  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/') ? value : SETTINGS_PATH;
 }
 
 /** Form fields as strings (urlencoded bodies); anything else reads as absent. */

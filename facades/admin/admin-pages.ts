@@ -1,0 +1,26 @@
+import type { Request, Response, Router } from 'express';
+import type { PageDeps } from '../mcp/member/page-support.ts';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './admin-support.ts';
+import { mountKeyPages } from './keys.pages.ts';
+import { mountOrganizationPages } from './organization.pages.ts';
+import { mountUsagePages } from './usage.pages.ts';
+import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
+
+export { ADMIN_PATH } from './admin-support.ts';
+
+/**
+ * The administration pages under /admin, for an organization's admins signed in in person:
+ * organization, API keys, webhook destinations and deliveries, usage. Server-rendered, working
+ * without script but for the copy button; every form carries a CSRF token bound to the session.
+ * `deps.operations` are the ADMIN_OPERATIONS.
+ */
+export function mountAdminPages(router: Router, deps: PageDeps, webhooks: WebhookPagesOptions): void {
+  router.get(COPY_SCRIPT_PATH, (_req: Request, res: Response) => {
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+    res.end(COPY_SCRIPT);
+  });
+  mountOrganizationPages(router, deps);
+  mountKeyPages(router, deps);
+  mountWebhookPages(router, deps, webhooks);
+  mountUsagePages(router, deps);
+}

@@ -1,0 +1,108 @@
+import type { Request, Response, Router } from 'express';
+import { DomainError } from '../../core/index.ts';
+import { html, type Html } from '../mcp/member/html.ts';
+import type { PageDeps } from '../mcp/member/page-support.ts';
+import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
+
+export interface Delivery {
+  id: string;
+  organizationId: string;
+  destinationId: string;
+  eventId: string;
+  type: string;
+  test: boolean;
+  status: 'pending' | 'succeeded' | 'failed';
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+interface Attempt {
+  number: number;
+  at: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export const webhooksPath = (visit: AdminVisit) => orgPath(visit.org.id, '/webhooks');
+export const destinationPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit.org.id, `/webhooks/${encodeURIComponent(id)}${rest}`);
+const deliveryPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit.org.id, `/deliveries/${encodeURIComponent(id)}${rest}`);
+
+/** Failures the service reports about a cursor read, for the page, as bad input. */
+export const asPageFailure = (error: DomainError) => (error.code === 'invalid_cursor' ? new DomainError('invalid_input', 'This page of deliveries no longer exists; open the newest ones') : error);
+
+const eventLabel = (d: Delivery) => html`<code>${d.type}</code>${d.test ? ' (test)' : ''}`;
+
+/** Retry, only where it can work: a failed delivery, on a plan with manual retry. */
+function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery): Html | '' {
+  if (!visit.org.allowances.manualRetry || d.status !== 'failed') return '';
+  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">Retry<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
+    inline: true,
+  });
+}
+
+/** A destination's retained deliveries, newest first, each linking to its attempts. */
+export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Delivery[]): Html {
+  if (list.length === 0) return html`<p class="note">No delivery yet. Send a test signal to see one.</p>`;
+  const manual = visit.org.allowances.manualRetry;
+  return html`<table class="list"><thead><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th>Next attempt</th><th><span class="visually-hidden">Details</span></th>${manual ? html`<th><span class="visually-hidden">Retry</span></th>` : ''}</tr></thead><tbody>
+${list.map((d) => html`<tr><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status}">${d.status}</td>
+<td data-label="Attempts">${d.attemptCount}</td><td data-label="Last response">${d.lastStatusCode ?? d.lastError ?? '—'}</td><td data-label="Last attempt">${exactly(d.lastAttemptAt)}</td>
+<td data-label="Next attempt">${d.status === 'pending' ? exactly(d.nextAttemptAt) : '—'}</td>
+<td><a href="${deliveryPath(visit, d.id)}">Attempts<span class="visually-hidden"> of the ${d.type} delivery of ${exactly(d.createdAt)}</span></a></td>${manual ? html`<td>${retryButton(deps, visit, d)}</td>` : ''}</tr>`)}
+</tbody></table>`;
+}
+
+/** One delivery with every attempt, and manual retry (Clan). */
+export function mountDeliveryPages(router: Router, deps: PageDeps): void {
+  /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
+  async function delivery<T extends Delivery>(visit: AdminVisit, operation: 'AdminDelivery' | 'AdminDeliverySummary', id: string): Promise<{ ok: true; delivery: T } | { ok: false; error: DomainError }> {
+    const outcome = await deps.operations.run<{ webhookDelivery: T }>(operation, { id }, visit.session.context);
+    if (!outcome.ok) return outcome;
+    if (outcome.data.webhookDelivery.organizationId !== visit.org.id) return { ok: false, error: new DomainError('not_found', `No delivery with id '${id}'`) };
+    return { ok: true, delivery: outcome.data.webhookDelivery };
+  }
+
+  router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', req.params.delivery ?? '');
+    if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
+    const d = found.delivery;
+    const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
+<dl><dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
+<dt>Status</dt><dd class="status-${d.status}">${d.status}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
+${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}
+${d.status === 'pending' ? html`<dt>Next attempt</dt><dd>${exactly(d.nextAttemptAt)}</dd>` : ''}</dl>
+${retryButton(deps, visit, d)}
+${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="note">Manual retry is part of the clan plan.</p>` : ''}
+<h2>Attempts</h2>
+${d.attempts.length === 0
+  ? html`<p class="note">No attempt yet.</p>`
+  : html`<table class="list"><thead><tr><th>#</th><th>Time</th><th>Duration</th><th>Status code</th><th>Error</th><th>Response (first 2 KB)</th></tr></thead><tbody>
+${d.attempts.map((a) => html`<tr><td data-label="Attempt">${a.number}</td><td data-label="Time">${exactly(a.at)}</td><td data-label="Duration">${a.durationMs} ms</td>
+<td data-label="Status code">${a.statusCode ?? '—'}</td><td data-label="Error">${a.error ?? '—'}</td>
+<td data-label="Response">${a.responseExcerpt ? html`<pre>${a.responseExcerpt}</pre>` : '—'}</td></tr>`)}
+</tbody></table>`}`;
+    adminPage(res, visit, 'webhooks', 'Delivery', body);
+  });
+
+  router.post(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery/retry`, async (req: Request, res: Response) => {
+    const id = req.params.delivery ?? '';
+    const visit = await adminVisit(deps, req, res, `delivery-retry\n${id}`);
+    if (!visit) return;
+    // Only a delivery of this organization: the service checks the admin, the page checks the address.
+    const found = await delivery(visit, 'AdminDeliverySummary', id);
+    if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
+    const back = destinationPath(visit, found.delivery.destinationId);
+    const outcome = await deps.operations.run('AdminRetryDelivery', { id }, visit.session.context);
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, back);
+    afterForm(res, back, 'retried');
+  });
+}

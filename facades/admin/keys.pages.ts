@@ -1,0 +1,122 @@
+import type { Request, Response, Router } from 'express';
+import { API_SCOPES, DomainError } from '../../core/index.ts';
+import { html } from '../mcp/member/html.ts';
+import type { PageDeps } from '../mcp/member/page-support.ts';
+import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
+
+interface Key {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  status: 'active' | 'expired' | 'revoked';
+}
+
+const SCOPE_LABELS: Record<string, string> = {
+  'organization:read': 'organization:read — your organization’s public profile',
+  'opportunities:read': 'opportunities:read — public needs',
+  'events:read': 'events:read — public events',
+};
+
+const DONE = { revoked: 'The key is revoked. Calls with it are refused from now on.' };
+const DEFAULT_LIFETIME_DAYS = 90;
+
+/** API keys: list, create (the value shown once), revoke after confirmation; the plan's limit shown and enforced. */
+export function mountKeyPages(router: Router, deps: PageDeps): void {
+  const keysPath = (visit: AdminVisit) => orgPath(visit.org.id, '/keys');
+
+  async function keys(visit: AdminVisit): Promise<Key[]> {
+    const outcome = await deps.operations.run<{ apiKeys: Key[] }>('AdminKeys', { id: visit.org.id }, visit.session.context);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.data.apiKeys;
+  }
+
+  function listPage(req: Request, res: Response, visit: AdminVisit, list: Key[], created?: { key: string; apiKey: Key }) {
+    const limit = visit.org.allowances.activeKeys;
+    const active = list.filter((k) => k.status === 'active').length;
+    const full = active >= limit;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const suggested = new Date(Date.now() + DEFAULT_LIFETIME_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const latest = new Date(Date.now() + 2 * 365 * 86_400_000).toISOString().slice(0, 10);
+    const body = html`
+${created ? shownOnce(`Your new key “${created.apiKey.name}”`, created.key, 'Copy it now and keep it secret: it is never shown again. If you lose it, revoke it and create another.') : ''}
+${notice(req, DONE)}
+<p>${active} of ${limit} active key${limit === 1 ? '' : 's'} allowed on the ${visit.org.plan} plan are in use.</p>
+<h2>Your keys</h2>
+${list.length === 0
+  ? html`<p class="note">No key yet.</p>`
+  : html`<table class="list"><thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
+${list.map((k) => html`<tr><td data-label="Name">${k.name}</td><td data-label="Prefix"><code>${k.prefix}</code></td><td data-label="Scopes">${k.scopes.join(', ')}</td>
+<td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${at(k.expiresAt)}</td><td data-label="Last used">${k.lastUsedAt ? at(k.lastUsedAt) : 'never'}</td>
+<td data-label="Status" class="status-${k.status}">${k.status}</td>
+<td>${k.status === 'active' ? html`<a href="${keysPath(visit)}/${encodeURIComponent(k.id)}/revoke">Revoke<span class="visually-hidden"> ${k.name}</span></a>` : ''}</td></tr>`)}
+</tbody></table>`}
+<h2>Create a key</h2>
+${full
+  ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+  : adminForm(deps, visit, keysPath(visit), 'key-create', html`
+<label>Name <input name="name" maxlength="100" required value="API key" aria-describedby="name-help"></label>
+<p id="name-help" class="note">To tell your keys apart, such as the system that uses it.</p>
+<fieldset><legend>Scopes</legend>
+${API_SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${SCOPE_LABELS[s] ?? s}</label>`)}
+</fieldset>
+<label>Expires on (end of day, UTC) <input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${suggested}"></label>
+<button type="submit">Create key</button>`)}`;
+    adminPage(res, visit, 'keys', 'API keys', body, { scripts: created ? [COPY_SCRIPT_PATH] : [] });
+  }
+
+  router.get(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    listPage(req, res, visit, await keys(visit));
+  });
+
+  router.post(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res, 'key-create');
+    if (!visit) return;
+    const body = req.body as Record<string, unknown>;
+    const scopes = ([] as unknown[]).concat(body.scopes ?? []).filter((s): s is string => typeof s === 'string');
+    const day = typeof body.expires_on === 'string' ? body.expires_on : '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`))) {
+      return adminFailure(res, visit, 'keys', invalid('Choose the expiry date as a calendar date.'), keysPath(visit));
+    }
+    const outcome = await deps.operations.run<{ createApiKey: { key: string; apiKey: Key } }>(
+      'AdminCreateKey',
+      { input: { organizationId: visit.org.id, name: typeof body.name === 'string' ? body.name : undefined, scopes, expiresAt: `${day}T23:59:59Z` } },
+      visit.session.context,
+    );
+    if (!outcome.ok) return adminFailure(res, visit, 'keys', outcome.error, keysPath(visit));
+    // The page answers the POST itself: the key exists only in this answer, which is never cached.
+    listPage(req, res, visit, await keys(visit), outcome.data.createApiKey);
+  });
+
+  router.get(`${ADMIN_PATH}/orgs/:org/keys/:key/revoke`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    const key = (await keys(visit)).find((k) => k.id === req.params.key);
+    if (!key) return adminFailure(res, visit, 'keys', notFound(req.params.key ?? ''), keysPath(visit));
+    const body = html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, scopes ${key.scopes.join(', ')})?</p>
+<p>Every call made with it is refused from then on. This cannot be undone.</p>
+${adminForm(deps, visit, `${keysPath(visit)}/${encodeURIComponent(key.id)}/revoke`, `key-revoke\n${key.id}`, html`<button type="submit" class="danger">Revoke the key</button>`)}
+<p><a href="${keysPath(visit)}">Cancel</a></p>`;
+    adminPage(res, visit, 'keys', 'Revoke an API key', body);
+  });
+
+  router.post(`${ADMIN_PATH}/orgs/:org/keys/:key/revoke`, async (req: Request, res: Response) => {
+    const id = req.params.key ?? '';
+    const visit = await adminVisit(deps, req, res, `key-revoke\n${id}`);
+    if (!visit) return;
+    // Only a key of this organization: the service checks the admin, the page checks the address.
+    if (!(await keys(visit)).some((k) => k.id === id)) return adminFailure(res, visit, 'keys', notFound(id), keysPath(visit));
+    const outcome = await deps.operations.run('AdminRevokeKey', { id }, visit.session.context);
+    if (!outcome.ok) return adminFailure(res, visit, 'keys', outcome.error, keysPath(visit));
+    afterForm(res, keysPath(visit), 'revoked');
+  });
+}
+
+const invalid = (message: string) => new DomainError('invalid_input', message, 'expires_at');
+const notFound = (id: string) => new DomainError('not_found', `No API key with id '${id}' in this organization`);

@@ -1,0 +1,65 @@
+// The named GraphQL operations behind the administration pages, run as the signed-in member
+// (the services check that member administers the organization). Parsed and validated at start-up.
+export const ADMIN_OPERATIONS = /* GraphQL */ `
+  fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
+  fragment AdminDestination on WebhookDestination {
+    id organizationId format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+  }
+  fragment AdminDelivery on WebhookDelivery {
+    id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
+  }
+
+  query AdminAccount { account { id name email } accountOrganizations { id name role plan } }
+
+  query AdminOrganization($id: ID!) {
+    account { id name email }
+    organizationAdministration(id: $id) {
+      id plan listed complete
+      allowances { activeKeys monthlyQuota destinations retainedDeliveries manualRetry }
+      profile {
+        id name description website logoUrl sectors capabilities networks profileUrl updatedAt
+        place { city region country }
+        partnerPayment { confirmedRatePercent partnersCount }
+        proofs { completedPacks references certifications }
+      }
+    }
+  }
+
+  query AdminKeys($id: ID!) { apiKeys(organizationId: $id) { ...AdminKey } }
+  mutation AdminCreateKey($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ...AdminKey } } }
+  mutation AdminRevokeKey($id: ID!) { revokeApiKey(id: $id) { ...AdminKey } }
+
+  query AdminUsage($id: ID!) {
+    organizationAdministration(id: $id) {
+      id
+      usage {
+        month
+        quota { limit used remaining resetsAt }
+        rateWindows { keyId name prefix limit used remaining resetsAt }
+        days { day calls }
+      }
+    }
+  }
+
+  query AdminDestinations($id: ID!) { webhookDestinations(organizationId: $id) { ...AdminDestination } }
+  query AdminDestination($id: ID!, $organizationId: ID!, $first: Int!, $after: String) {
+    webhookDestination(id: $id) { ...AdminDestination }
+    webhookDeliveries(organizationId: $organizationId, destinationId: $id, first: $first, after: $after) {
+      edges { node { ...AdminDelivery } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+  mutation AdminCreateDestination($input: NewWebhookDestinationInput!) {
+    createWebhookDestination(input: $input) { secret destination { ...AdminDestination } }
+  }
+  mutation AdminBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
+  mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
+  mutation AdminRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...AdminDestination } } }
+  mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
+  mutation AdminSendTest($id: ID!) { sendTestSignal(destinationId: $id) { ...AdminDelivery } }
+  query AdminDelivery($id: ID!) {
+    webhookDelivery(id: $id) { ...AdminDelivery attempts { number at durationMs statusCode error responseExcerpt } }
+  }
+  query AdminDeliverySummary($id: ID!) { webhookDelivery(id: $id) { ...AdminDelivery } }
+  mutation AdminRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...AdminDelivery } }
+`;

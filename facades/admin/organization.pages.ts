@@ -1,0 +1,68 @@
+import type { Request, Response, Router } from 'express';
+import { html } from '../mcp/member/html.ts';
+import { requestIdOf, signedIn, toLogin, type PageDeps } from '../mcp/member/page-support.ts';
+import { seeOther } from '../mcp/member/html.ts';
+import { organizationJson, type OrganizationNode } from '../rest/representations.ts';
+import { ADMIN_PATH, adminPage, adminVisit, orgPath } from './admin-support.ts';
+
+interface AccountOrganizations {
+  account: { id: string; name: string; email: string };
+  accountOrganizations: { id: string; name: string; role: string; plan: string }[];
+}
+
+const number = (n: number) => n.toLocaleString('en');
+
+/** The entry page (which organization) and an organization's overview: public profile, plan, allowances. */
+export function mountOrganizationPages(router: Router, deps: PageDeps): void {
+  router.get(ADMIN_PATH, async (req: Request, res: Response) => {
+    const requestId = requestIdOf(res);
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, ADMIN_PATH, requestId);
+    const outcome = await deps.operations.run<AccountOrganizations>('AdminAccount', {}, session.context);
+    if (!outcome.ok) throw outcome.error;
+    const { account, accountOrganizations } = outcome.data;
+    const administered = accountOrganizations.filter((o) => o.role === 'admin');
+    if (administered.length === 1) return seeOther(res, orgPath(administered[0]!.id), requestId);
+    const body =
+      administered.length === 0
+        ? html`<p class="error">You are not an admin of any organization. Ask an admin of yours to make you one.</p>`
+        : html`<p>Choose an organization:</p><ul>${administered.map((o) => html`<li><a href="${orgPath(o.id)}">${o.name}</a> (${o.plan} plan)</li>`)}</ul>`;
+    adminPage(res, { account }, undefined, 'Your organizations', body, { status: administered.length === 0 ? 403 : 200 });
+  });
+
+  router.get(`${ADMIN_PATH}/orgs/:org`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    const { org } = visit;
+    const profile = organizationJson(org.profile as unknown as OrganizationNode);
+    const payment = profile.partner_payment;
+    const a = org.allowances;
+    const body = html`
+<h2>Public profile</h2>
+<p class="note">What the public API answers at <code>GET /api/v1/organization</code> for your keys, and what the directory shows${org.listed ? '' : html` (this organization is <strong>unlisted</strong>: it does not appear in public searches)`}.</p>
+<dl>
+<dt>Name</dt><dd>${profile.name}</dd>
+<dt>Description</dt><dd>${profile.description || '—'}</dd>
+<dt>Website</dt><dd>${profile.website ?? '—'}</dd>
+<dt>Place</dt><dd>${[profile.place?.city, profile.place?.region, profile.place?.country].filter(Boolean).join(', ') || '—'}</dd>
+<dt>Sectors</dt><dd>${profile.sectors.join(', ') || '—'}</dd>
+<dt>Capabilities</dt><dd>${profile.capabilities.join(', ') || '—'}</dd>
+<dt>Networks</dt><dd>${profile.networks.join(', ') || '—'}</dd>
+<dt>Partner payment</dt><dd>${payment.confirmed_rate_percent === null ? 'no payment due yet' : `${payment.confirmed_rate_percent} % confirmed`} · ${payment.partners_count} partner${payment.partners_count === 1 ? '' : 's'}</dd>
+<dt>Track record</dt><dd>${profile.proofs.completed_packs} completed packs · ${profile.proofs.references} references · ${profile.proofs.certifications} certifications</dd>
+<dt>Profile page</dt><dd><a href="${profile.profile_url}">${profile.profile_url}</a></dd>
+</dl>
+<details><summary>As JSON</summary><pre>${JSON.stringify(profile, null, 2)}</pre></details>
+${org.complete ? '' : html`<p class="note">The profile is marked incomplete: complete it so integrators and assistants describe you well.</p>`}
+<h2>Plan: ${org.plan}</h2>
+<table><tbody>
+<tr><th scope="row">Active API keys</th><td>${a.activeKeys}</td></tr>
+<tr><th scope="row">API calls per month</th><td>${number(a.monthlyQuota)}</td></tr>
+<tr><th scope="row">Webhook destinations</th><td>${a.destinations}</td></tr>
+<tr><th scope="row">Deliveries kept per destination</th><td>${a.retainedDeliveries}</td></tr>
+<tr><th scope="row">Manual retry of failed deliveries</th><td>${a.manualRetry ? 'yes' : 'no (Clan plan)'}</td></tr>
+</tbody></table>
+<p><a href="${orgPath(org.id, '/keys')}">Manage API keys</a> · <a href="${orgPath(org.id, '/webhooks')}">Manage webhooks</a> · <a href="${orgPath(org.id, '/usage')}">See usage</a></p>`;
+    adminPage(res, visit, 'organization', org.profile.name, body);
+  });
+}

@@ -1,0 +1,295 @@
+import type { Request, Response, Router } from 'express';
+import { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from '../../core/entities/index.ts';
+import { DomainError, MAX_PAGE_SIZE, type TeamChatProvider } from '../../core/index.ts';
+import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from '../../core/webhooks/envelope.ts';
+import { teamChatAuthorizeUrl } from '../integrations/team-chat.route.ts';
+import { html, seeOther, type Html } from '../mcp/member/html.ts';
+import { field, requestIdOf, type PageDeps } from '../mcp/member/page-support.ts';
+import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
+import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
+
+export interface WebhookPagesOptions {
+  /** The team-chat OAuth provider, when the connection flow is configured. */
+  teamChat: TeamChatProvider | undefined;
+  publicBaseUrl: string;
+}
+
+interface Destination {
+  id: string;
+  organizationId: string;
+  format: DeliveryFormat;
+  /** Masked. */
+  url: string;
+  language: Language;
+  kinds: SignalType[];
+  scope: DestinationScope;
+  connectedVia: 'manual' | 'oauth';
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  /** Masked; standard JSON only. */
+  secret: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+}
+
+const FORMAT_NAMES: Record<DeliveryFormat, string> = {
+  'standard-json': 'Standard JSON',
+  'team-chat': 'Team-chat blocks',
+  'collaboration-suite': 'Collaboration-suite adaptive card',
+};
+const FORMAT_LABELS: Record<DeliveryFormat, string> = {
+  'standard-json': 'Standard JSON — a signed envelope, for your own systems',
+  'team-chat': 'Team-chat blocks — a message in a chat channel (its incoming webhook URL)',
+  'collaboration-suite': 'Collaboration-suite adaptive card — a card in a suite channel (its incoming webhook URL)',
+};
+const LANGUAGE_LABELS: Record<Language, string> = { en: 'English', fr: 'French (français)' };
+const KIND_LABELS: Record<SignalType, string> = {
+  'need.created': 'a public need is published',
+  'need.updated': 'a public need’s content or criteria change',
+  'need.withdrawn': 'a public need is withdrawn or made private',
+  'event.created': 'a public event is created',
+  'event.updated': 'a public event’s date, place or content change',
+  'event.cancelled': 'a public event is cancelled',
+};
+const SCOPE_LABELS: Record<DestinationScope, string> = {
+  platform: 'Platform — every public need and event on Packline',
+  own: 'Own — only your organization’s public needs and events',
+};
+
+const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it cannot be displayed again.';
+const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. Nothing more is sent to it.' };
+const DESTINATION_DONE = {
+  test: 'Test signal queued. It is sent within seconds: reload this page to see it below.',
+  enabled: 'The destination is enabled again: deliveries resume.',
+  retried: 'The delivery is queued again and sent now.',
+};
+
+const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
+
+/** Language, event kinds and scope: what the typed form and the team-chat connection share. */
+function settingsFields(): Html {
+  return html`<label>Language of the messages <select name="language">${LANGUAGES.map((l) => html`<option value="${l}"${l === 'en' ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`)}</select></label>
+<fieldset><legend>Event kinds</legend>
+${SIGNAL_TYPES.map((k) => html`<label><input type="checkbox" name="kinds" value="${k}" checked> <span><code>${k}</code> — ${KIND_LABELS[k]}</span></label>`)}
+</fieldset>
+<fieldset><legend>Scope</legend>
+${DESTINATION_SCOPES.map((s) => html`<label><input type="radio" name="scope" value="${s}"${s === 'platform' ? html` checked` : ''}> ${SCOPE_LABELS[s]}</label>`)}
+</fieldset>`;
+}
+
+function settingsOf(req: Request, visit: AdminVisit) {
+  const kinds = ([] as unknown[]).concat((req.body as Record<string, unknown>).kinds ?? []).filter((k): k is string => typeof k === 'string');
+  return { organizationId: visit.org.id, language: field(req, 'language'), kinds, scope: field(req, 'scope') };
+}
+
+/** A secret shown in the answer to the POST that made it. */
+interface Shown {
+  title: string;
+  label: string;
+  secret: string | null;
+  warning: string;
+}
+
+/**
+ * Webhook destinations: list, add (typed URL, or the team-chat connection flow), details with
+ * the retained deliveries, test signal, secret rotation, enabling and deletion; delivery pages.
+ */
+export function mountWebhookPages(router: Router, deps: PageDeps, options: WebhookPagesOptions): void {
+  const LIST = `${ADMIN_PATH}/orgs/:org/webhooks`;
+  const ONE = `${LIST}/:destination`;
+  const run = <T>(visit: AdminVisit, operation: string, variables: Record<string, unknown>) => deps.operations.run<T>(operation, variables, visit.session.context);
+
+  async function destinations(visit: AdminVisit): Promise<Destination[]> {
+    const outcome = await run<{ webhookDestinations: Destination[] }>(visit, 'AdminDestinations', { id: visit.org.id });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.data.webhookDestinations;
+  }
+
+  /** The destination when it belongs to the organization in the address. */
+  const owned = async (visit: AdminVisit, id: string) => (await destinations(visit)).find((d) => d.id === id);
+
+  function listPage(req: Request, res: Response, visit: AdminVisit, list: Destination[]) {
+    const { plan } = visit.org;
+    const limit = visit.org.allowances.destinations;
+    const full = list.length >= limit;
+    const provider = options.teamChat;
+    const body = html`${notice(req, LIST_DONE)}
+<p>${list.length} of ${limit} destination${limit === 1 ? '' : 's'} allowed on the ${plan} plan ${list.length === 1 ? 'is' : 'are'} in use.</p>
+<h2>Your destinations</h2>
+${list.length === 0
+  ? html`<p class="note">No destination yet.</p>`
+  : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
+${list.map((d) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${FORMAT_NAMES[d.format] ?? d.format}<span class="visually-hidden"> to ${d.url}</span></a></td>
+<td data-label="URL"><code>${d.url}</code></td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
+<td data-label="Status" class="status-${d.status}">${d.status}${d.disabledReason ? ` (${d.disabledReason})` : ''}</td>
+<td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`)}
+</tbody></table>`}
+<h2>Add a destination</h2>
+${full
+  ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+  : html`${adminForm(deps, visit, webhooksPath(visit), 'webhook-create', html`
+<label>Format <select name="format">${DELIVERY_FORMATS.map((f) => html`<option value="${f}">${FORMAT_LABELS[f]}</option>`)}</select></label>
+<label>URL <input type="url" name="url" required maxlength="2000" placeholder="https://" aria-describedby="url-help"></label>
+<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
+${settingsFields()}
+<button type="submit">Add destination</button>`)}
+<h3>Connect a team-chat channel</h3>
+${provider
+  ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
+${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields()}<button type="submit">Connect a team-chat channel</button>`)}`
+  : html`<p class="note">The connection flow is not set up on this service. Create an incoming webhook in the channel instead, and paste its URL above with the team-chat format.</p>`}`}`;
+    // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
+    const formAction = provider && !full ? [new URL(provider.authorizeUrl).origin] : [];
+    adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction });
+  }
+
+  async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string, shown?: Shown) {
+    const after = typeof req.query.after === 'string' && !shown ? req.query.after : undefined;
+    const first = Math.min(MAX_PAGE_SIZE, visit.org.allowances.retainedDeliveries);
+    const outcome = await run<{ webhookDestination: Destination; webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
+      visit,
+      'AdminDestination',
+      { id, organizationId: visit.org.id, first, after },
+    );
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', asPageFailure(outcome.error), webhooksPath(visit));
+    const d = outcome.data.webhookDestination;
+    // The service lets an admin of both organizations see it: the address must name its own.
+    if (d.organizationId !== visit.org.id) return adminFailure(res, visit, 'webhooks', notFound(id), webhooksPath(visit));
+    const { edges, pageInfo } = outcome.data.webhookDeliveries;
+    const path = destinationPath(visit, d.id);
+    const { allowances, plan } = visit.org;
+    const body = html`${shown?.secret ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
+${notice(req, DESTINATION_DONE)}
+<p><a href="${webhooksPath(visit)}">All destinations</a></p>
+<dl><dt>Format</dt><dd>${FORMAT_LABELS[d.format] ?? d.format}</dd>
+<dt>URL</dt><dd><code>${d.url}</code> (masked)</dd>
+<dt>Language</dt><dd>${LANGUAGE_LABELS[d.language] ?? d.language}</dd>
+<dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
+<dt>Scope</dt><dd>${SCOPE_LABELS[d.scope] ?? d.scope}</dd>
+<dt>Status</dt><dd class="status-${d.status}">${d.status}${d.disabledReason ? ` — ${d.disabledReason}` : ''}</dd>
+${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previousSecretExpiresAt ? ` (the previous secret also signs until ${at(d.previousSecretExpiresAt)})` : ''}</dd>` : ''}
+<dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
+<h2>Actions</h2>
+${d.status === 'active'
+  ? adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test signal</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> signal marked as a test.</span>`)
+  : html`<p class="note">A disabled destination receives nothing.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination</button>`)}`}
+<ul>${d.format === 'standard-json' ? html`<li><a href="${path}/rotate">Rotate the signing secret</a></li>` : ''}<li><a href="${path}/delete">Delete the destination</a></li></ul>
+<h2>Deliveries</h2>
+<p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
+${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
+${deliveriesTable(deps, visit, edges.map((e) => e.node))}
+${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}?after=${encodeURIComponent(pageInfo.endCursor)}">Older deliveries</a>` : ''}</p>` : ''}`;
+    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: shown?.secret ? [COPY_SCRIPT_PATH] : [] });
+  }
+
+  /** A confirmation page, then its POST: on a destination of this organization only, its CSRF token bound to the id. */
+  function confirmed(action: 'rotate' | 'delete', confirm: (d: Destination, form: Html) => Html | DomainError, act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>) {
+    const title = action === 'rotate' ? 'Rotate the signing secret' : 'Delete a webhook destination';
+    router.get(`${ONE}/${action}`, async (req: Request, res: Response) => {
+      const visit = await adminVisit(deps, req, res);
+      if (!visit) return;
+      const d = await owned(visit, req.params.destination ?? '');
+      if (!d) return adminFailure(res, visit, 'webhooks', notFound(req.params.destination ?? ''), webhooksPath(visit));
+      const path = destinationPath(visit, d.id);
+      const form = adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, html`<button type="submit" class="danger">${title}</button>`);
+      const question = confirm(d, form);
+      if (question instanceof DomainError) return adminFailure(res, visit, 'webhooks', question, path);
+      adminPage(res, visit, 'webhooks', title, html`${question}<p><a href="${path}">Cancel</a></p>`);
+    });
+    onDestination(action, act);
+  }
+
+  /** A POST on one destination of this organization, its CSRF token bound to the form and the id. */
+  function onDestination(action: string, act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>) {
+    router.post(`${ONE}/${action}`, async (req: Request, res: Response) => {
+      const id = req.params.destination ?? '';
+      const visit = await adminVisit(deps, req, res, `webhook-${action}\n${id}`);
+      if (!visit) return;
+      // Only a destination of this organization: the service checks the admin, the page checks the address.
+      const d = await owned(visit, id);
+      if (!d) return adminFailure(res, visit, 'webhooks', notFound(id), webhooksPath(visit));
+      await act(req, res, visit, d);
+    });
+  }
+
+  router.get(LIST, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    listPage(req, res, visit, await destinations(visit));
+  });
+
+  router.post(LIST, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res, 'webhook-create');
+    if (!visit) return;
+    const input = { ...settingsOf(req, visit), format: field(req, 'format') ?? '', url: field(req, 'url') ?? '' };
+    const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(visit, 'AdminCreateDestination', { input });
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, webhooksPath(visit));
+    const { secret, destination } = outcome.data.createWebhookDestination;
+    // The page answers the POST itself: the secret exists only in this answer, which is never cached.
+    await destinationPage(req, res, visit, destination.id, { title: 'Destination added', label: 'Signing secret of the new destination', secret, warning: SECRET_NOTICE });
+  });
+
+  router.post(`${LIST}/team-chat`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res, 'webhook-team-chat');
+    if (!visit) return;
+    const provider = options.teamChat;
+    if (!provider) {
+      return adminFailure(res, visit, 'webhooks', new DomainError('not_found', 'The team-chat connection flow is not set up on this service; paste the channel’s incoming webhook URL with the team-chat format instead'), webhooksPath(visit));
+    }
+    const outcome = await run<{ beginTeamChatConnection: { state: string } }>(visit, 'AdminBeginTeamChat', { input: settingsOf(req, visit) });
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, webhooksPath(visit));
+    seeOther(res, teamChatAuthorizeUrl(provider, options.publicBaseUrl, outcome.data.beginTeamChatConnection.state), requestIdOf(res));
+  });
+
+  router.get(ONE, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    await destinationPage(req, res, visit, req.params.destination ?? '');
+  });
+
+  onDestination('test', async (_req, res, visit, d) => {
+    const outcome = await run(visit, 'AdminSendTest', { id: d.id });
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+    afterForm(res, destinationPath(visit, d.id), 'test');
+  });
+
+  onDestination('enable', async (_req, res, visit, d) => {
+    const outcome = await run(visit, 'AdminEnableDestination', { id: d.id });
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+    afterForm(res, destinationPath(visit, d.id), 'enabled');
+  });
+
+  confirmed(
+    'rotate',
+    (d, form) =>
+      d.secret
+        ? html`<p>Replace the signing secret <code>${d.secret}</code> of the destination <code>${d.url}</code>?</p>
+<p>The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, so you can update your receiver meanwhile.</p>${form}`
+        : new DomainError('invalid_state', `Only standard JSON destinations have a signing secret; this one is ${FORMAT_NAMES[d.format] ?? d.format}`),
+    async (req, res, visit, d) => {
+      const outcome = await run<{ rotateWebhookSecret: { secret: string; destination: Destination } }>(visit, 'AdminRotateSecret', { id: d.id });
+      if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+      const { secret, destination } = outcome.data.rotateWebhookSecret;
+      const until = at(destination.previousSecretExpiresAt);
+      await destinationPage(req, res, visit, d.id, {
+        title: 'New signing secret',
+        label: 'The new signing secret',
+        secret,
+        warning: `${SECRET_NOTICE} The old secret keeps signing for 24 h, until ${until}: update your receiver before then.`,
+      });
+    },
+  );
+
+  confirmed(
+    'delete',
+    (d, form) => html`<p>Delete the ${FORMAT_NAMES[d.format] ?? d.format} destination <code>${d.url}</code> and its retained deliveries?</p>
+<p>Nothing more is sent to it. This cannot be undone.</p>${form}`,
+    async (_req, res, visit, d) => {
+      const outcome = await run(visit, 'AdminDeleteDestination', { id: d.id });
+      if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+      afterForm(res, webhooksPath(visit), 'deleted');
+    },
+  );
+
+  mountDeliveryPages(router, deps);
+}

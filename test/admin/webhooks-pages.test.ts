@@ -1,0 +1,377 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../consumer-kit/index.ts';
+import { SIGNAL_TYPES } from '../../core/entities/index.ts';
+import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
+import { Browser, SESSION_COOKIE } from '../../facades/mcp/member/browser.ts';
+import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { Receiver } from '../support/receiver.ts';
+import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
+import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
+
+// The webhook administration pages over HTTP, as a browser without script uses them: destinations
+// added (the signing secret shown once), test signals seen at a real receiver, failed deliveries
+// retried on Clan only, rotation and deletion after confirmation, the plan's limit, CSRF, and
+// each organization's destinations and deliveries kept to its own address.
+
+const CLAN = 'atelier-nord';
+const BASE = 'cobalt-data';
+const OTHER = 'delta-forge';
+const TEAM_CHAT_ENV = {
+  TEAM_CHAT_CLIENT_ID: 'packline-test-app',
+  TEAM_CHAT_CLIENT_SECRET: 'team-chat-client-secret',
+  TEAM_CHAT_AUTHORIZE_URL: 'https://chat.example/oauth/authorize',
+  TEAM_CHAT_TOKEN_URL: 'https://chat.example/oauth/token',
+};
+
+const webhooks = (org: string) => `/admin/orgs/${org}/webhooks`;
+const destination = (org: string, id: string) => `${webhooks(org)}/${id}`;
+const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
+/** A form's CSRF token, by its action. */
+const csrfFor = (html: string, action: string) => {
+  const at = html.indexOf(`action="${action}"`);
+  expect(at, `a form posting to ${action}`).toBeGreaterThan(-1);
+  return hidden(html.slice(at), 'csrf');
+};
+const shownSecret = (html: string) => /<code id="secret-value">([^<]+)<\/code>/.exec(html)?.[1];
+const deliveryIds = (html: string, org: string) => [...html.matchAll(new RegExp(`href="/admin/orgs/${org}/deliveries/([^/"]+)"`, 'g'))].map((m) => m[1]!);
+
+async function admin(stack: Stack, email: string, organizationId: string): Promise<{ browser: TestBrowser; id: string }> {
+  const data = await stack.graphql<{ createMember: { id: string } }>(`mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }`, {
+    input: { email, name: email.split('@')[0], password: PASSWORD, organizationId, role: 'admin' },
+  });
+  const browser = new TestBrowser(stack);
+  await browser.signIn(email, PASSWORD, '/admin');
+  return { browser, id: data.createMember.id };
+}
+
+async function page(browser: TestBrowser, url: string, status = 200): Promise<string> {
+  const { res } = await browser.follow(url);
+  const text = await res.text();
+  expect(res.status, `GET ${url}: ${text.slice(0, 600)}`).toBe(status);
+  return text;
+}
+
+/** Fills the add form of `org` and answers with the page the POST returns. */
+async function add(browser: TestBrowser, org: string, fields: Record<string, string | undefined>): Promise<{ status: number; html: string }> {
+  const list = await page(browser, webhooks(org));
+  const all = { csrf: csrfFor(list, webhooks(org)), format: 'standard-json', language: 'en', kinds: 'event.created', scope: 'own', ...fields };
+  // An undefined field is left out, as a browser leaves out a form's unchecked boxes.
+  const form = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const res = await browser.request(webhooks(org), { form });
+  return { status: res.status, html: await res.text() };
+}
+
+async function addDestination(browser: TestBrowser, org: string, url: string) {
+  const { status, html } = await add(browser, org, { url });
+  expect(status, html.slice(0, 600)).toBe(200);
+  const id = new RegExp(`action="/admin/orgs/${org}/webhooks/([^/"]+)/test"`).exec(html)![1]!;
+  return { id, html, secret: shownSecret(html) };
+}
+
+async function sendTest(browser: TestBrowser, org: string, id: string): Promise<string> {
+  const details = await page(browser, destination(org, id));
+  const action = `${destination(org, id)}/test`;
+  const { res } = await browser.follow(action, { form: { csrf: csrfFor(details, action) } });
+  const html = await res.text();
+  expect(res.status).toBe(200);
+  return html;
+}
+
+describe('webhook administration pages', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let clan: TestBrowser;
+  let clanAdminId: string;
+  let base: TestBrowser;
+  let other: TestBrowser;
+  let pageKeys: Browser;
+
+  beforeAll(async () => {
+    // Failed deliveries in seconds: eight attempts without delay.
+    stack = await startStack({ env: { ...WEBHOOK_TEST_ENV, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0', ...TEAM_CHAT_ENV } });
+    receiver = await new Receiver().start();
+    ({ browser: clan, id: clanAdminId } = await admin(stack, 'ada@atelier-nord.example', CLAN));
+    ({ browser: base } = await admin(stack, 'bo@cobalt-data.example', BASE));
+    ({ browser: other } = await admin(stack, 'di@delta-forge.example', OTHER));
+    // What a forger holding the server's key could mint: valid tokens the pages never offered.
+    pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await receiver?.close();
+  });
+
+  it('shows the plan’s allowance and the add form with every format, kind and scope', async () => {
+    const html = await page(clan, webhooks(CLAN));
+    expect(html).toContain('0 of 10 destinations allowed on the clan plan are in use');
+    for (const format of DELIVERY_FORMATS) expect(html).toContain(`<option value="${format}">`);
+    expect(html).toContain('Standard JSON — a signed envelope');
+    expect(html).toContain('Collaboration-suite adaptive card');
+    for (const kind of SIGNAL_TYPES) expect(html).toContain(`name="kinds" value="${kind}" checked`);
+    expect(html).toContain('name="scope" value="platform" checked');
+    expect(html).toContain('Own — only your organization’s public needs and events');
+    expect(html).toContain('<option value="fr">');
+  });
+
+  it('adds a standard JSON destination and shows its signing secret once, masked afterwards', async () => {
+    const url = receiver.url('/hooks/packline-shown-once');
+    const { id, html, secret } = await addDestination(clan, CLAN, url);
+    expect(html).toContain('<h1>Destination added</h1>');
+    expect(secret).toMatch(/^whsec_/);
+    expect(html).toContain('shown once');
+    expect(html).toContain('/admin/assets/copy.js');
+
+    const again = await page(clan, destination(CLAN, id));
+    expect(shownSecret(again)).toBeUndefined();
+    expect(again).not.toContain(secret!);
+    expect(again).toContain(`${secret!.slice(-4)}</code>`);
+    const list = await page(clan, webhooks(CLAN));
+    expect(list).not.toContain(secret!);
+    expect(list).not.toContain(url);
+    expect(list).toContain(`href="${destination(CLAN, id)}"`);
+    expect(list).toContain('1 of 10 destinations allowed on the clan plan');
+    expect(await page(clan, `${destination(CLAN, id)}?after=not-a-cursor`, 400)).toContain('This page of deliveries no longer exists');
+  });
+
+  it('sends a test signal that reaches the receiver, signed, and is listed as succeeded', async () => {
+    const { id, secret } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-test-signal'));
+    const answer = await sendTest(clan, CLAN, id);
+    expect(answer).toContain('Test signal queued');
+
+    const [request] = await receiver.waitFor(() => receiver.on('/hooks/packline-test-signal').length >= 1).then(() => receiver.on('/hooks/packline-test-signal'));
+    expect(request!.headers['x-service-test']).toBe('1');
+    expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({ type: 'event.created', organization_id: CLAN });
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    const details = await page(clan, destination(CLAN, id));
+    expect(details).toContain('<code>event.created</code> (test)');
+    expect(details).not.toContain('/retry"');
+
+    const [deliveryId] = deliveryIds(details, CLAN);
+    const delivery = await page(clan, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`);
+    expect(delivery).toContain('<td data-label="Status code">200</td>');
+    expect(delivery).toContain('<pre>ok</pre>');
+    expect(delivery).toContain(`href="${destination(CLAN, id)}"`);
+  });
+
+  it('offers Retry on Clan for a failed delivery, and the retry sends it again', async () => {
+    const path = '/hooks/packline-failing';
+    receiver.plan(path, { status: 500, body: 'receiver <down>' });
+    const { id } = await addDestination(clan, CLAN, receiver.url(path));
+    await sendTest(clan, CLAN, id);
+    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+
+    const details = await page(clan, destination(CLAN, id));
+    expect(details).toContain('The clan plan keeps the newest 100 finished deliveries');
+    const [deliveryId] = deliveryIds(details, CLAN);
+    const retry = `/admin/orgs/${CLAN}/deliveries/${deliveryId}/retry`;
+    expect(details).toContain(`action="${retry}"`);
+    const delivery = await page(clan, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`);
+    expect(delivery.match(/<td data-label="Status code">500<\/td>/g)).toHaveLength(8);
+    expect(delivery).toContain('<pre>receiver &lt;down&gt;</pre>');
+
+    receiver.plan(path, { status: 200 });
+    const { res } = await clan.follow(retry, { form: { csrf: csrfFor(delivery, retry) } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('The delivery is queued again');
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    expect(receiver.on(path)).toHaveLength(9);
+  }, 60_000);
+
+  it('on Base: one destination, no Retry, and a forged retry refused', async () => {
+    const empty = await page(base, webhooks(BASE));
+    expect(empty).toContain('0 of 1 destination allowed on the base plan');
+    const token = csrfFor(empty, webhooks(BASE));
+    const path = '/hooks/packline-base-down';
+    receiver.plan(path, { status: 500 });
+    const { id } = await addDestination(base, BASE, receiver.url(path));
+
+    const full = await page(base, webhooks(BASE));
+    expect(full).toContain('1 of 1 destination allowed on the base plan');
+    expect(full).toContain('The base plan allows 1 webhook destination. Delete one before adding another, or move to a larger plan.');
+    expect(full).not.toContain('Add destination</button>');
+    expect(full).not.toContain('Connect a team-chat channel</button>');
+    // The server refuses too, with the token of the form shown before.
+    const refused = await base.request(webhooks(BASE), { form: { csrf: token, format: 'standard-json', url: receiver.url('/hooks/second'), kinds: 'need.created' } });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('allows 1 webhook destination');
+
+    await sendTest(base, BASE, id);
+    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+    const details = await page(base, destination(BASE, id));
+    expect(details).toContain('The base plan keeps the newest 12 finished deliveries');
+    expect(details).toContain('part of the clan plan');
+    expect(details).not.toContain('/retry"');
+    expect(details).not.toContain('>Retry<');
+    const [deliveryId] = deliveryIds(details, BASE);
+    const delivery = await page(base, `/admin/orgs/${BASE}/deliveries/${deliveryId}`);
+    expect(delivery).not.toContain('/retry"');
+
+    const forged = await base.request(`/admin/orgs/${BASE}/deliveries/${deliveryId}/retry`, {
+      form: { csrf: pageKeys.csrf(base.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) },
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('Manual retry is part of the clan plan');
+    expect(receiver.on(path)).toHaveLength(8);
+  }, 60_000);
+
+  it('shows why a destination was disabled and enables it again', async () => {
+    const path = '/hooks/packline-gone';
+    receiver.plan(path, { status: 410 }, { status: 200 });
+    const { id } = await addDestination(clan, CLAN, receiver.url(path));
+    await sendTest(clan, CLAN, id);
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled — The receiver answered 410 Gone</dd>');
+    expect(await page(clan, webhooks(CLAN))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</td>');
+    const details = await page(clan, destination(CLAN, id));
+    expect(details).not.toContain('Send a test signal</button>');
+    const action = `${destination(CLAN, id)}/enable`;
+    const { res } = await clan.follow(action, { form: { csrf: csrfFor(details, action) } });
+    const enabled = await res.text();
+    expect(enabled).toContain('The destination is enabled again');
+    expect(enabled).toContain('class="status-active">active</dd>');
+    await sendTest(clan, CLAN, id);
+    await receiver.waitFor(() => receiver.on(path).length >= 2, 'a test signal after enabling');
+  });
+
+  it('rotates the signing secret after confirmation: the new one shown once, the old one signing for 24 h', async () => {
+    const path = '/hooks/packline-rotation';
+    const { id, secret: old } = await addDestination(clan, CLAN, receiver.url(path));
+    const details = await page(clan, destination(CLAN, id));
+    const confirmPath = `${destination(CLAN, id)}/rotate`;
+    expect(details).toContain(`href="${confirmPath}"`);
+    const confirm = await page(clan, confirmPath);
+    expect(confirm).toContain('keeps signing deliveries for 24 hours');
+    const res = await clan.request(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    const rotated = await res.text();
+    expect(res.status).toBe(200);
+    const fresh = shownSecret(rotated);
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(old);
+    expect(rotated).toContain('The old secret keeps signing for 24 h, until');
+    expect(rotated).toContain('/admin/assets/copy.js');
+    expect(shownSecret(await page(clan, destination(CLAN, id)))).toBeUndefined();
+
+    await sendTest(clan, CLAN, id);
+    const [request] = await receiver.waitFor(() => receiver.on(path).length >= 1).then(() => receiver.on(path));
+    expect(verifyWebhook(request!.body, request!.headers, fresh!)).toMatchObject({ type: 'event.created' });
+    expect(verifyWebhook(request!.body, request!.headers, old!)).toMatchObject({ type: 'event.created' });
+  });
+
+  it('deletes a destination after confirmation and goes back to the list', async () => {
+    const { id } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-deleted'));
+    const confirmPath = `${destination(CLAN, id)}/delete`;
+    const confirm = await page(clan, confirmPath);
+    expect(confirm).toContain('This cannot be undone');
+    const { res, url } = await clan.follow(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    expect(new URL(url).pathname).toBe(webhooks(CLAN));
+    const list = await res.text();
+    expect(list).toContain('The destination is deleted');
+    expect(list).not.toContain(destination(CLAN, id));
+    await page(clan, destination(CLAN, id), 404);
+  });
+
+  it('refuses a form without its CSRF token, or with the token of another destination', async () => {
+    const none = await clan.request(webhooks(CLAN), { form: { format: 'standard-json', url: receiver.url('/hooks/no-token'), kinds: 'need.created' } });
+    expect(none.status).toBe(403);
+    const { id: first } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-first'));
+    const { id: second } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-second'));
+    expect((await clan.request(`${destination(CLAN, first)}/delete`, { form: {} })).status).toBe(403);
+    const confirm = await page(clan, `${destination(CLAN, first)}/delete`);
+    const borrowed = await clan.request(`${destination(CLAN, second)}/delete`, { form: { csrf: csrfFor(confirm, `${destination(CLAN, first)}/delete`) } });
+    expect(borrowed.status).toBe(403);
+    await page(clan, destination(CLAN, second));
+    const details = await page(clan, destination(CLAN, first));
+    expect((await clan.request(`/admin/orgs/${CLAN}/deliveries/any/retry`, { form: { csrf: csrfFor(details, `${destination(CLAN, first)}/test`) } })).status).toBe(403);
+  });
+
+  it('keeps each organization’s destinations and deliveries to its own address', async () => {
+    const { id } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-private'));
+    await sendTest(clan, CLAN, id);
+    await expect.poll(async () => deliveryIds(await page(clan, destination(CLAN, id)), CLAN)).toHaveLength(1);
+    const [deliveryId] = deliveryIds(await page(clan, destination(CLAN, id)), CLAN);
+
+    // An admin of another organization: 403 on these pages, not found under their own.
+    for (const path of [webhooks(CLAN), destination(CLAN, id), `${destination(CLAN, id)}/delete`, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`]) {
+      expect(await page(other, path, 403)).toContain('Only the admins of organization');
+    }
+    const testForm = pageKeys.csrf(other.cookie(SESSION_COOKIE)!, `webhook-test\n${id}`);
+    expect((await other.request(`${destination(CLAN, id)}/test`, { form: { csrf: testForm } })).status).toBe(403);
+    await page(other, destination(OTHER, id), 404);
+    await page(other, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404);
+
+    // An admin of both: still not found under the other organization's address, even with valid tokens.
+    await stack.graphql(`mutation ($m: ID!, $o: ID!) { setMembership(memberId: $m, organizationId: $o, role: admin) { id } }`, { m: clanAdminId, o: OTHER });
+    const foreign = await page(clan, destination(OTHER, id), 404);
+    expect(foreign).toContain(`No webhook destination with id &#39;${id}&#39;`);
+    expect(foreign).not.toContain('Send a test signal');
+    expect(await page(clan, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404)).not.toContain('event.created');
+    const details = await page(clan, destination(CLAN, id));
+    for (const action of ['test', 'delete']) {
+      const token = action === 'test' ? csrfFor(details, `${destination(CLAN, id)}/test`) : pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `webhook-delete\n${id}`);
+      expect((await clan.request(`${destination(OTHER, id)}/${action}`, { form: { csrf: token } })).status).toBe(404);
+    }
+    const retry = await clan.request(`/admin/orgs/${OTHER}/deliveries/${deliveryId}/retry`, { form: { csrf: pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) } });
+    expect(retry.status).toBe(404);
+    await page(clan, destination(CLAN, id));
+    expect(deliveryIds(await page(clan, destination(CLAN, id)), CLAN)).toHaveLength(1);
+  });
+
+  it('connects a team-chat channel through the provider, which the page’s CSP lets the form reach', async () => {
+    const res = await clan.request(webhooks(CLAN));
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self' https://chat.example;");
+    const list = await res.text();
+    expect(list).toContain('Connect a team-chat channel</button>');
+    const action = `${webhooks(CLAN)}/team-chat`;
+    const answer = await clan.request(action, { form: { csrf: csrfFor(list, action), language: 'fr', kinds: 'need.created', scope: 'platform' } });
+    expect(answer.status).toBe(303);
+    const location = new URL(answer.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(TEAM_CHAT_ENV.TEAM_CHAT_AUTHORIZE_URL);
+    expect(location.searchParams.get('client_id')).toBe(TEAM_CHAT_ENV.TEAM_CHAT_CLIENT_ID);
+    expect(location.searchParams.get('scope')).toBe('incoming-webhook');
+    expect(location.searchParams.get('redirect_uri')).toBe(`${PUBLIC_BASE_URL}/integrations/team-chat/callback`);
+    const state = location.searchParams.get('state')!;
+    const pending = await stack.graphql(`query ($s: String!) { pendingTeamChatConnection(state: $s) { expiresAt } }`, { s: state });
+    expect(pending.pendingTeamChatConnection.expiresAt).toBeTruthy();
+  });
+});
+
+describe('webhook administration pages under the production URL rules', () => {
+  let stack: Stack;
+  let browser: TestBrowser;
+  const ORG = 'juniper-green';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    ({ browser } = await admin(stack, 'jo@juniper-green.example', ORG));
+  });
+  afterAll(() => stack?.close());
+
+  it('explains refused input instead of failing', async () => {
+    for (const [fields, message] of [
+      [{ url: 'not a url' }, /URL/],
+      [{ url: 'https://127.0.0.1/hook' }, /private or reserved address/],
+      [{ url: 'http://93.184.216.34/hook' }, /https/],
+      [{ url: 'https://93.184.216.34/hook', format: 'xml' }, /format must be one of standard-json, team-chat, collaboration-suite/],
+      [{ url: 'https://93.184.216.34/hook', kinds: undefined }, /kinds must name at least one event kind/],
+      [{ url: 'https://93.184.216.34/hook', kinds: 'payout.sent' }, /kinds must be one of need.created/],
+      [{ url: 'https://93.184.216.34/hook', scope: 'everyone' }, /scope must be one of platform, own/],
+    ] as const) {
+      const { status, html } = await add(browser, ORG, fields);
+      expect(status, html.slice(0, 600)).toBe(400);
+      expect(html).toMatch(message);
+    }
+    expect(await page(browser, webhooks(ORG))).toContain('0 of 10 destinations');
+  });
+
+  it('without the connection flow, says to paste the channel’s incoming URL with the team-chat format', async () => {
+    const res = await browser.request(webhooks(ORG));
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self';");
+    const html = await res.text();
+    expect(html).toContain('paste its URL above with the team-chat format');
+    expect(html).not.toContain('Connect a team-chat channel</button>');
+    const refused = await browser.request(`${webhooks(ORG)}/team-chat`, { form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION_COOKIE)!, 'webhook-team-chat') } });
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).toContain('not set up on this service');
+  });
+});
+
+const pageKeysFor = (stack: Stack) => new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
