@@ -8,6 +8,7 @@ import { SecretBox } from './secret-box.ts';
 import { ChangeFeed } from './services/change-feed.ts';
 import { DeliveryService } from './services/delivery.service.ts';
 import { DestinationService } from './services/destination.service.ts';
+import { DirectorySnapshot } from './services/directory-snapshot.ts';
 import { DirectoryService } from './services/directory.service.ts';
 import { UsageService, type LiveLimits } from './services/usage.service.ts';
 import { EsignService } from './services/esign.service.ts';
@@ -111,6 +112,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const keys = new KeyAuthenticator(db, feed);
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
+  const directory = new DirectorySnapshot(db, feed, deps.links);
   let liveLimits: LiveLimits | undefined;
   return {
     db,
@@ -136,7 +138,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
         assistantAccess: new AssistantAccessService(em, deps, memberAccess),
         assistantGrants: new AssistantGrantService(em),
         assistant: new AssistantService(em, deps, needs),
-        directory: new DirectoryService(em, deps),
+        directory: new DirectoryService(deps, directory),
         usage: new UsageService(em, usage, () => liveLimits),
       };
     },

@@ -1,18 +1,23 @@
 // The MCP ceiling: a bare SDK server (McpServer + stateless StreamableHTTPServerTransport on
-// node:http), a fresh server and transport per request as Packline does, one constant tool.
+// node:http), a fresh server and transport per request as Packline does (sharing one schema
+// validator, as Packline does), one constant tool.
 // Run as a child: prints "LISTENING <port>" once ready. PACKLINE_BENCH_MCP_PAYLOAD: JSON file
 // holding the structuredContent to answer.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 
 const payload = JSON.parse(readFileSync(process.env.PACKLINE_BENCH_MCP_PAYLOAD!, 'utf8')) as Record<string, unknown>;
 const text = JSON.stringify(payload);
 
+// Shared across requests, as Packline shares its own: the ceiling takes every saving Packline takes.
+const validator = new AjvJsonSchemaValidator();
+
 function build(): McpServer {
-  const server = new McpServer({ name: 'bench-bare', version: '1.0.0' });
+  const server = new McpServer({ name: 'bench-bare', version: '1.0.0' }, { jsonSchemaValidator: validator });
   server.registerTool(
     'constant',
     { description: 'Returns a constant result', inputSchema: { capability: z.string().optional() } },

@@ -26,13 +26,48 @@ const placeKey = (text: string | null | undefined) => foldText(text ?? '').repla
 const tokenSet = (values: readonly string[]) => new Set(values.flatMap(expertiseTokens));
 const conceptSet = (values: readonly string[]) => new Set(values.flatMap(conceptsOfTerm).map((c) => c.concept));
 /** Every word of `wanted` within one of `values` ("tech lille" is in "French Tech Lille"). */
-const withinOne = (wanted: string, values: readonly string[]) => {
+const withinOne = (wanted: string, values: readonly Set<string>[]) => {
   const words = expertiseTokens(wanted);
-  return words.length > 0 && values.some((v) => {
-    const have = new Set(expertiseTokens(v));
-    return words.every((w) => have.has(w));
-  });
+  return words.length > 0 && values.some((have) => words.every((w) => have.has(w)));
 };
+
+/** What matching needs of a row, folded once: rows come from the directory snapshot and do not change. */
+interface Folded {
+  capabilities: Set<string>[];
+  sectors: Set<string>[];
+  networks: Set<string>[];
+  concepts: Set<string>;
+  city: string;
+  region: string;
+  fields: [Set<string>, number][];
+}
+
+const folded = new WeakMap<Row, Folded>();
+
+function fold(row: Row): Folded {
+  let f = folded.get(row);
+  if (!f) {
+    const each = (values: readonly string[]) => values.map((v) => new Set(expertiseTokens(v)));
+    f = {
+      capabilities: each(row.capabilities),
+      sectors: each(row.sectors),
+      networks: each(row.networks),
+      concepts: conceptSet(row.capabilities),
+      city: placeKey(row.city),
+      region: placeKey(row.region),
+      fields: [
+        [tokenSet([row.name]), WEIGHT.name],
+        [tokenSet(row.capabilities), WEIGHT.capability],
+        [tokenSet(row.sectors), WEIGHT.sector],
+        [tokenSet(row.networks), WEIGHT.network],
+        [tokenSet([row.city ?? '', row.region ?? '']), WEIGHT.place],
+        [tokenSet([row.description]), WEIGHT.description],
+      ],
+    };
+    folded.set(row, f);
+  }
+  return f;
+}
 
 /** A compiled search: `score(row)` is null when the row does not match, else its relevance. */
 export function compileFilter(filter: DirectoryFilter): (row: Row) => number | null {
@@ -42,44 +77,35 @@ export function compileFilter(filter: DirectoryFilter): (row: Row) => number | n
   const concepts = filter.text === undefined ? [] : conceptsIn(filter.text).map((c) => c.concept);
 
   return (row) => {
+    const f = fold(row);
     if (filter.capability !== undefined && capability) {
-      const offered = conceptSet(row.capabilities);
-      if (![...capability].some((c) => offered.has(c)) && !withinOne(filter.capability, row.capabilities)) return null;
+      if (![...capability].some((c) => f.concepts.has(c)) && !withinOne(filter.capability, f.capabilities)) return null;
     }
-    if (filter.sector !== undefined && !withinOne(filter.sector, row.sectors)) return null;
-    if (filter.network !== undefined && !withinOne(filter.network, row.networks)) return null;
-    if (!places.every((p) => placeMatches(p, row))) return null;
+    if (filter.sector !== undefined && !withinOne(filter.sector, f.sectors)) return null;
+    if (filter.network !== undefined && !withinOne(filter.network, f.networks)) return null;
+    if (!places.every((p) => placeMatches(p, row, f))) return null;
     if (words === undefined) return 0;
-    const score = textScore(words, concepts, row);
+    const score = textScore(words, concepts, row, f);
     return score > 0 ? score : null;
   };
 }
 
-function placeMatches(wanted: string, row: Row): boolean {
+function placeMatches(wanted: string, row: Row, f: Folded): boolean {
   const key = placeKey(wanted);
   if (key === '') return true;
-  if (key === placeKey(row.city) || key === placeKey(row.region)) return true;
+  if (key === f.city || key === f.region) return true;
   return row.country != null && countryCode(wanted) === row.country.toUpperCase();
 }
 
-function textScore(words: string[], concepts: string[], row: Row): number {
-  const fields: [Set<string>, number][] = [
-    [tokenSet([row.name]), WEIGHT.name],
-    [tokenSet(row.capabilities), WEIGHT.capability],
-    [tokenSet(row.sectors), WEIGHT.sector],
-    [tokenSet(row.networks), WEIGHT.network],
-    [tokenSet([row.city ?? '', row.region ?? '']), WEIGHT.place],
-    [tokenSet([row.description]), WEIGHT.description],
-  ];
+function textScore(words: string[], concepts: string[], row: Row, f: Folded): number {
   let score = 0;
   for (const word of words) {
     let best = 0;
-    for (const [tokens, weight] of fields) if (weight > best && tokens.has(word)) best = weight;
+    for (const [tokens, weight] of f.fields) if (weight > best && tokens.has(word)) best = weight;
     // Country names only: two-letter words are too often something else ("it", "ai").
     if (best < WEIGHT.place && word.length > 2 && row.country != null && countryCode(word) === row.country.toUpperCase()) best = WEIGHT.place;
     score += best;
   }
-  const offered = conceptSet(row.capabilities);
-  for (const concept of concepts) if (offered.has(concept)) score += WEIGHT.concept;
+  for (const concept of concepts) if (f.concepts.has(concept)) score += WEIGHT.concept;
   return score;
 }

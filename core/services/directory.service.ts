@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/core';
 import type { Actor } from '../actor.ts';
-import { OrganizationEntity } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { FAQ_ENTRIES, MAX_FAQ_QUERY_LENGTH, MAX_FAQ_RESULTS, searchFaq, type FaqEntry } from '../faq/index.ts';
 import { hasControlCharacters, isPlausibleId } from '../ids.ts';
 import { composeTeam, TEAM_LIMITS, type TeamProposal, type TeamRequest } from '../teams/index.ts';
-import { DISCOVERABLE_ORGANIZATION_FILTER, organizationProfile, type Links, type OrganizationProfile } from '../visibility.ts';
+import type { Links, OrganizationProfile } from '../visibility.ts';
+import type { DirectorySnapshot } from './directory-snapshot.ts';
 import { compileFilter, type DirectoryFilter } from './directory-match.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
@@ -41,8 +40,8 @@ export const MAX_DIRECTORY_TEXT_LENGTH = 200;
  */
 export class DirectoryService {
   constructor(
-    private readonly em: EntityManager,
     private readonly deps: ServiceDeps,
+    private readonly snapshot: DirectorySnapshot,
   ) {}
 
   /**
@@ -56,22 +55,22 @@ export class DirectoryService {
     const list = `directory:${createHash('sha256').update(JSON.stringify(checked)).digest('base64url').slice(0, 12)}`;
     const from = after === undefined ? undefined : this.deps.cursors.decode(list, after);
     const score = compileFilter(checked);
-    const rows = await this.em.find(OrganizationEntity, DISCOVERABLE_ORGANIZATION_FILTER, { orderBy: { id: 'asc' } });
-    const hits = rows
-      .map((row) => ({ id: row.id, row, score: score(row) }))
+    const { entries } = await this.snapshot.get();
+    const hits = entries
+      .map((entry) => ({ id: entry.row.id, entry, score: score(entry.row) }))
       .filter((h): h is typeof h & { score: number } => h.score !== null)
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .filter((h) => !from || h.score < from.at || (h.score === from.at && h.id > from.id));
-    return keysetPage(this.deps.cursors, list, hits.slice(0, first + 1), first, (h) => organizationProfile(h.row, this.deps.links), (h) => h.score);
+    return keysetPage(this.deps.cursors, list, hits.slice(0, first + 1), first, (h) => h.entry.profile, (h) => h.score);
   }
 
   /** One discoverable organization; not found for any other. */
   async get(actor: Actor, id: string): Promise<OrganizationProfile> {
     requireDirectoryReader(actor);
     if (!isPlausibleId(id)) throw notFound('organization', id);
-    const org = await this.em.findOne(OrganizationEntity, { ...DISCOVERABLE_ORGANIZATION_FILTER, id });
-    if (!org) throw notFound('organization', id);
-    return organizationProfile(org, this.deps.links);
+    const entry = (await this.snapshot.get()).byId.get(id);
+    if (!entry) throw notFound('organization', id);
+    return entry.profile;
   }
 
   /** A proposed team among discoverable organizations. Nobody is contacted; nothing is stored. */
@@ -80,8 +79,8 @@ export class DirectoryService {
     if (request.needText !== undefined && request.needText.length > TEAM_LIMITS.maxNeedTextLength) {
       throw invalidInput('needText', `The need text is at most ${TEAM_LIMITS.maxNeedTextLength} characters`);
     }
-    const rows = await this.em.find(OrganizationEntity, DISCOVERABLE_ORGANIZATION_FILTER, { orderBy: { id: 'asc' } });
-    return composeTeam(request, rows.map((row) => organizationProfile(row, this.deps.links)));
+    const { entries } = await this.snapshot.get();
+    return composeTeam(request, entries.map((entry) => entry.profile));
   }
 
   /** FAQ entries answering `query`, best first. */

@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NEEDS } from '../../core/demo/demo-data.ts';
+import { runJson } from '../cli/run-cli.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { call, connectPublic, failure, ok, raw, textOf, toolCall } from './public-client.ts';
 
@@ -291,6 +292,23 @@ describe('public assistant connector tools', () => {
     expect(data.composeTeam.gaps).toEqual(['masonry']);
     expect(data.faqEntry).toEqual({ url: `${PUBLIC_BASE_URL}/faq#compose-team`, faqUrl: `${PUBLIC_BASE_URL}/faq#compose-team` });
     await expect(stack.graphql('{ directoryOrganization(id: "harbor-studio") { id } }')).rejects.toThrow("No organization with id 'harbor-studio'");
+  });
+
+  describe('changes to the directory', () => {
+    it('shows a change made in this process at the next call', async () => {
+      await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { description: "Translation, localisation and subtitling." }) { id } }`);
+      expect((await use('get_organization', { id: 'kite-translations' })).description).toBe('Translation, localisation and subtitling.');
+      await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { listed: false }) { id } }`);
+      expect(failure(await call(client, 'get_organization', { id: 'kite-translations' }))).toBe("No organization with id 'kite-translations'");
+      expect(ids(await use('search_organizations', { limit: 50 }))).not.toContain('kite-translations');
+    });
+
+    it('shows a change made by another process (the CLI) within a poll of the change epoch', async () => {
+      await runJson(['orgs', 'update', 'kite-translations', '--listed'], stack.env);
+      await expect.poll(async () => ids(await use('search_organizations', { limit: 50 }))).toContain('kite-translations');
+      await runJson(['orgs', 'update', 'fjord-legal', '--no-listed'], stack.env);
+      await expect.poll(async () => failure(await call(client, 'get_organization', { id: 'fjord-legal' }))).toBe("No organization with id 'fjord-legal'");
+    });
   });
 
   it('checked the structured content of every tool against its output schema', () => {

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SHARED_SCHEMA_VALIDATOR } from '../schema-validator.ts';
 import { registerDraftNeed } from './draft-need.tool.ts';
 import { registerMyAccount } from './my-account.tool.ts';
 import { registerMyInvitations } from './my-invitations.tool.ts';
@@ -11,7 +12,7 @@ const INSTRUCTIONS =
 
 /** One MCP server per HTTP request (stateless), bound to the grant the request's token carries. */
 export function createMemberServer(deps: MemberToolDeps): McpServer {
-  const server = new McpServer({ name: 'packline-member', title: 'Packline (member)', version: '1.0.0' }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'packline-member', title: 'Packline (member)', version: '1.0.0' }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR });
   registerMyAccount(server, deps);
   registerMyInvitations(server, deps);
   registerDraftNeed(server, deps);

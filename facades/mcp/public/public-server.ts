@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SHARED_SCHEMA_VALIDATOR } from '../schema-validator.ts';
 import { registerComposeTeam } from './compose-team.tool.ts';
 import { registerExplainService } from './explain-service.tool.ts';
 import { registerFetch } from './fetch.tool.ts';
@@ -15,7 +16,10 @@ const instructions = (deps: ToolDeps) =>
 
 /** The public connector's server, built afresh for each HTTP request (stateless). */
 export function createPublicServer(deps: ToolDeps): McpServer {
-  const server = new McpServer({ name: 'packline-public', title: 'Packline public directory', version: '1.0.0' }, { instructions: instructions(deps) });
+  const server = new McpServer(
+    { name: 'packline-public', title: 'Packline public directory', version: '1.0.0' },
+    { instructions: instructions(deps), jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR },
+  );
   registerSearchOrganizations(server, deps);
   registerGetOrganization(server, deps);
   registerComposeTeam(server, deps);
