@@ -1,11 +1,14 @@
 // What the outer layers (schema, facades, CLI) may use of the core. The ORM stays inside.
 export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
-export { loadConfig, ConfigError, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
+export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
 export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';
+export { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from './entities/index.ts';
+export { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from './webhooks/envelope.ts';
+export { ROTATION_OVERLAP_MS } from './services/destination.service.ts';
 export { DRAFT_REVIEW_PATH, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type MemberAccessPolicy } from './services/member-access-policy.ts';
 export type { AccessTokenCheck, AuthenticatedAssistant } from './services/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';

@@ -43,6 +43,8 @@ const GONE = 410;
  */
 export class Dispatcher {
   readonly store: DeliveryStore;
+  /** Lanes re-read their destination's settings when it moves (a rotation, a disabling). */
+  readonly feed: ChangeFeed;
   readonly log: Logger;
   readonly ledger: Ledger;
   readonly batcher: PrepareBatcher;
@@ -61,6 +63,7 @@ export class Dispatcher {
 
   constructor(private readonly options: DispatcherOptions) {
     this.store = options.store;
+    this.feed = options.feed;
     this.log = options.log;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = (options.leaseSeconds ?? 30) * 1000;

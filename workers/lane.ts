@@ -18,7 +18,7 @@ export class Lane {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private target: { value: LaneTarget | null; at: number } | undefined;
+  private target: { value: LaneTarget | null; at: number; version: number } | undefined;
 
   constructor(
     readonly destinationId: string,
@@ -104,11 +104,15 @@ export class Lane {
     return undefined;
   }
 
-  /** The destination's settings, re-read every couple of seconds (rotations, disabling, deletion). */
+  /**
+   * The destination's settings: re-read after any change the feed reports (a rotation signs with
+   * both secrets from the next delivery on), and every couple of seconds regardless.
+   */
   private async settings(): Promise<LaneTarget | null> {
     const now = Date.now();
-    if (!this.target || now - this.target.at > TARGET_TTL_MS) {
-      this.target = { value: await this.dispatcher.store.target(this.destinationId), at: now };
+    const version = this.dispatcher.feed.version;
+    if (!this.target || this.target.version !== version || now - this.target.at > TARGET_TTL_MS) {
+      this.target = { value: await this.dispatcher.store.target(this.destinationId), at: now, version };
     }
     return this.target.value;
   }

@@ -140,8 +140,11 @@ export class DestinationService {
       found.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
       found.secretSealed = this.deps.webhooks.box.seal(secret, secretContext(found.id));
       found.updatedAt = now;
+      // Dispatchers re-read the destination at once: both secrets sign from the next delivery.
+      await bumpChangeEpoch(em);
       return found;
     });
+    this.deps.feed.changed();
     return { destination: destinationView(destination, this.deps.webhooks.box, now), secret };
   }
 

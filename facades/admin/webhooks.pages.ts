@@ -1,7 +1,17 @@
 import type { Request, Response, Router } from 'express';
-import { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from '../../core/entities/index.ts';
-import { DomainError, MAX_PAGE_SIZE, type TeamChatProvider } from '../../core/index.ts';
-import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from '../../core/webhooks/envelope.ts';
+import {
+  DELIVERY_FORMATS,
+  DESTINATION_SCOPES,
+  DomainError,
+  LANGUAGES,
+  MAX_PAGE_SIZE,
+  SIGNAL_TYPES,
+  type DeliveryFormat,
+  type DestinationScope,
+  type Language,
+  type SignalType,
+  type TeamChatProvider,
+} from '../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../integrations/team-chat.route.ts';
 import { html, seeOther, type Html } from '../mcp/member/html.ts';
 import { field, requestIdOf, type PageDeps } from '../mcp/member/page-support.ts';

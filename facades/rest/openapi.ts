@@ -1,6 +1,8 @@
 import { API_SCOPES, DEFAULT_PAGE_SIZE, MAX_ID_LENGTH, MAX_PAGE_SIZE } from '../../core/index.ts';
 import { PROBLEMS } from './problem.ts';
 import { openApiSchemas, ref } from './openapi-schemas.ts';
+import { webhooksGuide } from './openapi-webhooks-guide.ts';
+import { openApiWebhooks, webhookParameters, webhookSchemas } from './openapi-webhooks.ts';
 
 // The machine-readable contract of /api/v1 (spec §9, DESIGN §3). A test lints it with Redocly
 // and validates live answers of every endpoint against it.
@@ -70,15 +72,38 @@ export function openApiDocument(publicBaseUrl: string) {
         'The public API v1 is a read-only beta for servers and cloud functions. It exposes the public profile of the',
         'organization bound to the API key, public opportunities (open needs) and public events.',
         '',
+        '## Authentication',
+        '',
         'Authenticate every request with `Authorization: Bearer <API_KEY>`. Keys are created in the administration',
         'interface with scopes and an expiry date, and shown once. Never call this API from browser or mobile code:',
         'requests carrying an `Origin` header are refused.',
         '',
-        'Limits: 120 requests per minute per key (`X-RateLimit-*`), and a monthly quota per organization',
+        '### Scopes',
+        '',
+        `A key carries some of ${API_SCOPES.map((s) => `\`${s}\``).join(', ')}. Each operation names the scope it requires;`,
+        'a key without it gets a 403 `missing_scope`.',
+        '',
+        '## Endpoints',
+        '',
+        'The operations below are all `GET` under `/api/v1`; any other method gets a 405. This document is served without a',
+        'key at `/api/v1/openapi.json`, and this reference at `/api/v1/docs`.',
+        '',
+        '## Limits',
+        '',
+        '120 requests per minute per key (`X-RateLimit-*`), and a monthly quota per organization',
         '(Base 1,000; Alpha 10,000; Clan 100,000 calls per calendar month, UTC; `X-Monthly-Quota-*`). A refused',
-        'request carries `Retry-After`. Errors are RFC 9457 problem documents with a stable `code`.',
+        'request carries `Retry-After`.',
+        '',
+        '## Pagination',
         '',
         'Lists are paged with opaque cursors: pass `meta.next_cursor` back as `cursor`; it is `null` on the last page.',
+        '',
+        '## Errors',
+        '',
+        'Errors are RFC 9457 problem documents (`application/problem+json`) with a stable `code` and the `request_id` to',
+        'quote when asking for help; `/api/v1/problems/<code>` explains each code.',
+        '',
+        webhooksGuide(),
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Packline', url: publicBaseUrl },
@@ -89,6 +114,7 @@ export function openApiDocument(publicBaseUrl: string) {
       { name: 'Organization', description: 'The organization bound to the API key.' },
       { name: 'Opportunities', description: 'Public needs.' },
       { name: 'Events', description: 'Public events.' },
+      { name: 'Webhooks', description: 'Signals posted to standard JSON webhook destinations.' },
     ],
     paths: {
       '/organization': operation({
@@ -140,6 +166,7 @@ export function openApiDocument(publicBaseUrl: string) {
         byId: true,
       }),
     },
+    webhooks: openApiWebhooks(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -171,6 +198,7 @@ export function openApiDocument(publicBaseUrl: string) {
           description: `Identifier, 1 to ${MAX_ID_LENGTH} characters.`,
           schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
         },
+        ...webhookParameters(),
       },
       headers: {
         'X-Request-Id': { description: 'Identifier of this request; quote it when asking for help.', schema: { type: 'string' } },
@@ -202,7 +230,7 @@ export function openApiDocument(publicBaseUrl: string) {
         },
         InternalError: problemResponse('Unexpected failure (`internal_error`); no internals are disclosed.', ['internal_error']),
       },
-      schemas: openApiSchemas(),
+      schemas: { ...openApiSchemas(), ...webhookSchemas() },
     },
   };
 }

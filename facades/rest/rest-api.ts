@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedKey } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
+import { createApiDocs, DOCS_PATH } from './docs.ts';
 import type { ApiLimits } from './limits.ts';
 import type { CachedPage, PageCache } from './page-cache.ts';
 import { PROBLEMS, problemCodeOf, type ProblemCode } from './problem.ts';
@@ -38,6 +39,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
     regex: new RegExp(`^${route.path.replace('{id}', '([^/]*)')}$`),
   }));
   const openapiBody = Buffer.from(JSON.stringify(openapi));
+  const docs = createApiDocs({ prefix: API_PREFIX });
 
   return async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const url = req.url ?? '/';
@@ -47,6 +49,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
 
     if (req.method !== 'GET') return reply.header('allow', 'GET').problem('method_not_allowed', `${req.method} is not allowed: this API is read-only`);
     if (path === '/openapi.json') return reply.send(200, openapiBody, { cacheControl: 'public, max-age=300' });
+    if (path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)) return docs(req, res, reply, path);
     if (path.startsWith('/problems/')) return problemPage(reply, path.slice('/problems/'.length));
     if (req.headers.origin !== undefined) {
       return reply.problem('browser_origin_forbidden', 'API keys must never be used from browser or mobile code; call this API from a server');

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -125,6 +126,45 @@ export class ContractValidator {
       if (!validate(parsed)) problems.push(`${where}: header ${name}: '${actual}' does not match its schema`);
     }
     return [...new Set(problems)];
+  }
+
+  /** Every problem with one webhook request (headers and raw body) against `webhooks.<kind>.post`. */
+  checkWebhook(kind: string, headers: IncomingHttpHeaders, body: string): string[] {
+    const where = `webhook ${kind}`;
+    const op = (this.doc.webhooks as Record<string, { post?: any }> | undefined)?.[kind]?.post;
+    if (!op) return [`${where}: not in the document`];
+    const pointer = `#/webhooks/${escapePointer(kind)}/post`;
+    const problems: string[] = [];
+
+    const mediaType = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!Object.hasOwn(op.requestBody?.content ?? {}, mediaType)) {
+      problems.push(`${where}: content type '${mediaType}' not documented`);
+    } else {
+      let envelope: unknown;
+      try {
+        envelope = JSON.parse(body);
+      } catch {
+        problems.push(`${where}: body is not JSON: ${body.slice(0, 200)}`);
+      }
+      const validate = this.validator(`${pointer}/requestBody/content/${escapePointer(mediaType)}/schema`);
+      if (envelope !== undefined && !validate(envelope)) {
+        problems.push(`${where}: body does not match the schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`);
+      }
+    }
+
+    (op.parameters ?? []).forEach((declared: unknown, i: number) => {
+      const [parameter, parameterPointer] = this.resolve(declared, `${pointer}/parameters/${i}`);
+      if (parameter.in !== 'header') return;
+      const actual = headers[String(parameter.name).toLowerCase()];
+      if (typeof actual !== 'string') {
+        if (parameter.required) problems.push(`${where}: documented header ${parameter.name} is missing`);
+        return;
+      }
+      const parsed = parameter.schema?.type === 'integer' && /^-?\d+$/.test(actual) ? Number(actual) : actual;
+      const validate = this.validator(`${parameterPointer}/schema`);
+      if (!validate(parsed)) problems.push(`${where}: header ${parameter.name}: '${actual}' does not match its schema`);
+    });
+    return problems;
   }
 
   private validator(pointer: string): ValidateFunction {

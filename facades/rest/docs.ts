@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Reply } from './reply.ts';
+
+// The interactive reference at /api/v1/docs: Scalar's standalone bundle, served from this
+// process, rendering /api/v1/openapi.json. Nothing is fetched from another origin.
+
+export const DOCS_PATH = '/docs';
+const BUNDLE_PATH = `${DOCS_PATH}/scalar.js`;
+const INIT_PATH = `${DOCS_PATH}/reference.js`;
+/** Not `api-reference`: the bundle would mount itself there at load, before our options. */
+const MOUNT_ID = 'reference';
+
+/** Scalar's options. No proxy: "try it" requests go straight to this server, as the CSP enforces. */
+const SCALAR_OPTIONS = {
+  metaData: { title: 'Packline Public API reference' },
+  // Prefix of every id in the page; named here so headings can build theirs (see initScript).
+  slug: 'public-api',
+  // Otherwise Inter is loaded from fonts.scalar.com.
+  withDefaultFonts: false,
+  telemetry: false,
+  // Scalar's AI chat talks to Scalar's servers.
+  agent: { disabled: true },
+  // The "Open API Client" button leads to client.scalar.com.
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  documentDownloadType: 'json',
+  persistAuth: false,
+};
+
+/**
+ * Same-origin only. Scalar injects its stylesheets as `<style>` elements without a nonce, hence
+ * `'unsafe-inline'` for styles (never for scripts); its icons are `data:` SVG masks.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS = ['content-security-policy', DOCS_CSP, 'referrer-policy', 'no-referrer', 'x-frame-options', 'DENY'];
+/** Scripts are referenced with `?v=<hash>`, so a new version is a new URL. */
+const SCRIPT_CACHE = 'public, max-age=31536000, immutable';
+const PAGE_CACHE = 'public, max-age=300';
+/** Smaller bodies are not worth compressing. */
+const COMPRESS_FROM_BYTES = 1024;
+type Encoding = 'br' | 'gzip';
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  cacheControl: string;
+  headers: string[];
+  /** Strong validator of the bytes; one ETag per encoding derives from it. */
+  hash: string;
+  compressed: Map<Encoding, Promise<Buffer>>;
+}
+
+export interface ApiDocsOptions {
+  /** Where the API is mounted, such as `/api/v1`. */
+  prefix: string;
+}
+
+/** Answers GET requests under `<prefix>/docs`: the page and its two scripts; anything else is a 404. */
+export function createApiDocs({ prefix }: ApiDocsOptions) {
+  let assets: Map<string, Asset> | undefined;
+  // Read on first use: most processes never serve the reference.
+  const load = () => (assets ??= loadAssets(prefix));
+
+  return async function docs(req: IncomingMessage, res: ServerResponse, reply: Reply, path: string): Promise<void> {
+    const asset = load().get(path);
+    if (!asset) return reply.problem('not_found', `No endpoint at ${prefix}${path}`);
+    const encoding = asset.body.length < COMPRESS_FROM_BYTES ? undefined : chooseEncoding(req.headers['accept-encoding']);
+    const etag = `"${asset.hash}${encoding ? `-${encoding}` : ''}"`;
+    const headers = [...asset.headers, 'etag', etag, 'vary', 'accept-encoding'];
+    if (matches(req.headers['if-none-match'], asset.hash)) {
+      res.writeHead(304, ['x-content-type-options', 'nosniff', 'x-request-id', reply.requestId, 'cache-control', asset.cacheControl, ...headers]);
+      return void res.end();
+    }
+    let body = asset.body;
+    if (encoding) {
+      if (!asset.compressed.has(encoding)) {
+        const pending = compress(body, encoding);
+        // A failure answers this request with a 500 and is not kept: the next request tries again.
+        pending.catch(() => asset.compressed.delete(encoding));
+        asset.compressed.set(encoding, pending);
+      }
+      body = await asset.compressed.get(encoding)!;
+      headers.push('content-encoding', encoding);
+    }
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
+    return reply.send(200, body, { type: asset.type, cacheControl: asset.cacheControl });
+  };
+}
+
+function loadAssets(prefix: string): Map<string, Asset> {
+  const bundle = asset(readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const init = asset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const page = asset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
+  return new Map([
+    [DOCS_PATH, page],
+    [BUNDLE_PATH, bundle],
+    [INIT_PATH, init],
+  ]);
+}
+
+function asset(body: Buffer, type: string, cacheControl: string, headers: string[] = []): Asset {
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  return { body, type, cacheControl, headers, hash, compressed: new Map() };
+}
+
+/**
+ * Mounts Scalar: a served file rather than an inline script, so the CSP needs no nonce. A heading
+ * of the description gets the id `<slug>/<heading slug>`, which Scalar shows as `#<heading slug>`:
+ * the links the service gives out, such as `/api/v1/docs#webhooks`, land on their section.
+ */
+function initScript(prefix: string): string {
+  const options = { url: `${prefix}/openapi.json`, ...SCALAR_OPTIONS };
+  return `Scalar.createApiReference('#${MOUNT_ID}', Object.assign(${JSON.stringify(options)}, {
+  generateHeadingSlug: function (heading) { return ${JSON.stringify(`${SCALAR_OPTIONS.slug}/`)} + heading.slug; },
+}));
+`;
+}
+
+function pageHtml(prefix: string, bundleHash: string, initHash: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${SCALAR_OPTIONS.metaData.title}</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<main id="${MOUNT_ID}"></main>
+<script src="${prefix}${BUNDLE_PATH}?v=${bundleHash}"></script>
+<script src="${prefix}${INIT_PATH}?v=${initHash}"></script>
+</body>
+</html>
+`;
+}
+
+/** Brotli when accepted, else gzip, else none; `q=0` refuses a coding. */
+function chooseEncoding(header: string | undefined): Encoding | undefined {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [coding = '', ...params] = part.split(';').map((s) => s.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (coding !== '' && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(coding);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('x-gzip')) return 'gzip';
+  return undefined;
+}
+
+/** Weak comparison (RFC 9110 §13.1.2): any representation of these bytes is still fresh. */
+function matches(header: string | undefined, hash: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    return tag === '*' || tag === `"${hash}"` || tag === `"${hash}-br"` || tag === `"${hash}-gzip"`;
+  });
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Off the event loop (zlib's thread pool); once per process and encoding. */
+function compress(bundle: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipped(bundle, { level: 9 });
+  // Quality 11 takes seconds on 3.5 MB for a few percent; 9 takes well under one.
+  return brotli(bundle, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bundle.length } });
+}
