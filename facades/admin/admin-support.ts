@@ -52,7 +52,7 @@ a{color:#0645ad}a:focus,button:focus,input:focus,select:focus{outline:3px solid 
 button{padding:.4rem .8rem;font-size:1rem;cursor:pointer}button.danger{background:#a30000;color:#fff;border:1px solid #700}
 fieldset{border:1px solid #ccc;margin:.75rem 0;padding:.5rem 1rem}legend{font-weight:bold}
 fieldset label{display:flex;gap:.5rem;align-items:center}fieldset label input{display:inline;width:auto;margin:0}
-select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem}
+select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}
 .secret{background:#fff8d6;border:2px solid #c90;padding:.75rem;margin:1rem 0}
 .secret code{font-size:1.05rem;display:block;margin:.5rem 0;word-break:break-all}
 .status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}
@@ -61,8 +61,6 @@ pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .meter{height:1rem;background:#e3e3e3;border-radius:.25rem;overflow:hidden;max-width:30rem}.meter span{display:block;height:100%;background:#2b6cb0}
 @media (max-width:40rem){
- table.list thead{display:none}table.list tr{display:block;border-bottom:2px solid #ccc;padding:.4rem 0}
- table.list td{display:block;border:0;padding:.15rem 0}table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}
  dl{grid-template-columns:1fr}input{width:100%;box-sizing:border-box}
 }`;
 

@@ -147,7 +147,7 @@ describe('tools', () => {
     expect(settings).toContain('<code>my_invitations</code>');
     expect(settings).toContain('<code>http://127.0.0.1:47321/callback</code>');
     // Since when, and last used: both dates, not "never".
-    expect(settings).toMatch(/<td>Test Assistant<\/td>[\s\S]*?<td>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/);
+    expect(settings).toMatch(/<td data-label="Application">Test Assistant<\/td>[\s\S]*?<td data-label="Since">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td data-label="Last used">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/);
     expect(settings).toContain('Prepare draft needs for your organizations');
   });
 

@@ -66,15 +66,15 @@ ${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">
 <h2>Connected applications</h2>
 ${grants.length === 0
   ? html`<p class="note">No application can act for you.</p>`
-  : html`<table><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr>
-${grants.map((g) => html`<tr><td>${g.application.name}</td><td>${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
-<td><ul>${g.scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul></td><td>${when(g.createdAt)}</td><td>${when(g.lastUsedAt)}</td>
-<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, 'Revoke')}</td></tr>`)}</table>`}
+  : html`<table class="list"><thead><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr></thead><tbody>
+${grants.map((g) => html`<tr><td data-label="Application">${g.application.name}</td><td data-label="Redirect address">${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
+<td data-label="Can"><ul>${g.scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul></td><td data-label="Since">${when(g.createdAt)}</td><td data-label="Last used">${when(g.lastUsedAt)}</td>
+<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, 'Revoke')}</td></tr>`)}</tbody></table>`}
 <h2>What applications did for you</h2>
 ${log.length === 0
   ? html`<p class="note">Nothing yet.</p>`
-  : html`<table><tr><th>When</th><th>Application</th><th>Tool</th><th>Outcome</th></tr>
-${log.map((e) => html`<tr><td>${when(e.at)}</td><td>${e.applicationName}</td><td><code>${e.tool}</code></td><td>${e.outcome}</td></tr>`)}</table>`}
+  : html`<table class="list"><thead><tr><th>When</th><th>Application</th><th>Tool</th><th>Outcome</th></tr></thead><tbody>
+${log.map((e) => html`<tr><td data-label="When">${when(e.at)}</td><td data-label="Application">${e.applicationName}</td><td data-label="Tool"><code>${e.tool}</code></td><td data-label="Outcome">${e.outcome}</td></tr>`)}</tbody></table>`}
 <h2>Password</h2>
 <p class="note">Changing it signs you out everywhere else and disconnects every application.</p>
 ${form(session, '/account/password', 'password', 'Change password', html`

@@ -38,8 +38,10 @@ export interface PageOptions {
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
-code{word-break:break-all}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
-label{display:block;margin:.5rem 0}input{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%}`;
+code{overflow-wrap:break-word}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
+label{display:block;margin:.5rem 0}input{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%}
+@media (max-width:40rem){table.list thead{display:none}table.list tr{display:block;border-bottom:2px solid #ccc;padding:.4rem 0}
+table.list td{display:block;border:0;padding:.15rem 0}table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}}`;
 
 export function sendHtml(res: ServerResponse, requestId: string, title: string, body: Html, options: PageOptions = {}): void {
   const { status = 200, headers = {}, formAction = [], scripts = [], header, style = '' } = options;
@@ -55,7 +57,9 @@ ${body}
     'content-length': String(Buffer.byteLength(page)),
     'cache-control': 'no-store',
     'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:${scripts.length ? "; script-src 'self'" : ''}; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: browsers then send `Origin: null` with the page's own forms, which the
+    // same-origin check must refuse. same-origin still tells other sites nothing.
+    'referrer-policy': 'same-origin',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
     'x-request-id': requestId,

@@ -1,0 +1,230 @@
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCanaries } from '../../core/demo/canaries.ts';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PASSWORD, rawToolCall, TestOAuthClient } from '../mcp/member-client.ts';
+import { Receiver } from '../support/receiver.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
+import { freePort, launchBrowser, openPage, signIn, snapshot } from './browser.ts';
+
+// The administration pages in a real browser (Debian's Chromium): what an organization's admin
+// does there, end to end, with screenshots of every page at desktop and phone width.
+
+const SUITE = 'e2e-admin';
+const CLAN_ADMIN = 'ada@atelier-nord.example';
+const BASE_ADMIN = 'bo@cobalt-data.example';
+
+describe('administration pages in a browser', () => {
+  let stack: Stack;
+  let origin: string;
+  let browser: Browser;
+  let receiver: Receiver;
+  const sessions: { context: BrowserContext; page: Page }[] = [];
+  const seen: string[] = [];
+
+  async function admin(email: string): Promise<Page> {
+    const session = await openPage(browser);
+    sessions.push(session);
+    await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await session.page.goto(`${origin}/admin`);
+    await signIn(session.page, email);
+    return session.page;
+  }
+
+  /** Keeps every page's text for the privacy check at the end. */
+  async function keep(page: Page) {
+    seen.push(await page.content());
+  }
+
+  beforeAll(async () => {
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    stack = await startStack({ env: { ...WEBHOOK_TEST_ENV, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0', PORT: String(port), PUBLIC_BASE_URL: origin } });
+    receiver = await new Receiver().start();
+    for (const [email, organizationId] of [[CLAN_ADMIN, 'atelier-nord'], [BASE_ADMIN, 'cobalt-data']] as const) {
+      await stack.graphql('mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }', {
+        input: { email, name: email.split('@')[0], password: PASSWORD, organizationId, role: 'admin' },
+      });
+    }
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const { context } of sessions) await context.close();
+    await browser?.close();
+    await receiver?.close();
+    await stack?.close();
+  });
+
+  it('signs in, creates a key shown once, copies it, and the key works against the REST API', async () => {
+    const page = await admin(CLAN_ADMIN);
+    expect(new URL(page.url()).pathname).toBe('/admin/orgs/atelier-nord');
+    expect(await page.locator('h1').textContent()).toBe('Atelier Nord');
+    await snapshot(page, SUITE, 'organization');
+    await keep(page);
+
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.waitForURL(`${origin}/admin/orgs/atelier-nord/keys`);
+    await snapshot(page, SUITE, 'keys');
+    await page.getByLabel('Name').fill('Browser key');
+    await page.getByRole('checkbox', { name: /events:read/ }).uncheck();
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create key' }).click()]);
+    const key = (await page.locator('#secret-value').textContent())!.trim();
+    expect(key).toMatch(/^live_/);
+    expect(await page.getByText('never shown again').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.locator('[data-copy-status]').textContent()).toBe('Copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await snapshot(page, SUITE, 'key-created');
+
+    const res = await fetch(`${origin}/api/v1/opportunities?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${origin}/api/v1/events?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(403);
+
+    await page.goto(`${origin}/admin/orgs/atelier-nord/keys`);
+    expect(await page.content()).not.toContain(key);
+    expect(await page.getByRole('cell', { name: 'Browser key', exact: true }).count()).toBe(1);
+    await keep(page);
+  });
+
+  it('adds a standard JSON destination, sends a test signal, and sees it arrive and listed as delivered', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
+    await snapshot(page, SUITE, 'webhooks');
+    await page.getByLabel('Format').selectOption('standard-json');
+    await page.getByLabel('URL', { exact: true }).fill(receiver.url('/browser'));
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Add destination' }).click()]);
+    const secret = (await page.locator('#secret-value').textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    await snapshot(page, SUITE, 'destination-created');
+    await page.goto(await destinationPageOf(page));
+    await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await receiver.waitFor((all) => all.some((r) => r.path === '/browser' && r.headers['x-service-test'] === '1'), 'the test signal');
+    await expect.poll(async () => {
+      await page.reload();
+      return page.locator('tbody tr').first().textContent();
+    }).toMatch(/succeeded/);
+    await snapshot(page, SUITE, 'destination');
+    await keep(page);
+  });
+
+  it('retries a failed delivery on the Clan plan; the Base plan shows no retry button', async () => {
+    receiver.plan('/failing', { status: 500 });
+    const clan = await admin(CLAN_ADMIN);
+    await clan.goto(await addDestination(clan, 'atelier-nord', receiver.url('/failing')));
+    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await expect.poll(async () => {
+      await clan.reload();
+      return clan.locator('tbody tr').first().textContent();
+    }, { timeout: 30_000 }).toMatch(/failed/);
+    await snapshot(clan, SUITE, 'destination-failed');
+    await clan.getByRole('link', { name: /^Attempts/ }).first().click();
+    await clan.waitForURL(/\/deliveries\//);
+    await snapshot(clan, SUITE, 'delivery');
+    await clan.goBack();
+
+    const before = receiver.on('/failing').length;
+    receiver.plan('/failing', { status: 200 });
+    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: /^Retry/ }).first().click()]);
+    await receiver.waitFor(() => receiver.on('/failing').length > before, 'the retried delivery');
+    await expect.poll(async () => {
+      await clan.reload();
+      return clan.locator('tbody tr').first().textContent();
+    }).toMatch(/succeeded/);
+
+    receiver.plan('/base-failing', { status: 500 });
+    const base = await admin(BASE_ADMIN);
+    await base.goto(await addDestination(base, 'cobalt-data', receiver.url('/base-failing')));
+    await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await expect.poll(async () => {
+      await base.reload();
+      return base.locator('tbody tr').first().textContent();
+    }, { timeout: 30_000 }).toMatch(/failed/);
+    expect(await base.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    await snapshot(base, SUITE, 'destination-base');
+    await keep(base);
+  });
+
+  it('shows usage: this month’s quota, the minute window and the chart', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.getByRole('navigation').getByRole('link', { name: 'Usage', exact: true }).click();
+    await page.waitForURL(/\/usage$/);
+    expect(await page.locator('svg[role=img]').count()).toBe(1);
+    expect(await page.getByText(/calls used/).textContent()).toMatch(/of 100,000 calls used/);
+    await snapshot(page, SUITE, 'usage');
+    await keep(page);
+  });
+
+  it('revokes a connected application, and its next MCP call fails', async () => {
+    const page = await admin(CLAN_ADMIN);
+    // The application: a redirect address of its own that the browser comes back to.
+    const app = createServer((_req, res) => res.end('back at the application'));
+    app.listen(0, '127.0.0.1');
+    await once(app, 'listening');
+    const redirect = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
+    const client = new TestOAuthClient('Browser Assistant', redirect);
+    const serverUrl = `${origin}/mcp/member`;
+    expect(await auth(client, { serverUrl })).toBe('REDIRECT');
+    await page.goto(client.authorizationUrl!.href);
+    await page.waitForURL(/\/oauth\/consent/);
+    await snapshot(page, SUITE, 'consent');
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirect)), page.getByRole('button', { name: 'Accept' }).click()]);
+    app.close();
+    const code = new URL(page.url()).searchParams.get('code')!;
+    expect(await auth(client, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
+    const token = client.tokens()!.access_token;
+    expect((await rawToolCall(stack, token, 'my_account')).status).toBe(200);
+
+    await page.goto(`${origin}/account/settings`);
+    // Listed once as connected, once in the log of what it did (its my_account call).
+    expect(await page.getByRole('cell', { name: 'Browser Assistant', exact: true }).count()).toBe(2);
+    await snapshot(page, SUITE, 'account-settings');
+    await keep(page);
+    await Promise.all([page.waitForURL(/done=revoked/), page.getByRole('button', { name: 'Revoke' }).click()]);
+    expect((await rawToolCall(stack, token, 'my_account')).status).toBe(401);
+  });
+
+  it('answers 403 on another organization’s pages, and refuses a form posted without its token', async () => {
+    const page = await admin(BASE_ADMIN);
+    const answer = await page.goto(`${origin}/admin/orgs/atelier-nord/keys`);
+    expect(answer!.status()).toBe(403);
+    await snapshot(page, SUITE, 'forbidden');
+
+    const cookies = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const forged = await fetch(`${origin}/admin/orgs/cobalt-data/keys`, {
+      method: 'POST',
+      headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ name: 'No token', scopes: 'events:read', expires_on: '2030-01-01' }).toString(),
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    await page.goto(`${origin}/admin/orgs/cobalt-data/keys`);
+    expect(await page.content()).not.toContain('No token');
+  });
+
+  it('showed no private value on any page', () => {
+    expect(seen.length).toBeGreaterThan(5);
+    expect(findCanaries(seen.join('\n'))).toEqual([]);
+  });
+
+  /** Adds a standard JSON destination through the form; resolves with its page's address. */
+  async function addDestination(page: Page, org: string, url: string): Promise<string> {
+    await page.goto(`${origin}/admin/orgs/${org}/webhooks`);
+    await page.getByLabel('Format').selectOption('standard-json');
+    await page.getByLabel('URL', { exact: true }).fill(url);
+    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Add destination' }).click()]);
+    expect(await page.locator('#secret-value').count()).toBe(1);
+    return destinationPageOf(page);
+  }
+
+  /** The page of the destination just added: the answer to the form carries its actions. */
+  async function destinationPageOf(page: Page): Promise<string> {
+    const action = await page.locator('form[action$="/test"]').getAttribute('action');
+    expect(action, 'the test signal form of the new destination').toMatch(/\/webhooks\/[^/]+\/test$/);
+    return new URL(action!.replace(/\/test$/, ''), origin).href;
+  }
+});
