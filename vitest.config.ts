@@ -8,7 +8,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
+    // A guard against hangs, not a timing goal: tests that spawn CLI processes (each one a Node
+    // start-up, a few seconds on a loaded two-core machine) need room on a busy CI run.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     // expect.poll waits on other processes and the webhook dispatcher; a generous ceiling keeps
     // loaded CI machines from failing a condition that is only slow to become true.

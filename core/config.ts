@@ -5,6 +5,13 @@ import { isAbsolute, join, resolve } from 'node:path';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * What one process runs: `api` serves HTTP without delivering webhooks, `dispatcher` delivers them
+ * and answers only /healthz, /readyz and /metrics, `all` does both.
+ */
+export const SERVER_ROLES = ['all', 'api', 'dispatcher'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
 export interface Config {
   /** @default 8080 */
   port: number;
@@ -38,6 +45,13 @@ export interface Config {
    */
   trustedProxies: number;
   mcp: McpConfig;
+  /** ROLE, overridden by `packline start --role`. @default 'all' */
+  role: ServerRole;
+  /**
+   * SHUTDOWN_GRACE_SECONDS: on SIGTERM or SIGINT, how long requests and webhook attempts in
+   * flight may take to finish before their connections are cut. @default 10
+   */
+  shutdownGraceSeconds: number;
 }
 
 /** The public assistant connector (`/mcp`). */
@@ -213,6 +227,10 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     sessionTtlSeconds: integer(value('MEMBER_SESSION_TTL_SECONDS') ?? '43200', 'MEMBER_SESSION_TTL_SECONDS', 60, 2_592_000, problems),
   };
 
+  const role = (value('ROLE') ?? 'all').toLowerCase();
+  if (!isServerRole(role)) problems.push(`ROLE must be one of ${SERVER_ROLES.join(', ')} (got '${role}')`);
+  const shutdownGraceSeconds = integer(value('SHUTDOWN_GRACE_SECONDS') ?? '10', 'SHUTDOWN_GRACE_SECONDS', 0, 600, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   if (dataEncryptionKey === undefined) {
@@ -248,7 +266,13 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
       ratePerMinute: mcpRate,
       composePerHour: mcpCompose,
     },
+    role: role as ServerRole,
+    shutdownGraceSeconds,
   };
+}
+
+export function isServerRole(value: string): value is ServerRole {
+  return (SERVER_ROLES as readonly string[]).includes(value);
 }
 
 /** A host name, IPv4 address or bracketed IPv6 address, optionally with a port. */

@@ -1,8 +1,10 @@
 // What the outer layers (schema, facades, CLI) may use of the core. The ORM stays inside.
 export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
 export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
+export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
 export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
+export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';

@@ -60,6 +60,7 @@ export class Dispatcher {
   private lastRenew = 0;
   private lastScan = 0;
   private stopped = true;
+  private cutOff = false;
 
   constructor(private readonly options: DispatcherOptions) {
     this.store = options.store;
@@ -75,6 +76,7 @@ export class Dispatcher {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.cutOff = false;
     this.unsubscribe = this.options.feed.onChange(() => this.tick());
     // Lease upkeep, lanes of dispatchers that died, and retries written by other processes.
     this.timer = setInterval(() => this.tick(), Math.min(1_000, this.leaseMs / 3));
@@ -89,12 +91,17 @@ export class Dispatcher {
     this.unsubscribe?.();
     clearInterval(this.timer);
     const lanes = [...this.lanes.values()];
-    await Promise.race([Promise.all([this.ticking, ...lanes.map((lane) => lane.close())]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    const finished = await Promise.race([
+      Promise.all([this.ticking, ...lanes.map((lane) => lane.close())]).then(() => true),
+      new Promise<boolean>((r) => setTimeout(r, graceMs, false).unref()),
+    ]);
+    this.cutOff = !finished;
     await this.ledger.flush().catch(() => undefined);
     await this.store.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'could not release webhook leases'));
     this.held.clear();
     this.lanes.clear();
-    await this.agent.close().catch(() => undefined);
+    // Past the grace, attempts still waiting for their receiver are cut rather than awaited.
+    await (finished ? this.agent.close() : this.agent.destroy()).catch(() => undefined);
   }
 
   /** Fans out, claims and starts lanes; coalesces calls that arrive while one runs. */
@@ -113,6 +120,14 @@ export class Dispatcher {
           this.tick();
         }
       });
+  }
+
+  /**
+   * True once `stop()` stopped waiting for attempts in flight: their lanes are given back, so
+   * another dispatcher owns those deliveries and a late result must not be recorded.
+   */
+  get cutOffAtStop(): boolean {
+    return this.cutOff;
   }
 
   holds(destinationId: string): boolean {

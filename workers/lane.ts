@@ -93,6 +93,7 @@ export class Lane {
       if (delivery.test) request.headers['x-service-test'] = '1';
       const at = new Date();
       const result = await d.send(target.url, request);
+      if (d.cutOffAtStop) return 0;
       const outcome = d.judge(delivery, target, result, at);
       d.ledger.add(outcome, target.plan);
       d.observe(outcome, delivery);

@@ -81,6 +81,11 @@ export function poolInfo(): { threads: number; leases: number } | undefined {
   return shared && { threads: shared.threads, leases: shared.leases };
 }
 
+/** The process's pool at this instant, for metrics: tasks waiting for a thread, and how busy the threads have been (0 to 1). */
+export function poolStats(): { threads: number; queueSize: number; utilization: number } | undefined {
+  return shared && { threads: shared.threads, queueSize: shared.pool.queueSize, utilization: shared.pool.utilization };
+}
+
 async function releasePool(lease: SharedPool): Promise<void> {
   lease.leases -= 1;
   if (lease.leases > 0) return;

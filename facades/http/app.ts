@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { coreOptions, createAccessLog, openCore, type Config, type Core, type Logger } from '../../core/index.ts';
+import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
@@ -19,30 +19,55 @@ import { REST_OPERATIONS } from '../rest/operations.ts';
 import { PageCache } from '../rest/page-cache.ts';
 import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
-import { Dispatcher } from '../../workers/dispatcher.ts';
-import { createPreparer } from '../../workers/pool.ts';
+import type { Dispatcher } from '../../workers/dispatcher.ts';
+import { poolStats } from '../../workers/pool.ts';
+import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
+import { createReadiness } from './health.ts';
+import { Metrics } from './metrics.ts';
+import { createOpsRoutes } from './ops-routes.ts';
+import { stopApp } from './shutdown.ts';
 
 export interface App {
   core: Core;
-  dispatcher: Dispatcher;
+  /** The webhook dispatcher; undefined in the `api` role. */
+  dispatcher: Dispatcher | undefined;
   contexts: Contexts;
   server: Server;
   /** Starts listening on the configured host and port (0 picks a free port). */
   listen(): Promise<AddressInfo>;
+  /**
+   * Stops accepting connections, lets requests and delivery attempts in flight finish (within
+   * SHUTDOWN_GRACE_SECONDS), gives the dispatcher's leases back, closes the pool and the database.
+   */
   close(): Promise<void>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const STARTED = Symbol('started');
 const REQUEST = Symbol('requestId');
-type TrackedResponse = ServerResponse & { [STARTED]: number; [REQUEST]: string };
+const ROUTE = Symbol('routeLabel');
+type TrackedResponse = ServerResponse & { [STARTED]: number; [REQUEST]: string; [ROUTE]: string };
 
-/** Wires core, schema and facades into one HTTP server. */
+/**
+ * Wires core, schema and facades into one HTTP server, with the webhook dispatcher in the `all`
+ * role (config.role); the `dispatcher` role gets its own, smaller app.
+ */
 export async function createApp(config: Config, log: Logger): Promise<App> {
+  if (config.role === 'dispatcher') return createDispatcherApp(config, log);
   const core = await openCore(coreOptions(config));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
-  const apiLimits = new ApiLimits({ perMinute: config.rateLimitPerMinute, redis, prefix: config.redisPrefix, usage: core.usage });
+  const delivers = config.role === 'all';
+  const metrics = new Metrics({ outboxLag: () => outboxLagSeconds(core.db), ...(delivers ? { pool: poolStats } : {}), log });
+  const readiness = createReadiness({ probes: { database: () => pingDatabase(core.db), ...(redis ? { redis: () => redis.ping() } : {}) }, log });
+  const ops = createOpsRoutes({ readiness, metrics, isInternalToken: (token) => contexts.isInternalToken(token) });
+  const apiLimits = new ApiLimits({
+    perMinute: config.rateLimitPerMinute,
+    redis,
+    prefix: config.redisPrefix,
+    usage: core.usage,
+    onRefused: (kind) => metrics.refused({ facade: 'rest', kind }),
+  });
   // Usage pages read the windows this limiter enforces.
   core.attachLimits(apiLimits);
   const rest = createRestApi({
@@ -51,24 +76,24 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     limits: apiLimits,
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
+    onRoute: (res, route) => {
+      (res as TrackedResponse)[ROUTE] = metrics.restRoute(route);
+    },
   });
-  const preparer = createPreparer('pool');
-  const dispatcher = new Dispatcher({
-    store: core.deliveryStore,
-    preparer,
-    feed: core.feed,
-    policy: core.urlPolicy,
-    log: log.child({ worker: 'dispatcher' }),
-    retrySchedule: config.webhooks.retrySchedule,
-    leaseSeconds: config.webhooks.leaseSeconds,
-  });
+  const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
   const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const memberConnector = createMemberConnector({ contexts, config, log: log.child({ facade: 'mcp-member' }) });
   const publicMcp = createPublicMcp({
     contexts,
     operations: new Operations(schema, PUBLIC_MCP_OPERATIONS),
-    limits: new McpLimits({ perMinute: config.mcp.ratePerMinute, composePerHour: config.mcp.composePerHour, redis, prefix: config.redisPrefix }),
+    limits: new McpLimits({
+      perMinute: config.mcp.ratePerMinute,
+      composePerHour: config.mcp.composePerHour,
+      redis,
+      prefix: config.redisPrefix,
+      onRefused: (kind) => metrics.refused({ facade: 'mcp', kind }),
+    }),
     log: log.child({ facade: 'mcp' }),
     allowedHosts: config.mcp.allowedHosts,
     trustedProxies: config.trustedProxies,
@@ -80,8 +105,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const req = this.req;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const ms = Math.round((performance.now() - this[STARTED]) * 10) / 10;
+    const elapsed = performance.now() - this[STARTED];
+    const ms = Math.round(elapsed * 10) / 10;
     access({ requestId: this[REQUEST], method: req.method ?? '', path: q === -1 ? url : url.slice(0, q), status: this.statusCode, ms });
+    metrics.request(this[ROUTE], this.statusCode, elapsed / 1000);
   }
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, response) => {
@@ -90,6 +117,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res[STARTED] = performance.now();
     res[REQUEST] = requestId;
+    // The family now; the REST facade refines it to the route it matches.
+    res[ROUTE] = metrics.family(req.url ?? '/', memberConnector.handles);
     res.once('finish', logRequest);
     dispatch(req, res, requestId).catch((error: unknown) => {
       log.error({ req_id: requestId, err: error }, 'request failed');
@@ -138,32 +167,24 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (url.startsWith(INTEGRATIONS_PREFIX)) return integrations.pages(req, res, requestId);
     if (memberConnector.handles(url)) return memberConnector.handle(req, res, requestId);
     if (url === '/healthz') return json(res, 200, { status: 'ok' }, requestId);
+    if (ops.handles(url)) return ops.handle(req, res, requestId);
     return json(res, 404, { error: 'not_found', detail: `Nothing at ${url.split('?', 1)[0]}` }, requestId);
   }
 
   return {
     core,
-    dispatcher,
+    dispatcher: delivery?.dispatcher,
     contexts,
     server,
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
-          dispatcher.start();
+          delivery?.dispatcher.start();
           resolve(server.address() as AddressInfo);
         });
       }),
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await dispatcher.stop();
-      await preparer.close();
-      await core.close();
-      redis?.disconnect();
-    },
+    close: () => stopApp({ server, readiness, delivery, core, redis }, config.shutdownGraceSeconds * 1000),
   };
 }
 

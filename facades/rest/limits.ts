@@ -25,6 +25,8 @@ export interface ApiLimitsOptions {
   prefix?: string;
   /** Durable call counts that seed the in-memory quota after a restart. */
   usage: UsageRecorder;
+  /** Told of every refusal (metrics). */
+  onRefused?: (kind: 'rate' | 'quota') => void;
 }
 
 /** Far above any plan: a plan's quota is compared to the count, so plan changes apply at once. */
@@ -42,10 +44,12 @@ export class ApiLimits implements LiveLimits {
   private readonly seeding = new Map<string, Promise<void> | true>();
   private readonly usage: UsageRecorder;
   private readonly shared: boolean;
+  private readonly onRefused: ((kind: 'rate' | 'quota') => void) | undefined;
 
-  constructor({ perMinute = 120, redis, prefix = 'packline', usage }: ApiLimitsOptions) {
+  constructor({ perMinute = 120, redis, prefix = 'packline', usage, onRefused }: ApiLimitsOptions) {
     this.perMinute = perMinute;
     this.usage = usage;
+    this.onRefused = onRefused;
     this.shared = redis !== undefined;
     const rate = { points: perMinute, duration: 60, keyPrefix: `${prefix}:rate` };
     const quota = { points: QUOTA_CEILING, duration: 0, keyPrefix: `${prefix}:quota` };
@@ -64,6 +68,7 @@ export class ApiLimits implements LiveLimits {
     return settle(this.rate.consume(keyId)).then((res) => {
       const window = { limit: this.perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) };
       const allowed = res.consumedPoints <= this.perMinute;
+      if (!allowed) this.onRefused?.('rate');
       return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
     });
   }
@@ -75,6 +80,7 @@ export class ApiLimits implements LiveLimits {
       settle(this.quota.consume(key, 1, { customDuration: month.secondsLeft })).then((res) => {
         const decision = quotaDecision(plan, res.consumedPoints, month);
         if (decision.allowed) this.usage.record(organizationId, month.day);
+        else this.onRefused?.('quota');
         return decision;
       });
     const seeding = this.seed(key, organizationId, now, month);

@@ -22,6 +22,8 @@ export interface RestApiOptions {
   cache: PageCache;
   /** The OpenAPI document, served without authentication. */
   openapi: object;
+  /** Told which route a request matched, before any check (metrics label it by route). */
+  onRoute?: (res: ServerResponse, route: Route) => void;
 }
 
 interface Matcher {
@@ -33,7 +35,7 @@ interface Matcher {
  * The public REST API: parse, authorize, meter, run the route's named operation, answer.
  * Order of checks (DESIGN §3): key (401) → rate (429) → scope (403) → quota (429) → handler.
  */
-export function createRestApi({ contexts, operations, limits, cache, openapi }: RestApiOptions) {
+export function createRestApi({ contexts, operations, limits, cache, openapi, onRoute }: RestApiOptions) {
   const matchers: Matcher[] = ROUTES.map((route) => ({
     route,
     regex: new RegExp(`^${route.path.replace('{id}', '([^/]*)')}$`),
@@ -56,6 +58,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi }: 
     }
     const found = matchRoute(matchers, path);
     if (!found) return reply.problem('not_found', `No endpoint at ${API_PREFIX}${path}`);
+    onRoute?.(res, found.route);
 
     const key = bearer(req.headers.authorization);
     const grant = key === undefined ? null : (contexts.cachedApiKey(key) ?? (await contexts.apiKey(key)));

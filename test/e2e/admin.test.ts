@@ -1,20 +1,16 @@
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCanaries } from '../../core/demo/canaries.ts';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { PASSWORD, rawToolCall, TestOAuthClient } from '../mcp/member-client.ts';
+import { PASSWORD, rawToolCall } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
-import { freePort, launchBrowser, openPage, signIn, snapshot } from './browser.ts';
+import { connectApplication } from './application.ts';
+import { cookieHeader, launchBrowser, newPage, signIn, snapshot } from './browser.ts';
 
 // The administration pages in a real browser (Debian's Chromium): what an organization's admin
 // does there, end to end, with screenshots of every page at desktop and phone width.
 
-const SUITE = 'e2e-admin';
 const CLAN_ADMIN = 'ada@atelier-nord.example';
 const BASE_ADMIN = 'bo@cobalt-data.example';
 
@@ -23,16 +19,14 @@ describe('administration pages in a browser', () => {
   let origin: string;
   let browser: Browser;
   let receiver: Receiver;
-  const sessions: { context: BrowserContext; page: Page }[] = [];
   const seen: string[] = [];
 
   async function admin(email: string): Promise<Page> {
-    const session = await openPage(browser);
-    sessions.push(session);
-    await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    await session.page.goto(`${origin}/admin`);
-    await signIn(session.page, email);
-    return session.page;
+    const page = await newPage(browser);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.goto(`${origin}/admin`);
+    await signIn(page, email);
+    return page;
   }
 
   /** Keeps every page's text for the privacy check at the end. */
@@ -41,9 +35,8 @@ describe('administration pages in a browser', () => {
   }
 
   beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    stack = await startStack({ env: { ...WEBHOOK_TEST_ENV, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0', PORT: String(port), PUBLIC_BASE_URL: origin } });
+    stack = await startStack({ localOrigin: true, env: { ...WEBHOOK_TEST_ENV, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0' } });
+    origin = stack.config.publicBaseUrl;
     receiver = await new Receiver().start();
     for (const [email, organizationId] of [[CLAN_ADMIN, 'atelier-nord'], [BASE_ADMIN, 'cobalt-data']] as const) {
       await stack.graphql('mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }', {
@@ -54,7 +47,6 @@ describe('administration pages in a browser', () => {
   });
 
   afterAll(async () => {
-    for (const { context } of sessions) await context.close();
     await browser?.close();
     await receiver?.close();
     await stack?.close();
@@ -64,22 +56,23 @@ describe('administration pages in a browser', () => {
     const page = await admin(CLAN_ADMIN);
     expect(new URL(page.url()).pathname).toBe('/admin/orgs/atelier-nord');
     expect(await page.locator('h1').textContent()).toBe('Atelier Nord');
-    await snapshot(page, SUITE, 'organization');
+    await snapshot(page, 'organization');
     await keep(page);
 
     await page.getByRole('navigation').getByRole('link', { name: 'API keys', exact: true }).click();
     await page.waitForURL(`${origin}/admin/orgs/atelier-nord/keys`);
-    await snapshot(page, SUITE, 'keys');
+    await snapshot(page, 'keys');
     await page.getByLabel('Name').fill('Browser key');
     await page.getByRole('checkbox', { name: /events:read/ }).uncheck();
-    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create key' }).click()]);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#secret-value').waitFor();
     const key = (await page.locator('#secret-value').textContent())!.trim();
     expect(key).toMatch(/^live_/);
     expect(await page.getByText('never shown again').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.locator('[data-copy-status]').textContent()).toBe('Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-    await snapshot(page, SUITE, 'key-created');
+    await snapshot(page, 'key-created');
 
     const res = await fetch(`${origin}/api/v1/opportunities?limit=1`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
@@ -94,13 +87,14 @@ describe('administration pages in a browser', () => {
   it('adds a standard JSON destination, sends a test signal, and sees it arrive and listed as delivered', async () => {
     const page = await admin(CLAN_ADMIN);
     await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
-    await snapshot(page, SUITE, 'webhooks');
+    await snapshot(page, 'webhooks');
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(receiver.url('/browser'));
-    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Add destination' }).click()]);
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.locator('#secret-value').waitFor();
     const secret = (await page.locator('#secret-value').textContent())!.trim();
     expect(secret).toMatch(/^whsec_/);
-    await snapshot(page, SUITE, 'destination-created');
+    await snapshot(page, 'destination-created');
     await page.goto(await destinationPageOf(page));
     await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test signal' }).click()]);
     await receiver.waitFor((all) => all.some((r) => r.path === '/browser' && r.headers['x-service-test'] === '1'), 'the test signal');
@@ -108,7 +102,7 @@ describe('administration pages in a browser', () => {
       await page.reload();
       return page.locator('tbody tr').first().textContent();
     }).toMatch(/succeeded/);
-    await snapshot(page, SUITE, 'destination');
+    await snapshot(page, 'destination');
     await keep(page);
   });
 
@@ -121,10 +115,10 @@ describe('administration pages in a browser', () => {
       await clan.reload();
       return clan.locator('tbody tr').first().textContent();
     }, { timeout: 30_000 }).toMatch(/failed/);
-    await snapshot(clan, SUITE, 'destination-failed');
+    await snapshot(clan, 'destination-failed');
     await clan.getByRole('link', { name: /^Attempts/ }).first().click();
     await clan.waitForURL(/\/deliveries\//);
-    await snapshot(clan, SUITE, 'delivery');
+    await snapshot(clan, 'delivery');
     await clan.goBack();
 
     const before = receiver.on('/failing').length;
@@ -145,7 +139,7 @@ describe('administration pages in a browser', () => {
       return base.locator('tbody tr').first().textContent();
     }, { timeout: 30_000 }).toMatch(/failed/);
     expect(await base.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
-    await snapshot(base, SUITE, 'destination-base');
+    await snapshot(base, 'destination-base');
     await keep(base);
   });
 
@@ -155,34 +149,20 @@ describe('administration pages in a browser', () => {
     await page.waitForURL(/\/usage$/);
     expect(await page.locator('svg[role=img]').count()).toBe(1);
     expect(await page.getByText(/calls used/).textContent()).toMatch(/of 100,000 calls used/);
-    await snapshot(page, SUITE, 'usage');
+    await snapshot(page, 'usage');
     await keep(page);
   });
 
   it('revokes a connected application, and its next MCP call fails', async () => {
     const page = await admin(CLAN_ADMIN);
-    // The application: a redirect address of its own that the browser comes back to.
-    const app = createServer((_req, res) => res.end('back at the application'));
-    app.listen(0, '127.0.0.1');
-    await once(app, 'listening');
-    const redirect = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
-    const client = new TestOAuthClient('Browser Assistant', redirect);
-    const serverUrl = `${origin}/mcp/member`;
-    expect(await auth(client, { serverUrl })).toBe('REDIRECT');
-    await page.goto(client.authorizationUrl!.href);
-    await page.waitForURL(/\/oauth\/consent/);
-    await snapshot(page, SUITE, 'consent');
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirect)), page.getByRole('button', { name: 'Accept' }).click()]);
-    app.close();
-    const code = new URL(page.url()).searchParams.get('code')!;
-    expect(await auth(client, { serverUrl, authorizationCode: code })).toBe('AUTHORIZED');
-    const token = client.tokens()!.access_token;
+    const app = await connectApplication(page, origin, 'Browser Assistant', { onConsent: (consent) => snapshot(consent, 'consent') });
+    const token = app.tokens()!.access_token;
     expect((await rawToolCall(stack, token, 'my_account')).status).toBe(200);
 
     await page.goto(`${origin}/account/settings`);
     // Listed once as connected, once in the log of what it did (its my_account call).
     expect(await page.getByRole('cell', { name: 'Browser Assistant', exact: true }).count()).toBe(2);
-    await snapshot(page, SUITE, 'account-settings');
+    await snapshot(page, 'account-settings');
     await keep(page);
     await Promise.all([page.waitForURL(/done=revoked/), page.getByRole('button', { name: 'Revoke' }).click()]);
     expect((await rawToolCall(stack, token, 'my_account')).status).toBe(401);
@@ -192,12 +172,11 @@ describe('administration pages in a browser', () => {
     const page = await admin(BASE_ADMIN);
     const answer = await page.goto(`${origin}/admin/orgs/atelier-nord/keys`);
     expect(answer!.status()).toBe(403);
-    await snapshot(page, SUITE, 'forbidden');
+    await snapshot(page, 'forbidden');
 
-    const cookies = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
     const forged = await fetch(`${origin}/admin/orgs/cobalt-data/keys`, {
       method: 'POST',
-      headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded', origin },
+      headers: { cookie: await cookieHeader(page, origin), 'content-type': 'application/x-www-form-urlencoded', origin },
       body: new URLSearchParams({ name: 'No token', scopes: 'events:read', expires_on: '2030-01-01' }).toString(),
       redirect: 'manual',
     });
@@ -216,7 +195,8 @@ describe('administration pages in a browser', () => {
     await page.goto(`${origin}/admin/orgs/${org}/webhooks`);
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(url);
-    await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Add destination' }).click()]);
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.locator('#secret-value').waitFor();
     expect(await page.locator('#secret-value').count()).toBe(1);
     return destinationPageOf(page);
   }

@@ -1,21 +1,25 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { basename, join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { PASSWORD } from '../mcp/member-client.ts';
 import { ROOT } from '../cli/run-cli.ts';
+import { PASSWORD } from '../mcp/member-client.ts';
 
 // A real browser for end-to-end tests: Debian's Chromium driven by playwright-core, headless,
-// without the background traffic this machine's closed network would refuse.
+// without the background traffic this machine's closed network would refuse. A test file
+// launches one browser in beforeAll, starts the service with `startStack({ localOrigin: true })`
+// (the pages only accept forms and send plain-http cookies on their own public origin), and
+// opens a fresh profile per member with `newPage`.
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export type ViewportName = keyof typeof VIEWPORTS;
 
+/** Debian's Chromium, headless: one per test file. Throws when it is missing, never skips. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), as .ci/run does`);
+    throw new Error(`Chromium is not installed at ${CHROMIUM}: the browser tests (test/e2e) need Debian's chromium package (apt-get install chromium, as .ci/run does), or CHROMIUM_PATH set to another Chromium`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -24,59 +28,93 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh browser profile (cookies included) with one page at desktop size. */
-export async function openPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  return { context, page: await context.newPage() };
+/**
+ * A page in a fresh browser profile: its own cookies, so each call is another device. Plain
+ * width and height only (no mobile emulation, which would zoom out a page too wide for a phone
+ * and hide it). Closing the browser closes it.
+ */
+export async function newPage(browser: Browser, { viewport = 'desktop' }: { viewport?: ViewportName } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+  return context.newPage();
 }
 
-/** A free local port, so the service can be told its own public address before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+/** Signs in through the real form, on the sign-in page the browser was sent to or opened. */
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  const at = new URL(page.url());
+  expect(at.pathname, `signIn expects the sign-in page, not ${at.href}`).toBe('/account/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/account/login'),
+    page.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  if (answer.status() !== 303) {
+    await page.waitForLoadState('load');
+    expect.fail(`sign-in of ${email} answered ${answer.status()}: ${await page.locator('main').innerText()}`);
+  }
+  await page.waitForURL((url) => url.pathname !== '/account/login');
+}
+
+/** The browser profile's cookies for `origin`, as a Cookie header for fetch. */
+export async function cookieHeader(page: Page, origin: string): Promise<string> {
+  return (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/**
+ * What every page owes its readers: a language and a title, one main heading, a label for
+ * every field, and no sideways scrolling at phone width.
+ */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const facts = await page.evaluate(() => {
+    const buttons = ['hidden', 'submit', 'button', 'reset', 'image'];
+    const fields = [...document.querySelectorAll('input, select, textarea')].filter((el) => !buttons.includes((el as HTMLInputElement).type));
+    const unlabelled = fields.filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'));
+    return { lang: document.documentElement.lang, title: document.title, headings: document.querySelectorAll('h1').length, unlabelled: unlabelled.map((el) => el.outerHTML) };
+  });
+  expect(facts.lang, `${name}: html lang`).toBe('en');
+  expect(facts.title, `${name}: title`).toMatch(/\S · Packline$/);
+  expect(facts.headings, `${name}: h1 headings`).toBe(1);
+  expect(facts.unlabelled, `${name}: fields without a label`).toEqual([]);
+  await atViewport(page, VIEWPORTS.phone, async () => {
+    const wide = await page.evaluate(() =>
+      document.documentElement.scrollWidth <= window.innerWidth
+        ? []
+        : [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(wide, `${name}: elements past the edge at phone width`).toEqual([]);
   });
 }
 
 /**
- * Screenshots of the page at desktop and phone width under test/artifacts/<suite>/, checking on
- * the way what every page owes its readers: a language and a title, a label for every field,
- * and no sideways scrolling on a phone.
+ * Full-page PNGs at desktop and phone width: test/artifacts/<test file>/<name>-<desktop|phone>.png
+ * (the test file's name without `.test.ts`).
  */
-export async function snapshot(page: Page, suite: string, name: string): Promise<void> {
-  const dir = join(ROOT, 'test', 'artifacts', suite);
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = join(ROOT, 'test', 'artifacts', testFileName());
   mkdirSync(dir, { recursive: true });
-  const facts = await page.evaluate(() => {
-    const fields = [...document.querySelectorAll('input, select, textarea')].filter((el) => (el as HTMLInputElement).type !== 'hidden');
-    const unlabelled = fields.filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML);
-    return { lang: document.documentElement.lang, title: document.title, unlabelled };
-  });
-  expect(facts.lang, `${name}: html lang`).toBe('en');
-  expect(facts.title, `${name}: title`).toMatch(/· Packline$/);
-  expect(facts.unlabelled, `${name}: fields without a label`).toEqual([]);
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    if (size === 'phone') {
-      const wide = await page.evaluate(() =>
-        document.documentElement.scrollWidth <= window.innerWidth
-          ? []
-          : [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.outerHTML.slice(0, 120)),
-      );
-      expect(wide, `${name}: elements past the edge at phone width`).toEqual([]);
-    }
-    await page.screenshot({ path: join(dir, `${name}-${size}.png`), fullPage: true });
+    await atViewport(page, viewport, () => page.screenshot({ path: join(dir, `${name}-${size}.png`), fullPage: true }));
   }
-  await page.setViewportSize(VIEWPORTS.desktop);
 }
 
-/** Signs in through the real form, wherever the page was sent to it. */
-export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/account/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForURL((url) => url.pathname !== '/account/login'), page.getByRole('button', { name: 'Sign in' }).click()]);
+/** Checks the page (`expectAccessible`), then takes its screenshots: call it on every page a test shows. */
+export async function snapshot(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await screenshot(page, name);
+}
+
+async function atViewport<T>(page: Page, viewport: { width: number; height: number }, run: () => Promise<T>): Promise<T> {
+  const before = page.viewportSize();
+  await page.setViewportSize(viewport);
+  try {
+    return await run();
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
+
+function testFileName(): string {
+  const path = expect.getState().testPath;
+  if (!path) throw new Error('screenshot() runs inside a test file');
+  return basename(path).replace(/\.test\.ts$/, '');
 }

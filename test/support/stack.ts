@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -34,17 +35,25 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Load the demo data. @default true */
   demo?: boolean;
+  /**
+   * Listen on a port chosen beforehand and make its own `http://127.0.0.1:<port>` the public base
+   * URL, as a real browser needs: the pages check a form's Origin against PUBLIC_BASE_URL and
+   * set Secure cookies unless it is plain http on a loopback address. @default false
+   */
+  localOrigin?: boolean;
 }
 
 /** The whole service on a random port over a fresh database, as `npm start` runs it. */
-export async function startStack({ env = {}, demo = true }: StackOptions = {}): Promise<Stack> {
+export async function startStack({ env = {}, demo = true, localOrigin = false }: StackOptions = {}): Promise<Stack> {
+  const port = localOrigin ? await freePort() : 0;
+  const publicBaseUrl = localOrigin ? `http://127.0.0.1:${port}` : PUBLIC_BASE_URL;
   const dataDir = mkdtempSync(join(tmpdir(), 'packline-test-'));
   const database = await freshDatabaseUrl();
   const stackEnv: Record<string, string> = {
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    PUBLIC_BASE_URL,
+    PUBLIC_BASE_URL: publicBaseUrl,
     INTERNAL_API_TOKEN: INTERNAL_TOKEN,
     LOG_LEVEL: 'info',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
@@ -72,7 +81,7 @@ export async function startStack({ env = {}, demo = true }: StackOptions = {}): 
     api,
     demoKey,
     logs,
-    env: { ...env, DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), INTERNAL_API_TOKEN: INTERNAL_TOKEN, PUBLIC_BASE_URL },
+    env: { ...env, DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), INTERNAL_API_TOKEN: INTERNAL_TOKEN, PUBLIC_BASE_URL: publicBaseUrl },
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },
@@ -96,4 +105,16 @@ export async function startStack({ env = {}, demo = true }: StackOptions = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port free right now: the kernel picks one, and it is released again for the service. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

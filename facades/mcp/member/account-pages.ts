@@ -48,7 +48,7 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
     return session;
   }
 
-  const form = (session: SignedIn, action: string, name: string, label: string, fields: Html | string = '') =>
+  const form = (session: SignedIn, action: string, name: string, label: Html | string, fields: Html | string = '') =>
     html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${browser.csrf(session.token, name)}">${fields}<button type="submit">${label}</button></form>`;
 
   router.get(SETTINGS_PATH, async (req: Request, res: Response) => {
@@ -69,7 +69,7 @@ ${grants.length === 0
   : html`<table class="list"><thead><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr></thead><tbody>
 ${grants.map((g) => html`<tr><td data-label="Application">${g.application.name}</td><td data-label="Redirect address">${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
 <td data-label="Can"><ul>${g.scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul></td><td data-label="Since">${when(g.createdAt)}</td><td data-label="Last used">${when(g.lastUsedAt)}</td>
-<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, 'Revoke')}</td></tr>`)}</tbody></table>`}
+<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, html`Revoke<span class="visually-hidden"> ${g.application.name}</span>`)}</td></tr>`)}</tbody></table>`}
 <h2>What applications did for you</h2>
 ${log.length === 0
   ? html`<p class="note">Nothing yet.</p>`

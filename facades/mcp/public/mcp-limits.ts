@@ -10,6 +10,8 @@ export interface McpLimitsOptions {
   redis?: Redis;
   /** Prefix of the Redis keys. @default 'packline' */
   prefix?: string;
+  /** Told of every refusal (metrics): `rate` for calls per minute, `compose` for compositions per hour. */
+  onRefused?: (kind: 'rate' | 'compose') => void;
 }
 
 export interface McpDecision {
@@ -28,9 +30,11 @@ export class McpLimits {
   readonly composePerHour: number;
   private readonly calls: RateLimiterAbstract;
   private readonly compositions: RateLimiterAbstract;
+  private readonly onRefused: ((kind: 'rate' | 'compose') => void) | undefined;
 
-  constructor({ perMinute = 60, composePerHour = 20, redis, prefix = 'packline' }: McpLimitsOptions = {}) {
+  constructor({ perMinute = 60, composePerHour = 20, redis, prefix = 'packline', onRefused }: McpLimitsOptions = {}) {
     this.perMinute = perMinute;
+    this.onRefused = onRefused;
     this.composePerHour = composePerHour;
     const calls = { points: perMinute, duration: 60, keyPrefix: `${prefix}:mcp:calls` };
     const compositions = { points: composePerHour, duration: 3_600, keyPrefix: `${prefix}:mcp:compose` };
@@ -44,11 +48,16 @@ export class McpLimits {
 
   /** Spends `points` calls (a JSON-RPC batch costs one per message). */
   consumeCall(client: string, points = 1): Promise<McpDecision> {
-    return decide(this.calls, client, points, this.perMinute);
+    return decide(this.calls, client, points, this.perMinute).then((decision) => this.told(decision, 'rate'));
   }
 
   consumeCompose(client: string): Promise<McpDecision> {
-    return decide(this.compositions, client, 1, this.composePerHour);
+    return decide(this.compositions, client, 1, this.composePerHour).then((decision) => this.told(decision, 'compose'));
+  }
+
+  private told(decision: McpDecision, kind: 'rate' | 'compose'): McpDecision {
+    if (!decision.allowed) this.onRefused?.(kind);
+    return decision;
   }
 }
 

@@ -1,0 +1,171 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, rawToolCall } from '../mcp/member-client.ts';
+import { startStack, type Stack } from '../support/stack.ts';
+import { connectApplication, memberMcpClient } from './application.ts';
+import { cookieHeader, launchBrowser, newPage, signIn, snapshot, type ViewportName } from './browser.ts';
+
+// The member's account pages in a real browser (Debian's Chromium): sign-in, connected
+// applications and their revocation, forms without their token, and sign-out everywhere, with
+// screenshots of every page at desktop and phone width.
+
+describe('member account pages in a browser', () => {
+  let stack: Stack;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await startStack({ localOrigin: true });
+    origin = stack.config.publicBaseUrl;
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  /** A new member with a password, signed in on a fresh browser profile, on the settings page. */
+  async function member(local: string, viewport: ViewportName = 'desktop'): Promise<{ email: string; page: Page }> {
+    const email = `${local}@atelier-nord.example`;
+    await createMember(stack, email);
+    return { email, page: await signedIn(email, viewport) };
+  }
+
+  async function signedIn(email: string, viewport: ViewportName = 'desktop'): Promise<Page> {
+    const page = await newPage(browser, { viewport });
+    await page.goto(`${origin}/account/settings`);
+    await signIn(page, email);
+    expect(new URL(page.url()).pathname).toBe('/account/settings');
+    return page;
+  }
+
+  async function expectTokenRefused(token: string): Promise<void> {
+    const res = await rawToolCall(stack, token, 'my_account');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    await res.body?.cancel();
+  }
+
+  it('sends a visitor to sign in, refuses a wrong password, and shows the settings after the form', async () => {
+    const email = 'signin@atelier-nord.example';
+    await createMember(stack, email);
+    const page = await newPage(browser);
+    await page.goto(`${origin}/account/settings`);
+    expect(new URL(page.url()).pathname).toBe('/account/login');
+    expect(new URL(page.url()).searchParams.get('return_to')).toBe('/account/settings');
+    await snapshot(page, 'login');
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    expect(refused.status()).toBe(401);
+    await page.waitForLoadState('load');
+    expect(await page.locator('.error').innerText()).toBe('Wrong email or password.');
+    await snapshot(page, 'login-refused');
+
+    await signIn(page, email);
+    expect(new URL(page.url()).pathname).toBe('/account/settings');
+    expect(await page.locator('h1').innerText()).toBe('Account settings');
+    expect(await page.getByText('Signed in as').innerText()).toContain(`(${email})`);
+    expect(await page.getByText('No application can act for you.').isVisible()).toBe(true);
+    const cookie = (await page.context().cookies(origin)).find((c) => c.name === 'pl_member');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
+    await snapshot(page, 'settings');
+  });
+
+  it('connects an application through OAuth, lists it, and after Revoke its next MCP call is 401', async () => {
+    const { page } = await member('revoke');
+    const app = await connectApplication(page, origin, 'Browser Assistant', { onConsent: (consent) => snapshot(consent, 'consent') });
+    const token = app.tokens()!.access_token;
+    const mcp = await memberMcpClient(origin, app);
+    const before = await mcp.callTool({ name: 'my_account', arguments: {} });
+    expect(before.isError).toBeFalsy();
+    expect(JSON.stringify(before.content)).toContain('Member revoke');
+
+    await page.goto(`${origin}/account/settings`);
+    const connected = page.locator('table', { has: page.getByRole('columnheader', { name: 'Redirect address' }) });
+    const row = connected.getByRole('row').filter({ hasText: 'Browser Assistant' });
+    expect(await row.count()).toBe(1);
+    const log = page.locator('table', { has: page.getByRole('columnheader', { name: 'Tool' }) });
+    expect(await log.getByRole('row').filter({ hasText: 'my_account' }).count()).toBeGreaterThan(0);
+    await snapshot(page, 'settings-connected');
+
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('done') === 'revoked'), row.getByRole('button', { name: 'Revoke' }).click()]);
+    expect(await page.getByText('The application was disconnected.').isVisible()).toBe(true);
+    expect(await page.getByText('No application can act for you.').isVisible()).toBe(true);
+    await snapshot(page, 'settings-revoked');
+
+    await expectTokenRefused(token);
+    // The SDK client gets the 401 too, and its refresh token died with the grant: all it can do
+    // is send the member to consent again.
+    await expect(mcp.callTool({ name: 'my_account', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(app.tokens()).toBeUndefined();
+    await mcp.close();
+  });
+
+  it('refuses a form posted without its token (403) and keeps the session', async () => {
+    const { page } = await member('csrf');
+    const cookie = await cookieHeader(page, origin);
+    const post = (fields: Record<string, string>) =>
+      fetch(`${origin}/account/password`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ current_password: 'not my password', new_password: 'a brand new password', ...fields }).toString(),
+        redirect: 'manual',
+      });
+    const token = (form: string) => page.locator(`form[action="${form}"] input[name="csrf"]`).inputValue();
+
+    const missing = await post({});
+    expect(missing.status).toBe(403);
+    expect(await missing.text()).toContain('This form has expired');
+    const another = await post({ csrf: await token('/account/sign-out-everywhere') });
+    expect(another.status, 'the token of another form').toBe(403);
+    await another.body?.cancel();
+    // The same post with its own token gets through to the password check.
+    const genuine = await post({ csrf: await token('/account/password') });
+    expect(genuine.status).toBe(303);
+    expect(genuine.headers.get('location')).toBe('/account/settings?error=current_password');
+
+    // And in the browser itself: the page's own form with its token removed.
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('a brand new password');
+    await page.locator('form[action="/account/password"] input[name="csrf"]').evaluate((input) => input.remove());
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Change password' }).click(),
+    ]);
+    expect(refused.status()).toBe(403);
+    await page.waitForLoadState('load');
+    expect(await page.locator('h1').innerText()).toBe('This form has expired');
+    await snapshot(page, 'form-refused');
+
+    await page.goto(`${origin}/account/settings`);
+    expect(new URL(page.url()).pathname, 'still signed in').toBe('/account/settings');
+  });
+
+  it('signs out everywhere: every browser and every application loses its access', async () => {
+    const { email, page: laptop } = await member('everywhere');
+    const phone = await signedIn(email, 'phone');
+    const app = await connectApplication(laptop, origin, 'Everywhere Assistant');
+    expect((await rawToolCall(stack, app.tokens()!.access_token, 'my_account')).status).toBe(200);
+    const laptopCookie = await cookieHeader(laptop, origin);
+
+    await phone.goto(`${origin}/account/settings`);
+    await Promise.all([
+      phone.waitForURL((url) => url.pathname === '/account/login' && url.searchParams.get('done') === 'signed_out_everywhere'),
+      phone.getByRole('button', { name: 'Sign out everywhere' }).click(),
+    ]);
+    expect(await phone.getByText('You are signed out everywhere.').isVisible()).toBe(true);
+    expect((await phone.context().cookies(origin)).map((c) => c.name)).not.toContain('pl_member');
+    await snapshot(phone, 'signed-out-everywhere');
+
+    await laptop.goto(`${origin}/account/settings`);
+    expect(new URL(laptop.url()).pathname, 'the other browser is signed out').toBe('/account/login');
+    const replayed = await fetch(`${origin}/account/settings`, { headers: { cookie: laptopCookie }, redirect: 'manual' });
+    expect(replayed.status, 'the old session cookie').toBe(303);
+    expect(replayed.headers.get('location')).toMatch(/^\/account\/login\?/);
+    await expectTokenRefused(app.tokens()!.access_token);
+  });
+});
