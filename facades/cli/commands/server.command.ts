@@ -1,22 +1,33 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger, migrateDatabase, seedDemo, type Config, type Core, type SeedResult } from '../../../core/index.ts';
-import { createApp } from '../../http/app.ts';
-import { BOOLEAN, noPositionals, parse } from '../args.ts';
+import { SERVER_ROLES, createLogger, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
+import { createApp, type App } from '../../http/app.ts';
+import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
+import { CliError } from '../runtime.ts';
 import { describeRecord, type Output, type Runtime } from '../runtime.ts';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
-/** `packline start [--no-demo]`: serves until SIGINT or SIGTERM. */
+/** Beyond the grace, what closing the pool and the database may take before the process exits anyway. */
+const SHUTDOWN_MARGIN_MS = 5_000;
+
+/** `packline start [--role all|api|dispatcher] [--no-demo]`: serves until SIGINT or SIGTERM. */
 export async function start(rt: Runtime, args: string[], print: (line: string) => void): Promise<Output | undefined> {
-  const usage = 'packline start [--no-demo]';
-  const p = parse(args, { demo: BOOLEAN }, usage);
+  const usage = 'packline start [--role all|api|dispatcher] [--no-demo]';
+  const p = parse(args, { demo: BOOLEAN, role: STRING }, usage);
   noPositionals(p, usage);
-  const config = rt.config;
+  const role = optional(p, 'role');
+  if (role !== undefined && !isServerRole(role)) throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
+  const config: Config = role === undefined ? rt.config : { ...rt.config, role };
   const log = createLogger(config.logLevel);
   const app = await createApp(config, log);
-  const demoKey = p.values.demo === false ? undefined : await demoData(app.core, config);
+  // The dispatcher serves no API: the demo data and its key are the API processes' business.
+  const demoKey = p.values.demo === false || config.role === 'dispatcher' ? undefined : await demoData(app.core, config);
   const address = await app.listen();
+  if (config.role === 'dispatcher') {
+    print(dispatcherBanner(config, `http://${address.address}:${address.port}`, `${address.address}:${address.port}`));
+    return serveUntilSignal(app, config, log);
+  }
   const base = config.port === 0 ? config.publicBaseUrl.replace(/:0$/, `:${address.port}`) : config.publicBaseUrl;
   print(
     [
@@ -28,6 +39,7 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       `  MCP             ${base}/mcp (public), ${base}/mcp/member (after OAuth consent)`,
       `  GraphQL         ${base}/graphql`,
       `  Database        ${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}${config.redisUrl ? ', limits in Redis' : ''}`,
+      ...(config.role === 'api' ? ['  Webhooks        not delivered by this process (--role api): run `packline start --role dispatcher`'] : []),
       `  Internal token  ${config.internalApiTokenGenerated ? `${config.internalApiToken}   (generated for development, kept in ${join(config.dataDir, 'internal-api-token')})` : '(from INTERNAL_API_TOKEN)'}`,
       `  Demo API key    ${demoKey ?? '(none: start without --no-demo, or run `packline keys create`)'}`,
       '',
@@ -35,14 +47,41 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
+  return serveUntilSignal(app, config, log);
+}
+
+function dispatcherBanner(config: Config, base: string, address: string): string {
+  return [
+    '',
+    `Packline dispatcher is listening on ${address} (webhook delivery; no API in this process)`,
+    `  Health          ${base}/healthz, ${base}/readyz`,
+    `  Metrics         ${base}/metrics   (Authorization: Bearer <internal token>)`,
+    `  Database        ${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs until SIGINT or SIGTERM, then shuts down gracefully (App.close) and resolves, so the process
+ * exits 0. Should closing hang past the grace and a margin, the process exits 1 regardless.
+ */
+async function serveUntilSignal(app: App, config: Config, log: Logger): Promise<undefined> {
+  await new Promise<void>((resolve, reject) => {
+    let stopping = false;
     const stop = (signal: string) => {
-      log.info({ signal }, 'shutting down');
-      app.close().then(resolve, resolve);
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal, grace_seconds: config.shutdownGraceSeconds }, 'shutting down');
+      setTimeout(() => {
+        log.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      }, config.shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS).unref();
+      app.close().then(resolve, reject);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  log.info('stopped');
   return undefined;
 }
 
