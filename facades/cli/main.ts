@@ -14,7 +14,10 @@ import { CliError, Runtime, type Output } from './runtime.ts';
 export const USAGE = `packline: the Packline service and its administration
 
 Server
-  packline start [--no-demo]          serve the API (what \`npm start\` runs)
+  packline start [--role all|api|dispatcher] [--no-demo]
+                                      serve (what \`npm start\` runs). --role, or ROLE: all (default) serves
+                                      HTTP and delivers webhooks; api serves HTTP only; dispatcher delivers
+                                      webhooks and answers /healthz, /readyz and /metrics only
   packline migrate                    bring the database schema up to date
   packline seed                       load the demo data (once)
 

@@ -23,7 +23,7 @@ import type { Dispatcher } from '../../workers/dispatcher.ts';
 import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
-import { Metrics } from './metrics.ts';
+import { Metrics, requestFamily, restRouteLabel } from './metrics.ts';
 import { createOpsRoutes } from './ops-routes.ts';
 import { stopApp } from './shutdown.ts';
 
@@ -77,7 +77,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
     onRoute: (res, route) => {
-      (res as TrackedResponse)[ROUTE] = metrics.restRoute(route);
+      (res as TrackedResponse)[ROUTE] = restRouteLabel(route);
     },
   });
   const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
@@ -118,7 +118,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     res[STARTED] = performance.now();
     res[REQUEST] = requestId;
     // The family now; the REST facade refines it to the route it matches.
-    res[ROUTE] = metrics.family(req.url ?? '/', memberConnector.handles);
+    res[ROUTE] = requestFamily(req.url ?? '/', memberConnector.handles);
     res.once('finish', logRequest);
     dispatch(req, res, requestId).catch((error: unknown) => {
       log.error({ req_id: requestId, err: error }, 'request failed');

@@ -114,22 +114,6 @@ export class Metrics {
     }
   }
 
-  /** The label of a request before any facade refines it: its family, from the path's prefix. */
-  family(url: string, isMemberConnector: (url: string) => boolean): string {
-    if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return 'rest/other';
-    if (url === GRAPHQL_PATH || url.startsWith(GRAPHQL_QUERY)) return 'graphql';
-    if (url === MCP_PATH || url.startsWith(MCP_QUERY)) return 'mcp';
-    if (url.startsWith(INBOUND_PREFIX) || url.startsWith(INTEGRATIONS_PREFIX)) return 'integrations';
-    if (OPS.has(url)) return 'ops';
-    if (isMemberConnector(url)) return 'mcp-member';
-    return 'other';
-  }
-
-  /** The label of a REST route. */
-  restRoute(route: Route): string {
-    return REST_LABELS.get(route) ?? 'rest/other';
-  }
-
   /** One answered request; the series of each route and status is bound once. */
   request(route: string, status: number, seconds: number): void {
     let series = this.series.get(route);
@@ -153,6 +137,23 @@ export class Metrics {
   attempt(outcome: AttemptOutcome): void {
     this.attempts.inc({ outcome: deliveryOutcome(outcome) });
   }
+}
+
+/** The label of a request before any facade refines it: its family, from the path's prefix. */
+export function requestFamily(url: string, isMemberConnector: (url: string) => boolean): string {
+  if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return 'rest/other';
+  if (url === GRAPHQL_PATH || url.startsWith(GRAPHQL_QUERY)) return 'graphql';
+  if (url === MCP_PATH || url.startsWith(MCP_QUERY)) return 'mcp';
+  if (url.startsWith(INBOUND_PREFIX) || url.startsWith(INTEGRATIONS_PREFIX)) return 'integrations';
+  if (OPS.has(url)) return 'ops';
+  if (url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?')) return 'admin';
+  if (isMemberConnector(url)) return 'mcp-member';
+  return 'other';
+}
+
+/** The label of a REST route: `rest/opportunities/{id}`. */
+export function restRouteLabel(route: Route): string {
+  return REST_LABELS.get(route) ?? 'rest/other';
 }
 
 export function deliveryOutcome({ next }: Pick<AttemptOutcome, 'next'>): DeliveryOutcome {

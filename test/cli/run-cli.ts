@@ -22,6 +22,8 @@ const SERVICE_VARIABLES = [
   'LOG_LEVEL',
   'RATE_LIMIT_PER_MINUTE',
   'NODE_ENV',
+  'ROLE',
+  'SHUTDOWN_GRACE_SECONDS',
 ];
 
 export interface CliResult {

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { SERVER_ROLES, createLogger, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
 import { createApp, type App } from '../../http/app.ts';
 import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
-import { CliError } from '../runtime.ts';
-import { describeRecord, type Output, type Runtime } from '../runtime.ts';
+import { CliError, describeRecord, type Output, type Runtime } from '../runtime.ts';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
