@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The multi-instance suite (test/cluster) runs processes over one shared PostgreSQL database and
+ * one Redis, so it belongs to the run that has both: `.ci/run`'s second pass.
+ */
+const sharedDependencies = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 export default defineConfig({
   // One graphql module for everyone: libraries loaded by Node and sources loaded by Vite would
@@ -7,6 +13,7 @@ export default defineConfig({
   resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
   test: {
     include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(sharedDependencies ? [] : ['test/cluster/**'])],
     pool: 'forks',
     // A guard against hangs, not a timing goal: tests that spawn CLI processes (each one a Node
     // start-up, a few seconds on a loaded two-core machine) need room on a busy CI run.

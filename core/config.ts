@@ -187,7 +187,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
       retrySchedule = parts.map(Number);
     }
   }
-  const leaseSeconds = integer(value('WEBHOOK_LEASE_SECONDS') ?? '30', 'WEBHOOK_LEASE_SECONDS', 1, 3_600, problems);
+  const leaseSeconds = integer(value('WEBHOOK_LEASE_SECONDS') ?? '10', 'WEBHOOK_LEASE_SECONDS', 1, 3_600, problems);
 
   const teamChatValues = ['TEAM_CHAT_CLIENT_ID', 'TEAM_CHAT_CLIENT_SECRET', 'TEAM_CHAT_AUTHORIZE_URL', 'TEAM_CHAT_TOKEN_URL'].map(value);
   let teamChat: TeamChatProvider | undefined;

@@ -67,7 +67,7 @@ export class Dispatcher {
     this.feed = options.feed;
     this.log = options.log;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.leaseMs = (options.leaseSeconds ?? 30) * 1000;
+    this.leaseMs = (options.leaseSeconds ?? 10) * 1000;
     this.ledger = new Ledger(options.store, (error) => this.log.error({ err: error }, 'could not record webhook attempts; will retry'));
     this.batcher = new PrepareBatcher(options.preparer);
     this.agent = createSenderAgent(options.policy);

@@ -2,9 +2,15 @@ import type { Plan } from '../core/entities/index.ts';
 import type { AttemptOutcome, DeliveryStore } from '../core/webhooks/delivery-store.ts';
 
 /**
+ * At most this long between an attempt and its record, while a lane is still sending its batch:
+ * what a crash can make a dispatcher send twice is bounded by it.
+ */
+const WRITE_WITHIN_MS = 100;
+
+/**
  * Group commit of attempt outcomes: lanes add results as they come, and one transaction
- * writes everything queued meanwhile. A lane awaits `flush()` before reading its queue again,
- * so nothing already delivered is read back as waiting.
+ * writes everything queued meanwhile, within WRITE_WITHIN_MS. A lane awaits `flush()` before
+ * reading its queue again, so nothing already delivered is read back as waiting.
  */
 export class Ledger {
   private queued: AttemptOutcome[] = [];
@@ -13,6 +19,7 @@ export class Ledger {
   private chain: Promise<void> = Promise.resolve();
   /** A write that has not started yet: whatever is added before it starts rides along. */
   private upcoming: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: DeliveryStore,
@@ -22,6 +29,11 @@ export class Ledger {
   add(outcome: AttemptOutcome, plan: Plan): void {
     this.queued.push(outcome);
     this.plans.set(outcome.destinationId, plan);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      // A failed write keeps its outcomes queued and is reported through onError.
+      this.flush().catch(() => undefined);
+    }, WRITE_WITHIN_MS).unref();
   }
 
   /** Resolves once everything added so far is written; rejects if that write failed. */

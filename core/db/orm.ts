@@ -78,15 +78,45 @@ export function ormOptions(options: DatabaseOptions): Options {
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const orm = await MikroORM.init(ormOptions(options));
-  await orm.getMigrator().up();
+  await underStartupLock(orm, () => orm.getMigrator().up());
   return orm;
+}
+
+/** Any fixed number: the key of the advisory lock instances take while they migrate and seed. */
+const STARTUP_LOCK = 7_316_022;
+
+/**
+ * Runs `work` holding PostgreSQL's start-up advisory lock, so that instances starting together
+ * migrate and load the demo data one after another rather than racing to create the same tables
+ * and rows. The lock is held on one pooled connection and released with it. SQLite needs nothing:
+ * its single writer already serialises these steps within one process.
+ */
+export async function underStartupLock<T>(orm: Database, work: () => Promise<T>): Promise<T> {
+  if (orm.config.get('driver') !== PostgreSqlDriver) return work();
+  const knex = (orm.em as unknown as { getKnex(): { client: PooledClient } }).getKnex();
+  const connection = await knex.client.acquireConnection();
+  try {
+    await connection.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
+    }
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+interface PooledClient {
+  acquireConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>;
+  releaseConnection(connection: unknown): Promise<void>;
 }
 
 /** Applies pending migrations; returns the names of those applied now and of all applied. */
 export async function migrateDatabase(options: DatabaseOptions): Promise<{ applied: string[]; total: number }> {
   const orm = await MikroORM.init(ormOptions(options));
   try {
-    const applied = await orm.getMigrator().up();
+    const applied = await underStartupLock(orm, () => orm.getMigrator().up());
     const executed = await orm.getMigrator().getExecutedMigrations();
     return { applied: applied.map((m) => m.name), total: executed.length };
   } finally {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { INTERNAL } from '../actor.ts';
 import type { Core } from '../core.ts';
+import { underStartupLock } from '../db/orm.ts';
 import {
   CollectionEntity,
   ContractTemplateEntity,
@@ -48,7 +49,12 @@ export interface SeedResult {
 export const DEMO_KEY_ORGANIZATION = 'atelier-nord';
 
 /** Loads the demo platform once; later calls report that it is already there. */
-export async function seedDemo(core: Core, now = new Date()): Promise<SeedResult> {
+export function seedDemo(core: Core, now = new Date()): Promise<SeedResult> {
+  // Instances starting together on one PostgreSQL database load the data once between them.
+  return underStartupLock(core.db, () => loadDemo(core, now));
+}
+
+async function loadDemo(core: Core, now: Date): Promise<SeedResult> {
   const em = core.db.em.fork();
   if (await em.findOne(SettingEntity, { key: SEEDED })) {
     return { seeded: false, organizations: 0, needs: 0, events: 0 };

@@ -1,4 +1,4 @@
-import { LockMode, type EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import type { Database, DatabaseKind } from '../db/orm.ts';
 import {
   DeliveryAttemptEntity,
@@ -15,6 +15,9 @@ import type { SecretBox } from '../secret-box.ts';
 import { bumpChangeEpoch } from '../services/change-feed.ts';
 import type { DeliveryFormat, Language, WebhookEnvelope } from './envelope.ts';
 import { secretContext, urlContext } from './views.ts';
+
+/** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
+const FAN_OUT_LOCK = 7_316_023;
 
 /** A destination as its lane needs it: URL and secrets unsealed. */
 export interface LaneTarget {
@@ -72,12 +75,15 @@ export class DeliveryStore {
    */
   async fanOut(limit = 500): Promise<{ rows: number; destinations: Set<string> }> {
     return this.db.em.fork().transactional(async (em) => {
-      const rows = await em.find(
-        OutboxEventEntity,
-        { fannedOutAt: null },
-        { orderBy: { seq: 'asc' }, limit, ...(this.kind === 'postgresql' ? { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE } : {}) },
-      );
       const touched = new Set<string>();
+      // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
+      // the later rows could reach a lane before the earlier ones and break its order. Writers
+      // already commit in sequence order (they all update the change epoch row first).
+      if (this.kind === 'postgresql') {
+        const [lock] = await em.getConnection().execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(?) as held', [FAN_OUT_LOCK], 'all', em.getTransactionContext());
+        if (!lock?.held) return { rows: 0, destinations: touched };
+      }
+      const rows = await em.find(OutboxEventEntity, { fannedOutAt: null }, { orderBy: { seq: 'asc' }, limit });
       if (rows.length === 0) return { rows: 0, destinations: touched };
       const destinations = rows.some((row) => row.deliverable)
         ? await em.find(WebhookDestinationEntity, { status: 'active' }, { fields: ['id', 'organization', 'kinds', 'scope', 'sinceSeq'] })

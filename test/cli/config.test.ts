@@ -39,7 +39,7 @@ describe('loadConfig', () => {
         allowHttp: false,
         allowPrivateNetworks: false,
         retrySchedule: [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000],
-        leaseSeconds: 30,
+        leaseSeconds: 10,
         teamChat: undefined,
       },
       port: 8080,
@@ -71,7 +71,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://api.example.org/',
       INTERNAL_API_TOKEN: TOKEN,
       DATA_ENCRYPTION_KEY: KEY,
-      WEBHOOK_LEASE_SECONDS: '10',
+      WEBHOOK_LEASE_SECONDS: '45',
       TEAM_CHAT_CLIENT_ID: 'client',
       TEAM_CHAT_CLIENT_SECRET: 'secret',
       TEAM_CHAT_AUTHORIZE_URL: 'https://chat.example/oauth/authorize',
@@ -91,7 +91,7 @@ describe('loadConfig', () => {
       production: true,
       internalApiTokenGenerated: false,
       webhooks: {
-        leaseSeconds: 10,
+        leaseSeconds: 45,
         teamChat: {
           clientId: 'client',
           clientSecret: 'secret',

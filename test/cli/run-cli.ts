@@ -46,7 +46,7 @@ export function cliEnv(env: Record<string, string | undefined>): NodeJS.ProcessE
 }
 
 /** Runs `packline ...args` to completion. */
-export function runCli(args: string[], env: Record<string, string | undefined>, { timeoutMs = 45_000 } = {}): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined>, { timeoutMs = 90_000 } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,

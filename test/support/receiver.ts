@@ -13,7 +13,9 @@ export interface Received {
 export type Behaviour =
   | { status: number; headers?: Record<string, string>; body?: string }
   | { hang: true }
-  | { reset: true };
+  | { reset: true }
+  /** A 200 whose body never ends: a byte every `everyMs`, until the sender gives up. */
+  | { drip: true; everyMs: number };
 
 /**
  * A real HTTP receiver for webhook tests: records every request and answers as told, per path,
@@ -26,6 +28,7 @@ export class Receiver {
   private readonly waiters = new Set<() => void>();
   private readonly sockets = new Set<Socket>();
   private readonly hanging = new Set<ServerResponse>();
+  private readonly drips = new Set<NodeJS.Timeout>();
   origin = '';
 
   constructor() {
@@ -86,6 +89,7 @@ export class Receiver {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.drips) clearInterval(timer);
     for (const res of this.hanging) res.destroy();
     for (const socket of this.sockets) socket.destroy();
     this.server.close();
@@ -100,6 +104,16 @@ export class Receiver {
     }
     if ('reset' in behaviour) {
       res.socket?.destroy();
+      return;
+    }
+    if ('drip' in behaviour) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => res.write('.'), behaviour.everyMs);
+      this.drips.add(timer);
+      res.on('close', () => {
+        clearInterval(timer);
+        this.drips.delete(timer);
+      });
       return;
     }
     res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers });
