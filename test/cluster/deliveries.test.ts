@@ -105,6 +105,19 @@ describe('three dispatcher processes, one of them killed three times', () => {
       const exit = await victim!.proc.stop('SIGKILL');
       killed.push({ pid: victim!.proc.child.pid!, signal: exit.signal, lanes: Number(rows[0]!.n) });
       dispatchers.splice(dispatchers.indexOf(victim!), 1);
+      // The survivors take its lanes with work over once its leases lapse, before any restart.
+      await eventually(
+        async () =>
+          (
+            await sql.query(
+              `select 1 from webhook_destinations d where lease_owner like $1
+                and exists (select 1 from webhook_deliveries w where w.destination_id = d.id and w.status = 'pending')`,
+              [`%:${victim!.proc.child.pid}:%`],
+            )
+          ).rowCount,
+        (held) => held === 0,
+        { timeoutMs: 30_000, intervalMs: 100, what: "the killed dispatcher's lanes taken over" },
+      );
       dispatchers.push(await cluster.spawn('dispatcher'));
     }
     expect(killed).toHaveLength(KILLS);
