@@ -6,6 +6,7 @@ export { coreOptions, openCore, type Core, type CoreOptions, type Services } fro
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
+export { bulkSeed, BULK_SEED_LIMIT, type BulkSeedOptions, type BulkSeedProgress, type BulkSeedResult } from './demo/bulk-seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';
 export { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from './entities/index.ts';

@@ -30,8 +30,10 @@ export const EventEntity = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   }),
-  // Keyset pagination of upcoming and ongoing events, soonest first (see event.service.ts).
-  indexes: [{ name: 'events_public_feed_idx', properties: ['status', 'demo', 'startsAt', 'id'] }],
+  // Keyset pagination of upcoming and ongoing events, soonest first (see event.service.ts): the
+  // list's equalities, then its order, then `ends_at`, so ended events are passed over in the
+  // index without reading their rows.
+  indexes: [{ name: 'events_upcoming_feed_idx', properties: ['status', 'demo', 'startsAt', 'id', 'endsAt'] }],
 });
 
 export type Event = InferEntity<typeof EventEntity>;

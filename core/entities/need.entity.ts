@@ -32,7 +32,8 @@ export const NeedEntity = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   }),
-  // Keyset pagination of public needs, newest first (see need.service.ts).
+  // Keyset pagination of public needs, newest first (see need.service.ts): the list's equalities,
+  // then its order; a deep page seeks it with `(published_at, id) < (?, ?)` like the first one.
   indexes: [{ name: 'needs_public_feed_idx', properties: ['state', 'demo', 'publishedAt', 'id'] }],
 });
 

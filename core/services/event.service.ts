@@ -7,7 +7,7 @@ import * as v from '../validate.ts';
 import { PUBLIC_EVENT_FILTER, eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
 import { bumpChangeEpoch } from './change-feed.ts';
 import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, rowsAfter, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface EventContent {
   title?: string;
@@ -130,9 +130,7 @@ export class EventService {
     const { first, after } = pageArgs(args);
     const where: FilterQuery<Event> = { ...PUBLIC_EVENT_FILTER, endsAt: { $gt: now } };
     if (after !== undefined) {
-      const position = this.deps.cursors.decode(LIST, after);
-      const at = new Date(position.at);
-      Object.assign(where, { startsAt: { $gte: at }, $or: [{ startsAt: { $gt: at } }, { id: { $gt: position.id } }] });
+      Object.assign(where, rowsAfter(this.em, 'starts_at', '>', this.deps.cursors.decode(LIST, after)));
     }
     const rows = await this.em.find(EventEntity, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: first + 1 });
     return keysetPage(this.deps.cursors, LIST, rows, first, (e) => eventView(e, this.deps.links), (e) => e.startsAt.getTime());

@@ -8,7 +8,7 @@ import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, ne
 import { bumpChangeEpoch } from './change-feed.ts';
 import { draftReviewUrl } from './member-access-policy.ts';
 import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, rowsAfter, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface NeedContent {
   title?: string;
@@ -135,11 +135,7 @@ export class NeedService {
     const { first, after } = pageArgs(args);
     const where: FilterQuery<Need> = { ...PUBLIC_NEED_FILTER };
     if (after !== undefined) {
-      const position = this.deps.cursors.decode(LIST, after);
-      const at = new Date(position.at);
-      const id = position.id;
-      // `published_at <= at` bounds the index range; the `$or` breaks ties on id.
-      Object.assign(where, { publishedAt: { $lte: at }, $or: [{ publishedAt: { $lt: at } }, { id: { $lt: id } }] });
+      Object.assign(where, rowsAfter(this.em, 'published_at', '<', this.deps.cursors.decode(LIST, after)));
     }
     const rows = await this.em.find(NeedEntity, where, { orderBy: { publishedAt: 'desc', id: 'desc' }, limit: first + 1 });
     return keysetPage(this.deps.cursors, LIST, rows, first, (n) => needView(n, this.deps.links), (n) => n.publishedAt?.getTime() ?? 0);

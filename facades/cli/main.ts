@@ -20,6 +20,10 @@ Server
                                       webhooks and answers /healthz, /readyz and /metrics only
   packline migrate                    bring the database schema up to date
   packline seed                       load the demo data (once)
+  packline seed [--needs N] [--events N]
+                                      bulk-insert N generated public needs and N upcoming public events
+                                      (at most 5,000,000 each) as already-published history: no outbox
+                                      rows, so no webhook is sent for them; running servers see them
 
 Organizations
   packline orgs create --id ID --name NAME --plan base|alpha|clan [--unlisted] [--demo] [--incomplete]
@@ -91,7 +95,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     let output: Output | undefined;
     if (command === 'start') output = await start(rt, rest, io.out);
     else if (command === 'migrate') output = await migrate(rt, rest);
-    else if (command === 'seed') output = await seed(rt, rest);
+    else if (command === 'seed') output = await seed(rt, rest, io.err);
     else if (GROUPS[command]) {
       const [sub, ...args] = rest;
       if (sub === '--help' || sub === undefined) throw new CliError(`Missing command after '${command}'.\n\n${USAGE}`);

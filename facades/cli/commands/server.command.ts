@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_ROLES, createLogger, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
+import { BULK_SEED_LIMIT, SERVER_ROLES, bulkSeed, createLogger, databaseKind, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
 import { createApp, type App } from '../../http/app.ts';
 import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
+import { progress } from '../progress.ts';
 import { CliError, describeRecord, type Output, type Runtime } from '../runtime.ts';
 
 const DEMO_KEY_FILE = 'demo-api-key';
@@ -108,14 +109,63 @@ export async function migrate(rt: Runtime, args: string[]): Promise<Output> {
   };
 }
 
-export async function seed(rt: Runtime, args: string[]): Promise<Output> {
-  const p = parse(args, {}, 'packline seed [--json]');
-  noPositionals(p, 'packline seed');
+const SEED_USAGE = 'packline seed [--needs N] [--events N] [--json]';
+
+/**
+ * `packline seed`: the demo data, once. With --needs/--events: that many generated public needs and
+ * upcoming public events, bulk-inserted as already-published history (no webhook is sent for them).
+ */
+export async function seed(rt: Runtime, args: string[], err: (line: string) => void = () => {}): Promise<Output> {
+  const p = parse(joinNegativeCounts(args), { needs: STRING, events: STRING }, SEED_USAGE);
+  noPositionals(p, SEED_USAGE);
+  const needs = seedCount(optional(p, 'needs'), 'needs');
+  const events = seedCount(optional(p, 'events'), 'events');
+  if (needs !== undefined || events !== undefined) return bulk(rt, needs ?? 0, events ?? 0, err);
   const result: SeedResult = await seedDemo(await rt.openCore());
   if (!result.seeded) return { json: { seeded: false }, text: 'Demo data is already loaded.' };
   const key = result.demoApiKey!;
   return {
     json: { seeded: true, organizations: result.organizations, needs: result.needs, events: result.events, demo_api_key: { organization_id: key.organizationId, key: key.key, expires_at: key.expiresAt.toISOString() } },
     text: `${describeRecord({ organizations: result.organizations, needs: result.needs, events: result.events })}\ndemo key (${key.organizationId}): ${key.key}\n\nThe key is shown once.`,
+  };
+}
+
+/** `--needs -5` would parse as a missing value followed by a flag; joined, the message names the value. */
+function joinNegativeCounts(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1];
+    if ((args[i] === '--needs' || args[i] === '--events') && next !== undefined && /^-\d/.test(next)) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]!);
+  }
+  return out;
+}
+
+function seedCount(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n > BULK_SEED_LIMIT) {
+    throw new CliError(`--${name} must be a whole number from 0 to ${BULK_SEED_LIMIT.toLocaleString('en-US')} (got '${value}')\nusage: ${SEED_USAGE}`);
+  }
+  return n;
+}
+
+async function bulk(rt: Runtime, needs: number, events: number, err: (line: string) => void): Promise<Output> {
+  const core = await rt.openCore();
+  const count = (n: number) => n.toLocaleString('en-US');
+  const bar = progress({ total: needs + events, line: err });
+  const result = await bulkSeed(core, databaseKind(rt.config), {
+    needs,
+    events,
+    onProgress: (p) => bar.update(p.needs + p.events, `needs ${count(p.needs)}/${count(p.totalNeeds)}, events ${count(p.events)}/${count(p.totalEvents)}`),
+  }).finally(() => bar.finish());
+  const rowsPerSecond = Math.round((result.needs + result.events) / Math.max(result.seconds, 0.001));
+  return {
+    json: { seeded: true, needs: result.needs, events: result.events, organizations: result.organizations, seconds: Math.round(result.seconds * 10) / 10, rows_per_second: rowsPerSecond, outbox_rows: 0 },
+    text: [
+      `Inserted ${count(result.needs)} public needs and ${count(result.events)} upcoming public events in ${result.seconds.toFixed(1)} s (${count(rowsPerSecond)} rows/s),`,
+      `across ${result.organizations.length} generated organizations (${result.organizations.join(', ')}).`,
+      'Written as already-published history: no webhook is sent for them.',
+    ].join('\n'),
   };
 }
