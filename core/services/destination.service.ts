@@ -152,10 +152,16 @@ export class DestinationService {
   async enable(actor: Actor, id: string): Promise<DestinationView> {
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
+      await bumpChangeEpoch(em);
+      if (found.status !== 'active') {
+        // Signals of the time it was disabled are not sent, however late they are fanned out:
+        // it takes signals from here on, as a new destination does. (Outbox writers update the
+        // change epoch before their insert, so none can commit a lower number after this read.)
+        found.sinceSeq = await lastSeq(em);
+      }
       found.status = 'active';
       found.disabledReason = null;
       found.updatedAt = new Date();
-      await bumpChangeEpoch(em);
       return found;
     });
     this.deps.feed.changed();
