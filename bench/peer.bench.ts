@@ -18,13 +18,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PLAN_ALLOWANCES } from '../core/plans.ts';
-import { waitForIdle, type LoadResult } from './support/load.ts';
+import { load, waitForIdle, type KeyedRequest, type LoadResult } from './support/load.ts';
 import { SHAPE_NOTE, compareAnswers, peerEndpoints, peerPathFor, type Comparison, type PeerEndpoint } from './support/peer-compare.ts';
-import { loadKeyed, type KeyedRequest } from './support/peer-load.ts';
 import { FAIRNESS_NOTES, comparisonTable, formatRatio, peerRow, peerTable, type PeerRow } from './support/peer-report.ts';
 import { ROOT, createOrgKeys, logSummary, startPackline, type BenchKey } from './support/processes.ts';
 import { formatInt, formatMs, machine, writeResults } from './support/report.ts';
 import { startSofaPeer } from './support/sofa-peer-process.ts';
+import { positive } from './support/settings.ts';
 
 const DURATION = positive('BENCH_DURATION', 10);
 const WARMUP = positive('BENCH_WARMUP', 3);
@@ -35,15 +35,11 @@ const RESULTS_FILE = join(ROOT, 'bench/results-peer.json');
 /** Calls one organization may take in one phase: well under the Clan monthly quota. */
 const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
 
-function positive(name: string, fallback: number, { zero = false } = {}): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a ${zero ? 'non-negative' : 'positive'} number (got '${raw}')`);
-  return n;
-}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
+/** The peer addresses the organization by id where Packline takes it from the key: each key gets its own path. */
+const loadKeyed = (origin: string, requests: KeyedRequest[], duration: number, pids: number[]) =>
+  load({ url: origin + requests[0]!.path, requests, connections: CONNECTIONS, duration, pids });
 const brief = (r: LoadResult) => `${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers, non-2xx ${r.non2xx}, errors ${r.errors}`;
 const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -103,7 +99,7 @@ async function main() {
     for (const side of ['packline', 'peer'] as const) {
       for (const endpoint of endpoints) {
         say(`Warm-up ${side} ${endpoint.name} (${WARMUP} s)...`);
-        const r = await loadKeyed({ origin: origins[side], requests: requestsFor(endpoint, side, warmKeys[side]), connections: CONNECTIONS, duration: WARMUP, pids });
+        const r = await loadKeyed(origins[side], requestsFor(endpoint, side, warmKeys[side]), WARMUP, pids);
         warmups[`${side} ${endpoint.name}`] = r;
         say(`  ${brief(r)}`);
       }
@@ -123,7 +119,7 @@ async function main() {
       const keys = measured.keys.slice(p * orgsPerPhase, (p + 1) * orgsPerPhase);
       await sleep(1_000);
       say(`Measuring ${phase.side} ${phase.endpoint.name} (${DURATION} s)...`);
-      const r = await loadKeyed({ origin: origins[phase.side], requests: requestsFor(phase.endpoint, phase.side, keys), connections: CONNECTIONS, duration: DURATION, pids });
+      const r = await loadKeyed(origins[phase.side], requestsFor(phase.endpoint, phase.side, keys), DURATION, pids);
       say(`  ${brief(r)}`);
       results.set(`${phase.side} ${phase.endpoint.name}`, r);
     }

@@ -24,6 +24,7 @@ import { capture, startCeiling, type CapturedResponse } from './support/ceiling.
 import { clean, idleCheck, load, waitForIdle, type LoadResult } from './support/load.ts';
 import { ROOT, createOrgKeys, logSummary, startPackline } from './support/processes.ts';
 import { formatInt, formatMs, formatPercent, machine, markdownTable, writeResults } from './support/report.ts';
+import { positive } from './support/settings.ts';
 
 const DURATION = positive('BENCH_DURATION', 10);
 const WARMUP = positive('BENCH_WARMUP', 3);
@@ -45,13 +46,6 @@ interface Endpoint {
   ratioTarget: number;
 }
 
-function positive(name: string, fallback: number, { zero = false } = {}): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a ${zero ? 'non-negative' : 'positive'} number (got '${raw}')`);
-  return n;
-}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const bearer = (key: string) => `Bearer ${key}`;

@@ -41,15 +41,16 @@ import { runFanoutPhase } from './support/webhook-fanout.ts';
 import { runPreparerPhase } from './support/webhook-preparers.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { RATIO_TARGET, cpuTable, deliveryTable, fanoutTable, preparerTable, profileTables, sqlTable } from './support/webhook-report.ts';
+import { positive } from './support/settings.ts';
 
-const NEEDS = positive('BENCH_DELIVERY_NEEDS', 400);
-const DESTINATIONS = positive('BENCH_DESTINATIONS', 50);
-const FANOUT = positive('BENCH_FANOUT', 1000);
-const WARMUP_NEEDS = positive('BENCH_WARMUP_NEEDS', 10, { zero: true });
-const PREPARE_JOBS = positive('BENCH_PREPARE_JOBS', 20_000);
-const PREPARE_ROUNDS = positive('BENCH_PREPARE_ROUNDS', 5);
-const CEILING_REPEATS = positive('BENCH_CEILING_REPEATS', 3);
-const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 60, { zero: true });
+const NEEDS = positive('BENCH_DELIVERY_NEEDS', 400, { integer: true });
+const DESTINATIONS = positive('BENCH_DESTINATIONS', 50, { integer: true });
+const FANOUT = positive('BENCH_FANOUT', 1000, { integer: true });
+const WARMUP_NEEDS = positive('BENCH_WARMUP_NEEDS', 10, { zero: true, integer: true });
+const PREPARE_JOBS = positive('BENCH_PREPARE_JOBS', 20_000, { integer: true });
+const PREPARE_ROUNDS = positive('BENCH_PREPARE_ROUNDS', 5, { integer: true });
+const CEILING_REPEATS = positive('BENCH_CEILING_REPEATS', 3, { integer: true });
+const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 60, { zero: true, integer: true });
 const flag = (name: string) => ['1', 'true', 'yes'].includes((process.env[name] ?? '').toLowerCase());
 const PROFILE = flag('BENCH_CPU_PROF');
 const SQL_TRACE = flag('BENCH_SQL_TRACE');
@@ -57,13 +58,6 @@ const SQL_TRACE = flag('BENCH_SQL_TRACE');
 const NOISE_PERCENT = 5;
 const RESULTS_FILE = join(ROOT, 'bench/results-webhooks.json');
 
-function positive(name: string, fallback: number, { zero = false } = {}): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || (n === 0 && !zero)) throw new Error(`${name} must be a ${zero ? 'non-negative' : 'positive'} integer (got '${raw}')`);
-  return n;
-}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 

@@ -3,12 +3,11 @@
 import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pg from 'pg';
 import { INTERNAL, openCore, type Core } from '../../core/index.ts';
 import { CursorCodec } from '../../core/cursor.ts';
-import { cpuShare, cpuSnapshot, type LoadResult } from './load.ts';
+import { load, type LoadResult } from './load.ts';
 import { ROOT, track } from './processes.ts';
 
 export type List = 'opportunities' | 'events';
@@ -174,44 +173,11 @@ export async function timeService(core: Core, list: List, deepCursors: string[],
   return { first: timing(first), deep: timing(deep) };
 }
 
-interface AutocannonRequest {
-  method: string;
-  setupRequest(request: { path: string; headers: Record<string, string> }): unknown;
-}
-type Autocannon = (options: { url: string; connections: number; pipelining: number; duration: number; timeout: number; requests: AutocannonRequest[] }) => Promise<any>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
 /**
  * Like `load`, but every request takes the next of `paths` (and of `authorizations`): with more
  * distinct paths than the page cache holds (10,000), no request is answered from the cache.
  */
 export async function loadRotating({ origin, paths, connections, duration, authorizations, pids }: { origin: string; paths: string[]; connections: number; duration: number; authorizations: string[]; pids: number[] }): Promise<LoadResult> {
-  let next = 0;
-  const requests = [{ method: 'GET', setupRequest: (request: { path: string; headers: Record<string, string> }) => {
-    const i = next++;
-    return { ...request, path: paths[i % paths.length], headers: { ...request.headers, authorization: authorizations[i % authorizations.length]! } };
-  } }];
-  const watched = [process.pid, ...pids];
-  const before = cpuSnapshot(watched);
-  const r = await autocannon({ url: origin, connections, pipelining: 1, duration, timeout: 10, requests });
-  const cpu = cpuShare(before, cpuSnapshot(watched));
-  return {
-    url: `${origin}${paths[0]} (+${paths.length - 1} other cursors, in turn)`,
-    connections,
-    durationS: r.duration,
-    reqPerSec: r.requests.average,
-    total: r.requests.total,
-    p50Ms: r.latency.p50,
-    p90Ms: r.latency.p90,
-    p99Ms: r.latency.p99,
-    maxMs: r.latency.max,
-    meanMs: r.latency.average,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats as Record<string, { count: number }>).map(([code, s]) => [code, s.count])),
-    bytesPerSec: r.throughput.average,
-    machineCpuPercent: cpu.machinePercent,
-    otherCpuPercent: cpu.otherPercent,
-  };
+  const result = await load({ url: `${origin}${paths[0]}`, connections, duration, rotate: { paths, authorizations }, pids });
+  return { ...result, url: `${origin}${paths[0]} (+${paths.length - 1} other cursors, in turn)` };
 }

@@ -83,6 +83,7 @@ interface AutocannonRequest {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  setupRequest?: (request: { path: string; headers: Record<string, string> }) => unknown;
 }
 
 type Autocannon = (options: {
@@ -112,8 +113,40 @@ export interface LoadOptions {
    * connection), so that the load is spread over several organizations' quotas.
    */
   authorizations?: string[];
+  /** Requests each connection sends in turn, each with its own path and key (instead of `url`'s path). */
+  requests?: KeyedRequest[];
+  /**
+   * Every request, across all connections, takes the next of `paths` and of `authorizations`: with
+   * more distinct paths than a cache holds, no two requests in a row hit it.
+   */
+  rotate?: { paths: string[]; authorizations: string[] };
   /** Processes of the benchmark (servers); this process is always counted. */
   pids?: number[];
+}
+
+export interface KeyedRequest {
+  /** Path and query. */
+  path: string;
+  /** The Authorization header. */
+  authorization: string;
+}
+
+/** The requests autocannon cycles through, or undefined for `url` alone with `headers`. */
+function requestsFor({ url, headers = {}, authorizations = [], requests, rotate }: LoadOptions): AutocannonRequest[] | undefined {
+  if (rotate) {
+    let next = 0;
+    const { paths, authorizations: keys } = rotate;
+    const setupRequest = (request: { path: string; headers: Record<string, string> }) => {
+      const i = next++;
+      return { ...request, path: paths[i % paths.length], headers: { ...request.headers, authorization: keys[i % keys.length]! } };
+    };
+    return [{ method: 'GET', headers, setupRequest }];
+  }
+  if (requests) return requests.map((r) => ({ method: 'GET', path: r.path, headers: { ...headers, authorization: r.authorization } }));
+  if (authorizations.length === 0) return undefined;
+  const parsed = new URL(url);
+  const path = `${parsed.pathname}${parsed.search}`;
+  return authorizations.map((authorization) => ({ method: 'GET', path, headers: { ...headers, authorization } }));
 }
 
 export interface LoadResult {
@@ -141,10 +174,9 @@ export interface LoadResult {
 }
 
 /** One autocannon run from this process (pipelining 1). Latencies count 2xx answers only. */
-export async function load({ url, connections = 100, duration, headers = {}, authorizations = [], pids = [] }: LoadOptions): Promise<LoadResult> {
-  const parsed = new URL(url);
-  const path = `${parsed.pathname}${parsed.search}`;
-  const requests = authorizations.length > 0 ? authorizations.map((authorization) => ({ method: 'GET', path, headers: { ...headers, authorization } })) : undefined;
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const { url, connections = 100, duration, headers = {}, pids = [] } = options;
+  const requests = requestsFor(options);
   const watched = [process.pid, ...pids];
   const before = cpuSnapshot(watched);
   const result = await autocannon({ url, connections, pipelining: 1, duration, timeout: 10, ...(requests ? { requests } : { headers }) });
