@@ -1,12 +1,10 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Database, DatabaseKind } from '../db/orm.ts';
 import {
-  DeliveryAttemptEntity,
   OrganizationEntity,
-  OutboxEventEntity,
-  WebhookDeliveryEntity,
   WebhookDestinationEntity,
   type Plan,
+  type SignalType,
   type WebhookDestination,
 } from '../entities/index.ts';
 import { newId } from '../ids.ts';
@@ -14,7 +12,34 @@ import { PLAN_ALLOWANCES } from '../plans.ts';
 import type { SecretBox } from '../secret-box.ts';
 import { bumpChangeEpoch } from '../services/change-feed.ts';
 import type { DeliveryFormat, Language, WebhookEnvelope } from './envelope.ts';
+import { ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forChunks, insertRows, RowCodec, sqlOf } from './delivery-sql.ts';
 import { secretContext, urlContext } from './views.ts';
+
+/** Raw rows of the hot-path statements (column types vary by database; see RowCodec). */
+interface OutboxRow {
+  seq: number | string;
+  event_id: string;
+  type: SignalType;
+  organization_id: string;
+  deliverable: unknown;
+  occurred_at: unknown;
+  data: unknown;
+}
+interface DestinationRow {
+  id: string;
+  organization_id: string;
+  kinds: unknown;
+  scope: string;
+  since_seq: number | string;
+}
+interface PendingRow {
+  id: string;
+  seq: number | string;
+  envelope: unknown;
+  test: unknown;
+  attempts: number | string;
+  next_attempt_at: unknown;
+}
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
@@ -62,68 +87,76 @@ export interface AttemptOutcome {
 export class DeliveryStore {
   /** Destinations with finished deliveries not yet trimmed to their plan's retention. */
   private readonly untrimmed = new Map<string, Plan>();
+  private readonly codec: RowCodec;
 
   constructor(
     private readonly db: Database,
     private readonly box: SecretBox,
     private readonly kind: DatabaseKind,
-  ) {}
+  ) {
+    this.codec = new RowCodec(kind);
+  }
 
   /**
    * Turns outbox rows not yet fanned out into one delivery per matching destination, in one
    * transaction with marking them done. Returns how many rows were handled.
    */
   async fanOut(limit = 500): Promise<{ rows: number; destinations: Set<string> }> {
+    const touched = new Set<string>();
+    // Most calls find nothing: a read outside any transaction says so without taking the write lock.
+    const waiting = await sqlOf(this.db.em.fork()).all<{ seq: number }>('select seq from outbox_events where fanned_out_at is null order by seq limit 1');
+    if (waiting.length === 0) return { rows: 0, destinations: touched };
     return this.db.em.fork().transactional(async (em) => {
-      const touched = new Set<string>();
+      const sql = sqlOf(em);
+      const codec = this.codec;
       // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
       // the later rows could reach a lane before the earlier ones and break its order. Writers
       // already commit in sequence order (they all update the change epoch row first).
       if (this.kind === 'postgresql') {
-        const [lock] = await em.getConnection().execute<{ held: boolean }[]>('select pg_try_advisory_xact_lock(?) as held', [FAN_OUT_LOCK], 'all', em.getTransactionContext());
+        const [lock] = await sql.all<{ held: boolean }>('select pg_try_advisory_xact_lock(?) as held', [FAN_OUT_LOCK]);
         if (!lock?.held) return { rows: 0, destinations: touched };
       }
-      const rows = await em.find(OutboxEventEntity, { fannedOutAt: null }, { orderBy: { seq: 'asc' }, limit });
+      const rows = await sql.all<OutboxRow>(
+        'select seq, event_id, type, organization_id, deliverable, occurred_at, data from outbox_events where fanned_out_at is null order by seq limit ?',
+        [limit],
+      );
       if (rows.length === 0) return { rows: 0, destinations: touched };
-      const destinations = rows.some((row) => row.deliverable)
-        ? await em.find(WebhookDestinationEntity, { status: 'active' }, { fields: ['id', 'organization', 'kinds', 'scope', 'sinceSeq'] })
+      const destinations = rows.some((row) => codec.readBool(row.deliverable))
+        ? (await sql.all<DestinationRow>("select id, organization_id, kinds, scope, since_seq from webhook_destinations where status = 'active'")).map((d) => ({
+            ...d,
+            kinds: codec.readJson<string[]>(d.kinds),
+            since_seq: Number(d.since_seq),
+          }))
         : [];
-      const now = new Date();
-      const deliveries = [];
+      const now = codec.date(new Date());
+      const deliveries: unknown[][] = [];
       for (const row of rows) {
-        if (!row.deliverable) continue;
-        for (const destination of destinations) {
-          if (row.seq <= destination.sinceSeq || !destination.kinds.includes(row.type)) continue;
-          const own = destination.scope === 'own';
-          if (own && destination.organization.id !== row.organizationId) continue;
-          const envelope: WebhookEnvelope = {
-            id: row.eventId,
+        if (!codec.readBool(row.deliverable)) continue;
+        const seq = Number(row.seq);
+        // The envelope as JSON text, once per scope: only `organization_id` differs between them.
+        const envelope = (own: boolean) =>
+          codec.json({
+            id: row.event_id,
             type: row.type,
             version: '1',
-            occurred_at: row.occurredAt.toISOString(),
-            organization_id: own ? row.organizationId : null,
-            data: row.data,
-          };
+            occurred_at: codec.readDate(row.occurred_at).toISOString(),
+            organization_id: own ? row.organization_id : null,
+            data: codec.readJson(row.data),
+          } satisfies WebhookEnvelope);
+        const bodies = new Map<boolean, string>();
+        for (const destination of destinations) {
+          if (seq <= destination.since_seq || !destination.kinds.includes(row.type)) continue;
+          const own = destination.scope === 'own';
+          if (own && destination.organization_id !== row.organization_id) continue;
+          let body = bodies.get(own);
+          if (body === undefined) bodies.set(own, (body = envelope(own)));
           touched.add(destination.id);
-          deliveries.push({
-            id: newId('delivery'),
-            destination: destination.id,
-            organizationId: destination.organization.id,
-            seq: row.seq,
-            eventId: row.eventId,
-            type: row.type,
-            envelope,
-            test: false,
-            status: 'pending' as const,
-            attempts: 0,
-            nextAttemptAt: now,
-            createdAt: now,
-          });
+          deliveries.push([newId('delivery'), destination.id, destination.organization_id, seq, row.event_id, row.type, body, codec.bool(false), 'pending', 0, now, now]);
         }
       }
-      if (deliveries.length > 0) await em.insertMany(WebhookDeliveryEntity, deliveries);
-      await em.nativeUpdate(OutboxEventEntity, { seq: { $in: rows.map((row) => row.seq) } }, { fannedOutAt: now });
-      em.clear();
+      await insertRows(sql, 'webhook_deliveries', DELIVERY_COLUMNS, deliveries);
+      const seqs = rows.map((row) => Number(row.seq));
+      await sql.run(`update outbox_events set fanned_out_at = ? where seq in (${seqs.map(() => '?').join(', ')})`, [now, ...seqs]);
       return { rows: rows.length, destinations: touched };
     });
   }
@@ -188,31 +221,32 @@ export class DeliveryStore {
 
   /** The lane's waiting deliveries in order: outbox sequence, then creation. */
   async pending(destinationId: string, limit: number): Promise<PendingDelivery[]> {
-    const rows = await this.db.em
-      .fork()
-      .find(
-        WebhookDeliveryEntity,
-        { destination: destinationId, status: 'pending' },
-        { orderBy: { seq: 'asc', createdAt: 'asc', id: 'asc' }, limit, fields: ['id', 'seq', 'envelope', 'test', 'attempts', 'nextAttemptAt'] },
-      );
-    return rows.map((row) => ({ id: row.id, seq: row.seq, envelope: row.envelope, test: row.test, attempts: row.attempts, nextAttemptAt: row.nextAttemptAt }));
+    const codec = this.codec;
+    const rows = await sqlOf(this.db.em.fork()).all<PendingRow>(
+      "select id, seq, envelope, test, attempts, next_attempt_at from webhook_deliveries where destination_id = ? and status = 'pending' order by seq, created_at, id limit ?",
+      [destinationId, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      seq: Number(row.seq),
+      envelope: codec.readJson<WebhookEnvelope>(row.envelope),
+      test: codec.readBool(row.test),
+      attempts: Number(row.attempts),
+      nextAttemptAt: codec.readDate(row.next_attempt_at),
+    }));
   }
 
-  /** Writes a batch of attempt outcomes in one transaction, then trims old deliveries. */
+  /** Writes a batch of attempt outcomes in one transaction. */
   async record(outcomes: AttemptOutcome[], retention: Map<string, Plan>): Promise<void> {
     if (outcomes.length === 0) return;
+    const codec = this.codec;
     await this.db.em.fork().transactional(async (em) => {
-      await em.insertMany(
-        DeliveryAttemptEntity,
-        outcomes.map((o) => ({
-          delivery: o.deliveryId,
-          number: o.number,
-          at: o.at,
-          durationMs: o.durationMs,
-          statusCode: o.statusCode,
-          error: o.error,
-          responseExcerpt: o.responseExcerpt,
-        })),
+      const sql = sqlOf(em);
+      await insertRows(
+        sql,
+        'delivery_attempts',
+        ATTEMPT_COLUMNS,
+        outcomes.map((o) => [o.deliveryId, o.number, codec.date(o.at), o.durationMs, o.statusCode, o.error, o.responseExcerpt]),
       );
       // Successes are the bulk: one statement per (attempt number, status code); their exact
       // times stay on the attempt rows, the delivery keeps the batch's latest.
@@ -220,24 +254,32 @@ export class DeliveryStore {
       for (const o of outcomes) {
         if (o.next.status !== 'succeeded') continue;
         const key = `${o.number}:${o.statusCode}`;
-        succeeded.set(key, [...(succeeded.get(key) ?? []), o]);
+        const group = succeeded.get(key);
+        if (group) group.push(o);
+        else succeeded.set(key, [o]);
       }
       for (const group of succeeded.values()) {
-        const at = group.reduce((latest, o) => (o.at > latest ? o.at : latest), group[0]!.at);
-        await em.nativeUpdate(
-          WebhookDeliveryEntity,
-          { id: { $in: group.map((o) => o.deliveryId) } },
-          { status: 'succeeded', attempts: group[0]!.number, lastStatusCode: group[0]!.statusCode, lastError: null, lastAttemptAt: at, deliveredAt: at },
+        const at = codec.date(group.reduce((latest, o) => (o.at > latest ? o.at : latest), group[0]!.at));
+        await forChunks(
+          group.map((o) => o.deliveryId),
+          (placeholders, ids) =>
+            sql.run(
+              `update webhook_deliveries set status = 'succeeded', attempts = ?, last_status_code = ?, last_error = null, last_attempt_at = ?, delivered_at = ? where id in (${placeholders})`,
+              [group[0]!.number, group[0]!.statusCode, at, at, ...ids],
+            ),
         );
       }
       for (const o of outcomes) {
-        const common = { attempts: o.number, lastStatusCode: o.statusCode, lastError: o.error, lastAttemptAt: o.at };
+        const common = [o.number, o.statusCode, o.error, codec.date(o.at)];
         if (o.next.status === 'succeeded') {
           continue;
         } else if (o.next.status === 'pending') {
-          await em.nativeUpdate(WebhookDeliveryEntity, { id: o.deliveryId }, { ...common, status: 'pending', nextAttemptAt: o.next.at });
+          await sql.run(
+            "update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'pending', next_attempt_at = ? where id = ?",
+            [...common, codec.date(o.next.at), o.deliveryId],
+          );
         } else {
-          await em.nativeUpdate(WebhookDeliveryEntity, { id: o.deliveryId }, { ...common, status: 'failed' });
+          await sql.run("update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'failed' where id = ?", [...common, o.deliveryId]);
           if (o.next.disableDestination) {
             await em.nativeUpdate(WebhookDestinationEntity, { id: o.destinationId }, { status: 'disabled', disabledReason: o.next.disableDestination, updatedAt: o.at });
             await bumpChangeEpoch(em);
