@@ -17,9 +17,40 @@ class ImmediateTransaction extends SqliteTransaction {
   }
 }
 
+// Knex prepares every statement anew, which costs more than running most of them (tens of µs
+// each). Each connection keeps its prepared statements by SQL text instead; libsql runs a statement
+// to completion synchronously, so one is never used by two queries at once, and SQLite re-prepares
+// a cached statement itself when the schema changes under it.
+const STATEMENTS_PER_CONNECTION = 1_000;
+
+interface RawConnection {
+  prepare(sql: string): unknown;
+}
+
+function cachePreparedStatements(connection: RawConnection): void {
+  const prepare = connection.prepare.bind(connection);
+  const cache = new Map<string, unknown>();
+  connection.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      // First in, first out: the hot statements come back at once if ever pushed out.
+      if (cache.size >= STATEMENTS_PER_CONNECTION) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 class ImmediateDialect extends LibSqlKnexDialect {
   transaction(...args: unknown[]) {
     return new ImmediateTransaction(this, ...args);
+  }
+
+  override async acquireRawConnection() {
+    const connection = (await super.acquireRawConnection()) as RawConnection;
+    cachePreparedStatements(connection);
+    return connection;
   }
 }
 

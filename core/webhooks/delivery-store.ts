@@ -320,9 +320,15 @@ export class DeliveryStore {
 
 /** Keeps the newest `keep` finished deliveries of a destination; waiting ones are never trimmed. */
 async function trim(em: EntityManager, destinationId: string, keep: number): Promise<void> {
-  const doomed = `select id from webhook_deliveries where destination_id = ? and status <> 'pending' and id not in (
-      select id from webhook_deliveries where destination_id = ? and status <> 'pending' order by created_at desc, id desc limit ?)`;
-  const connection = em.getConnection();
-  await connection.execute(`delete from delivery_attempts where delivery_id in (${doomed})`, [destinationId, destinationId, keep], 'run', em.getTransactionContext());
-  await connection.execute(`delete from webhook_deliveries where id in (${doomed})`, [destinationId, destinationId, keep], 'run', em.getTransactionContext());
+  const sql = sqlOf(em);
+  // The oldest delivery kept; everything finished before it goes.
+  const [edge] = await sql.all<{ created_at: unknown; id: string }>(
+    "select created_at, id from webhook_deliveries where destination_id = ? and status <> 'pending' order by created_at desc, id desc limit 1 offset ?",
+    [destinationId, keep - 1],
+  );
+  if (!edge) return;
+  const doomed = "select id from webhook_deliveries where destination_id = ? and status <> 'pending' and (created_at < ? or (created_at = ? and id < ?))";
+  const params = [destinationId, edge.created_at, edge.created_at, edge.id];
+  await sql.run(`delete from delivery_attempts where delivery_id in (${doomed})`, params);
+  await sql.run(`delete from webhook_deliveries where id in (${doomed})`, params);
 }
