@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.ts';
+import { LogBuffer } from './log-buffer.ts';
 
 export type { Logger };
 
@@ -18,7 +19,7 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
   if (options.destination) return pino(base, options.destination as pino.DestinationStream);
   // Buffered writes: one write per 4 KiB of lines instead of one per line (a write per request
   // cost a fifth of the API's throughput). Flushed every second and when the process exits.
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1_000 });
+  const stream = new LogBuffer(pino.destination({ dest: 1, sync: false }), 4096, 1_000);
   process.once('exit', () => stream.flushSync());
   return pino(base, stream);
 }
