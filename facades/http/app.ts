@@ -25,6 +25,7 @@ import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
 import { Metrics, requestFamily, restRouteLabel } from './metrics.ts';
 import { createOpsRoutes } from './ops-routes.ts';
+import { TrackedResponse } from './tracked-response.ts';
 import { stopApp } from './shutdown.ts';
 
 export interface App {
@@ -43,10 +44,6 @@ export interface App {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const STARTED = Symbol('started');
-const REQUEST = Symbol('requestId');
-const ROUTE = Symbol('routeLabel');
-type TrackedResponse = ServerResponse & { [STARTED]: number; [REQUEST]: string; [ROUTE]: string };
 
 /**
  * Wires core, schema and facades into one HTTP server, with the webhook dispatcher in the `all`
@@ -77,7 +74,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
     onRoute: (res, route) => {
-      (res as TrackedResponse)[ROUTE] = restRouteLabel(route);
+      (res as TrackedResponse).route = restRouteLabel(route);
     },
   });
   const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
@@ -105,35 +102,45 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const req = this.req;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const elapsed = performance.now() - this[STARTED];
+    const elapsed = performance.now() - this.startedAt;
     const ms = Math.round(elapsed * 10) / 10;
-    access({ requestId: this[REQUEST], method: req.method ?? '', path: q === -1 ? url : url.slice(0, q), status: this.statusCode, ms });
-    metrics.request(this[ROUTE], this.statusCode, elapsed / 1000);
+    access({ requestId: this.requestId, method: req.method ?? '', path: q === -1 ? url : url.slice(0, q), status: this.statusCode, ms });
+    metrics.request(this.route, this.statusCode, elapsed / 1000);
   }
 
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, response) => {
-    const res = response as TrackedResponse;
+  function fail(res: TrackedResponse, error: unknown) {
+    const { requestId } = res;
+    log.error({ req_id: requestId, err: error }, 'request failed');
+    if (res.headersSent) return res.destroy();
+    const unavailable = isDatabaseDown(error);
+    const body = problem(unavailable ? 'service_unavailable' : 'internal_error', unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it', requestId);
+    res.writeHead(body.status, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+      ...(unavailable ? { 'retry-after': '5' } : {}),
+    });
+    res.end(JSON.stringify(body));
+  }
+
+  const server = createServer({ keepAliveTimeout: 65_000, ServerResponse: TrackedResponse }, (req, res) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res[STARTED] = performance.now();
-    res[REQUEST] = requestId;
+    res.startedAt = performance.now();
+    res.requestId = requestId;
     // The family now; the REST facade refines it to the route it matches.
-    res[ROUTE] = requestFamily(req.url ?? '/', memberConnector.handles);
-    res.once('finish', logRequest);
-    dispatch(req, res, requestId).catch((error: unknown) => {
-      log.error({ req_id: requestId, err: error }, 'request failed');
-      if (res.headersSent) return res.destroy();
-      const unavailable = isDatabaseDown(error);
-      const body = problem(unavailable ? 'service_unavailable' : 'internal_error', unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it', requestId);
-      res.writeHead(body.status, {
-        'content-type': 'application/problem+json; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': requestId,
-        ...(unavailable ? { 'retry-after': '5' } : {}),
-      });
-      res.end(JSON.stringify(body));
-    });
+    res.route = requestFamily(req.url ?? '/', memberConnector.handles);
+    // A response finishes once: a plain listener spares the wrapper `once` makes per request.
+    res.on('finish', logRequest);
+    let answering: void | Promise<void>;
+    try {
+      answering = dispatch(req, res, requestId);
+    } catch (error) {
+      return fail(res, error);
+    }
+    // Other facades may hand back any thenable (yoga's), as the awaiting dispatcher took before.
+    if (answering !== undefined) Promise.resolve(answering).catch((error: unknown) => fail(res, error));
   });
 
   // Requests Node refuses before they reach the handler (oversized headers, malformed lines).
@@ -155,7 +162,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     );
   });
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string) {
+  /** Answers at once (REST calls served from memory) or returns the promise of the answer. */
+  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void> {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return rest(req, res, requestId);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {

@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { PLAN_ALLOWANCES, type LiveLimits, type Plan, type UsageRecorder } from '../../core/index.ts';
+import { andThen, type MaybePromise } from './maybe-promise.ts';
+import { MemoryWindows } from './memory-windows.ts';
+import { FlexibleWindows, type WindowCount, type WindowCounter } from './window-counter.ts';
 
 export interface LimitWindow {
   limit: number;
@@ -32,15 +35,19 @@ export interface ApiLimitsOptions {
 /** Far above any plan: a plan's quota is compared to the count, so plan changes apply at once. */
 const QUOTA_CEILING = Number.MAX_SAFE_INTEGER;
 
+/** Length of the per-key window. */
+const RATE_WINDOW_SECONDS = 60;
+
 /**
- * Per-key rate limit and per-organization monthly quota (calendar month, UTC), on
- * rate-limiter-flexible. With Redis every instance shares one budget; if Redis fails, an
- * in-memory insurance limiter keeps answering so the API never fails because of it.
+ * Per-key rate limit and per-organization monthly quota (calendar month, UTC). In memory the
+ * counters answer synchronously, so a call spends no promise on its limits; with Redis every
+ * instance shares one budget through rate-limiter-flexible, and if Redis fails, an in-memory
+ * insurance limiter keeps answering so the API never fails because of it.
  */
 export class ApiLimits implements LiveLimits {
   readonly perMinute: number;
-  private readonly rate: RateLimiterAbstract;
-  private readonly quota: RateLimiterAbstract;
+  private readonly rate: WindowCounter;
+  private readonly quota: WindowCounter;
   private readonly seeding = new Map<string, Promise<void> | true>();
   private readonly usage: UsageRecorder;
   private readonly shared: boolean;
@@ -51,34 +58,35 @@ export class ApiLimits implements LiveLimits {
     this.usage = usage;
     this.onRefused = onRefused;
     this.shared = redis !== undefined;
-    const rate = { points: perMinute, duration: 60, keyPrefix: `${prefix}:rate` };
-    const quota = { points: QUOTA_CEILING, duration: 0, keyPrefix: `${prefix}:quota` };
     if (redis) {
+      const rate = { points: perMinute, duration: RATE_WINDOW_SECONDS, keyPrefix: `${prefix}:rate` };
+      const quota = { points: QUOTA_CEILING, duration: 0, keyPrefix: `${prefix}:quota` };
       const insured = { storeClient: redis, rejectIfRedisNotReady: true };
-      this.rate = new RateLimiterRedis({ ...rate, ...insured, insuranceLimiter: new RateLimiterMemory(rate) });
-      this.quota = new RateLimiterRedis({ ...quota, ...insured, insuranceLimiter: new RateLimiterMemory(quota) });
+      this.rate = new FlexibleWindows(new RateLimiterRedis({ ...rate, ...insured, insuranceLimiter: new RateLimiterMemory(rate) }));
+      this.quota = new FlexibleWindows(new RateLimiterRedis({ ...quota, ...insured, insuranceLimiter: new RateLimiterMemory(quota) }));
     } else {
-      this.rate = new RateLimiterMemory(rate);
-      this.quota = new RateLimiterMemory(quota);
+      this.rate = new MemoryWindows();
+      this.quota = new MemoryWindows();
     }
   }
 
-  consumeRate(keyId: string, now = Date.now()): Promise<LimitDecision> {
-    // A promise chain rather than an async function: one promise fewer on every API call.
-    return settle(this.rate.consume(keyId)).then((res) => {
-      const window = { limit: this.perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) };
-      const allowed = res.consumedPoints <= this.perMinute;
+  /** Spends one call of the key's minute; synchronous in memory. */
+  consumeRate(keyId: string, now = Date.now()): MaybePromise<LimitDecision> {
+    return andThen(this.rate.consume(keyId, 1, RATE_WINDOW_SECONDS), (count) => {
+      const window = { limit: this.perMinute, remaining: Math.max(0, this.perMinute - count.consumed), reset: Math.ceil((now + count.msBeforeNext) / 1000) };
+      const allowed = count.consumed <= this.perMinute;
       if (!allowed) this.onRefused?.('rate');
-      return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(count.msBeforeNext / 1000)) };
     });
   }
 
-  consumeQuota(organizationId: string, plan: Plan, now = new Date()): Promise<LimitDecision> {
+  /** Spends one call of the organization's month; synchronous in memory once the month is seeded. */
+  consumeQuota(organizationId: string, plan: Plan, now = new Date()): MaybePromise<LimitDecision> {
     const month = calendar(now.getTime());
     const key = `${organizationId}:${month.month}`;
     const spend = () =>
-      settle(this.quota.consume(key, 1, { customDuration: month.secondsLeft })).then((res) => {
-        const decision = quotaDecision(plan, res.consumedPoints, month);
+      andThen(this.quota.consume(key, 1, month.secondsLeft), (count: WindowCount) => {
+        const decision = quotaDecision(plan, count.consumed, month);
         if (decision.allowed) this.usage.record(organizationId, month.day);
         else this.onRefused?.('quota');
         return decision;
@@ -89,9 +97,9 @@ export class ApiLimits implements LiveLimits {
 
   /** A key's current minute window without spending from it (usage pages). */
   async peekRate(keyId: string, now = Date.now()): Promise<LimitWindow> {
-    const res = await this.rate.get(keyId).catch(() => null);
-    const consumed = Math.min(this.perMinute, res?.consumedPoints ?? 0);
-    return { limit: this.perMinute, remaining: this.perMinute - consumed, reset: Math.ceil((now + (res?.msBeforeNext ?? 0)) / 1000) };
+    const count = await this.peek(this.rate, keyId);
+    const consumed = Math.min(this.perMinute, count?.consumed ?? 0);
+    return { limit: this.perMinute, remaining: this.perMinute - consumed, reset: Math.ceil((now + (count?.msBeforeNext ?? 0)) / 1000) };
   }
 
   /** The quota window without spending from it (for answers refused before the quota step). */
@@ -99,8 +107,17 @@ export class ApiLimits implements LiveLimits {
     const month = calendar(now.getTime());
     const key = `${organizationId}:${month.month}`;
     await this.seed(key, organizationId, now, month);
-    const res = await this.quota.get(key).catch(() => null);
-    return quotaDecision(plan, res?.consumedPoints ?? 0, month, false).window;
+    const count = await this.peek(this.quota, key);
+    return quotaDecision(plan, count?.consumed ?? 0, month, false).window;
+  }
+
+  /** A window as it stands; none when the store cannot tell (Redis down). */
+  private async peek(counter: WindowCounter, key: string): Promise<WindowCount | null> {
+    try {
+      return await counter.get(key);
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -160,13 +177,4 @@ function quotaDecision(plan: Plan, consumed: number, month: Calendar, spending =
 
 export function startOfNextMonth(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-}
-
-
-/** rate-limiter-flexible rejects with the result when points run out; both are answers here. */
-function settle(promise: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
-  return promise.catch((error: unknown) => {
-    if (error instanceof RateLimiterRes) return error;
-    throw error;
-  });
 }

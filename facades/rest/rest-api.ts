@@ -6,6 +6,7 @@ import { createApiDocs, DOCS_PATH } from './docs.ts';
 import type { ApiLimits } from './limits.ts';
 import type { CachedPage, PageCache } from './page-cache.ts';
 import { PROBLEMS, problemCodeOf, type ProblemCode } from './problem.ts';
+import { andThen, type MaybePromise } from './maybe-promise.ts';
 import { Reply } from './reply.ts';
 import { ParameterError, type OperationCall, type Route } from './route.ts';
 import { eventRoute, eventsRoute } from './routes/events.route.ts';
@@ -31,6 +32,11 @@ interface Matcher {
   regex: RegExp;
 }
 
+interface MatchedRoute {
+  route: Route;
+  rawId: string | undefined;
+}
+
 /**
  * The public REST API: parse, authorize, meter, run the route's named operation, answer.
  * Order of checks (DESIGN §3): key (401) → rate (429) → scope (403) → quota (429) → handler.
@@ -43,7 +49,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
   const openapiBody = Buffer.from(JSON.stringify(openapi));
   const docs = createApiDocs({ prefix: API_PREFIX });
 
-  return async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+  return function handle(req: IncomingMessage, res: ServerResponse, requestId: string): MaybePromise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(API_PREFIX.length) || '/';
@@ -60,44 +66,53 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     if (!found) return reply.problem('not_found', `No endpoint at ${API_PREFIX}${path}`);
     onRoute?.(res, found.route);
 
+    // Each step answers at once when it can (a cached key, limits in memory, a cached page), so
+    // the usual call runs to its answer without a promise.
     const key = bearer(req.headers.authorization);
-    const grant = key === undefined ? null : (contexts.cachedApiKey(key) ?? (await contexts.apiKey(key)));
-    if (!grant) {
-      return reply.header('www-authenticate', 'Bearer error="invalid_token"').problem('invalid_key', 'Send a valid, unexpired API key as Authorization: Bearer <key>');
-    }
+    const grant = key === undefined ? null : (contexts.cachedApiKey(key) ?? contexts.apiKey(key));
+    return andThen(grant, (grant) => (grant ? metered(grant, found, reply, q === -1 ? '' : url.slice(q + 1)) : invalidKey(reply)));
+  };
 
-    const rate = await limits.consumeRate(grant.keyId);
-    reply.rate(rate.window);
-    if (!rate.allowed) {
-      reply.quota(await limits.peekQuota(grant.organizationId, grant.plan)).header('retry-after', rate.retryAfter);
-      return reply.problem('rate_limited', `More than ${rate.window.limit} requests this minute with this key`);
-    }
-    const { route } = found;
-    if (!grant.scopes.includes(route.scope)) {
-      reply.quota(await limits.peekQuota(grant.organizationId, grant.plan));
-      return reply.problem('missing_scope', `This key lacks the scope ${route.scope}`);
-    }
-    const quota = await limits.consumeQuota(grant.organizationId, grant.plan);
-    reply.quota(quota.window);
-    if (!quota.allowed) {
-      reply.header('retry-after', quota.retryAfter);
-      return reply.problem('quota_exceeded', `The organization's ${quota.window.limit} calls for this month are spent`);
-    }
+  /** Rate (429) → scope (403) → quota (429) → the route. */
+  function metered(grant: AuthenticatedKey, found: MatchedRoute, reply: Reply, query: string): MaybePromise<void> {
+    return andThen(limits.consumeRate(grant.keyId), (rate) => {
+      reply.rate(rate.window);
+      if (!rate.allowed) {
+        return andThen(limits.peekQuota(grant.organizationId, grant.plan), (quota) =>
+          reply.quota(quota).header('retry-after', rate.retryAfter).problem('rate_limited', `More than ${rate.window.limit} requests this minute with this key`),
+        );
+      }
+      const { route } = found;
+      if (!grant.scopes.includes(route.scope)) {
+        return andThen(limits.peekQuota(grant.organizationId, grant.plan), (quota) => reply.quota(quota).problem('missing_scope', `This key lacks the scope ${route.scope}`));
+      }
+      return andThen(limits.consumeQuota(grant.organizationId, grant.plan), (quota) => {
+        reply.quota(quota.window);
+        if (!quota.allowed) {
+          return reply.header('retry-after', quota.retryAfter).problem('quota_exceeded', `The organization's ${quota.window.limit} calls for this month are spent`);
+        }
+        return answer(grant, found, reply, query);
+      });
+    });
+  }
 
+  function answer(grant: AuthenticatedKey, { route, rawId }: MatchedRoute, reply: Reply, query: string): MaybePromise<void> {
     let call: OperationCall;
     try {
-      const id = found.rawId === undefined ? undefined : decodePathId(found.rawId);
-      call = route.call({ query: q === -1 ? '' : url.slice(q + 1), id, grant });
+      const id = rawId === undefined ? undefined : decodePathId(rawId);
+      call = route.call({ query, id, grant });
     } catch (error) {
       if (error instanceof ParameterError) return reply.problem(error.code, error.message, error.parameter);
       throw error;
     }
     const cacheKey = `${call.operation}\u0000${JSON.stringify(call.variables)}`;
-    const page = cache.peek(cacheKey) ?? (await cache.compute(cacheKey, () => runOperation(call, grant)));
-    if (page.status === 200) return reply.send(200, page.body);
-    const cached = JSON.parse(page.body.toString()) as { code: ProblemCode; detail: string; parameter?: string };
-    return reply.problem(cached.code, cached.detail, cached.code === 'not_found' ? undefined : (cached.parameter ?? parameterOf(cached.code)));
-  };
+    const page = cache.peek(cacheKey) ?? cache.compute(cacheKey, () => runOperation(call, grant));
+    return andThen(page, (page) => {
+      if (page.status === 200) return reply.send(200, page.body);
+      const cached = JSON.parse(page.body.toString()) as { code: ProblemCode; detail: string; parameter?: string };
+      return reply.problem(cached.code, cached.detail, cached.code === 'not_found' ? undefined : (cached.parameter ?? parameterOf(cached.code)));
+    });
+  }
 
   async function runOperation(call: OperationCall, grant: AuthenticatedKey): Promise<CachedPage> {
     const outcome = await operations.run(call.operation, call.variables, contexts.forApiKey(grant));
@@ -117,7 +132,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 const bearer = (header: string | undefined) => (header ? BEARER.exec(header)?.[1] : undefined);
 
-function matchRoute(matchers: Matcher[], path: string): { route: Route; rawId: string | undefined } | undefined {
+function matchRoute(matchers: Matcher[], path: string): MatchedRoute | undefined {
   for (const { route, regex } of matchers) {
     const match = regex.exec(path);
     if (match) return { route, rawId: match[1] };
@@ -132,5 +147,8 @@ function decodePathId(raw: string): string {
     throw new ParameterError('invalid_parameter', 'id', 'id is not a valid percent-encoded string');
   }
 }
+
+const invalidKey = (reply: Reply) =>
+  reply.header('www-authenticate', 'Bearer error="invalid_token"').problem('invalid_key', 'Send a valid, unexpired API key as Authorization: Bearer <key>');
 
 const parameterOf = (code: ProblemCode) => (code === 'invalid_cursor' ? 'cursor' : undefined);
