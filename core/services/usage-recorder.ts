@@ -8,7 +8,8 @@ export const utcMonth = (at: Date) => at.toISOString().slice(0, 7);
  * the in-memory quota survive restarts and feed usage reports.
  */
 export class UsageRecorder {
-  private pending = new Map<string, { organizationId: string; day: string; calls: number }>();
+  /** Calls not written yet, per organization and UTC day. */
+  private pending = new Map<string, Map<string, number>>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -20,11 +21,7 @@ export class UsageRecorder {
   }
 
   record(organizationId: string, at: Date | string = new Date()): void {
-    const day = typeof at === 'string' ? at : utcDay(at);
-    const key = `${organizationId}\u0000${day}`;
-    const entry = this.pending.get(key);
-    if (entry) entry.calls++;
-    else this.pending.set(key, { organizationId, day, calls: 1 });
+    this.add(organizationId, typeof at === 'string' ? at : utcDay(at), 1);
   }
 
   /** Calls recorded this UTC month, written or still pending. */
@@ -37,8 +34,8 @@ export class UsageRecorder {
         [organizationId, `${month}-01`, `${month}-31`],
       );
     let total = Number(rows[0]?.total ?? 0);
-    for (const entry of this.pending.values()) {
-      if (entry.organizationId === organizationId && entry.day.startsWith(month)) total += entry.calls;
+    for (const [day, calls] of this.pending.get(organizationId) ?? []) {
+      if (day.startsWith(month)) total += calls;
     }
     return total;
   }
@@ -57,7 +54,7 @@ export class UsageRecorder {
 
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending.values()];
+    const batch = [...this.pending].flatMap(([organizationId, days]) => [...days].map(([day, calls]) => ({ organizationId, day, calls })));
     this.pending = new Map();
     const connection = this.db.em.getConnection();
     let written = 0;
@@ -72,13 +69,19 @@ export class UsageRecorder {
       }
     } catch {
       // Keep the unwritten counts for the next flush rather than lose them.
-      for (const entry of batch.slice(written)) {
-        const key = `${entry.organizationId}\u0000${entry.day}`;
-        const current = this.pending.get(key);
-        if (current) current.calls += entry.calls;
-        else this.pending.set(key, entry);
-      }
+      for (const { organizationId, day, calls } of batch.slice(written)) this.add(organizationId, day, calls);
     }
+  }
+
+  // Keyed by organization, then day: on the API's hot path both strings are the caller's own,
+  // whose hashes are already known (a joined key would be a new string to hash on every call).
+  private add(organizationId: string, day: string, calls: number): void {
+    let days = this.pending.get(organizationId);
+    if (days === undefined) {
+      days = new Map();
+      this.pending.set(organizationId, days);
+    }
+    days.set(day, (days.get(day) ?? 0) + calls);
   }
 
   async close(): Promise<void> {

@@ -49,6 +49,7 @@ export class ApiLimits implements LiveLimits {
   private readonly rate: WindowCounter;
   private readonly quota: WindowCounter;
   private readonly seeding = new Map<string, Promise<void> | true>();
+  private readonly quotaKeys = new Map<string, { month: string; key: string }>();
   private readonly usage: UsageRecorder;
   private readonly shared: boolean;
   private readonly onRefused: ((kind: 'rate' | 'quota') => void) | undefined;
@@ -83,16 +84,28 @@ export class ApiLimits implements LiveLimits {
   /** Spends one call of the organization's month; synchronous in memory once the month is seeded. */
   consumeQuota(organizationId: string, plan: Plan, now = new Date()): MaybePromise<LimitDecision> {
     const month = calendar(now.getTime());
-    const key = `${organizationId}:${month.month}`;
-    const spend = () =>
-      andThen(this.quota.consume(key, 1, month.secondsLeft), (count: WindowCount) => {
-        const decision = quotaDecision(plan, count.consumed, month);
-        if (decision.allowed) this.usage.record(organizationId, month.day);
-        else this.onRefused?.('quota');
-        return decision;
-      });
+    const key = this.quotaKey(organizationId, month.month);
     const seeding = this.seed(key, organizationId, now, month);
-    return seeding === undefined ? spend() : seeding.then(spend);
+    if (seeding === undefined) return this.spendQuota(key, organizationId, plan, month);
+    return seeding.then(() => this.spendQuota(key, organizationId, plan, month));
+  }
+
+  private spendQuota(key: string, organizationId: string, plan: Plan, month: Calendar): MaybePromise<LimitDecision> {
+    return andThen(this.quota.consume(key, 1, month.secondsLeft), (count: WindowCount) => {
+      const decision = quotaDecision(plan, count.consumed, month);
+      if (decision.allowed) this.usage.record(organizationId, month.day);
+      else this.onRefused?.('quota');
+      return decision;
+    });
+  }
+
+  /** `<organization>:<month>`, the same string on every call of the month: its hash is computed once. */
+  private quotaKey(organizationId: string, month: string): string {
+    const known = this.quotaKeys.get(organizationId);
+    if (known?.month === month) return known.key;
+    const key = `${organizationId}:${month}`;
+    this.quotaKeys.set(organizationId, { month, key });
+    return key;
   }
 
   /** A key's current minute window without spending from it (usage pages). */
@@ -105,7 +118,7 @@ export class ApiLimits implements LiveLimits {
   /** The quota window without spending from it (for answers refused before the quota step). */
   async peekQuota(organizationId: string, plan: Plan, now = new Date()): Promise<LimitWindow> {
     const month = calendar(now.getTime());
-    const key = `${organizationId}:${month.month}`;
+    const key = this.quotaKey(organizationId, month.month);
     await this.seed(key, organizationId, now, month);
     const count = await this.peek(this.quota, key);
     return quotaDecision(plan, count?.consumed ?? 0, month, false).window;
