@@ -1,6 +1,6 @@
 // Prometheus metrics of one app instance, served at /metrics to the internal token only.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from '../../core/index.ts';
 import type { AttemptOutcome } from '../../core/webhooks/delivery-store.ts';
 import { GRAPHQL_PATH } from '../graphql/yoga.ts';
@@ -9,6 +9,7 @@ import { MCP_PATH } from '../mcp/public/public-mcp.ts';
 import { API_PREFIX, ROUTES } from '../rest/rest-api.ts';
 import type { Route } from '../rest/route.ts';
 import { HEALTH_PATH, READY_PATH, withTimeout } from './health.ts';
+import { RouteLatency, type LatencySeries } from './route-latency.ts';
 
 export const METRICS_PATH = '/metrics';
 
@@ -41,18 +42,19 @@ const MCP_QUERY = `${MCP_PATH}?`;
 const OPS = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
 
 interface RouteSeries {
-  observe(seconds: number): void;
-  byStatus: Map<number, { inc(): void }>;
+  latency: LatencySeries;
+  /** Answers per status not yet handed to the prom-client counter (it takes them at scrape time). */
+  byStatus: Map<number, { status: string; unscraped: number }>;
 }
 
 /**
  * One registry per app instance (several apps in one test process never collide). Counters are
- * bumped where things happen; the outbox lag and the pool are read when Prometheus scrapes.
+ * bumped where things happen (requests in plain numbers, handed over at scrape time); the outbox
+ * lag and the pool are read when Prometheus scrapes.
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'status'>;
-  private readonly latency: Histogram<'route'>;
+  private readonly latency: RouteLatency;
   private readonly refusals: Counter<'facade' | 'kind'>;
   private readonly attempts: Counter<'outcome'>;
   private readonly series = new Map<string, RouteSeries>();
@@ -60,18 +62,23 @@ export class Metrics {
   constructor({ outboxLag, pool, scrapeTimeoutMs = 2_000, log }: MetricsOptions) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
+    const series = this.series;
+    // Counted per request in plain numbers, handed to prom-client when it scrapes.
+    new Counter({
       name: 'packline_http_requests_total',
       help: 'HTTP requests answered, by route (rest/<route>, rest/other, graphql, mcp, mcp-member, integrations, ops, other) and status',
       labelNames: ['route', 'status'],
       registers,
+      collect() {
+        for (const [route, { byStatus }] of series) {
+          for (const count of byStatus.values()) {
+            this.inc({ route, status: count.status }, count.unscraped);
+            count.unscraped = 0;
+          }
+        }
+      },
     });
-    this.latency = new Histogram({
-      name: 'packline_http_request_duration_seconds',
-      help: 'Time from a request to the end of its answer, by route',
-      labelNames: ['route'],
-      registers,
-    });
+    this.latency = new RouteLatency('packline_http_request_duration_seconds', 'Time from a request to the end of its answer, by route', registers);
     this.refusals = new Counter({
       name: 'packline_limit_rejections_total',
       help: 'Calls refused by a limiter: REST per-key rate and monthly quota, public MCP calls per minute and compose_team per hour',
@@ -114,20 +121,20 @@ export class Metrics {
     }
   }
 
-  /** One answered request; the series of each route and status is bound once. */
+  /** One answered request; the series of each route and status is made once. */
   request(route: string, status: number, seconds: number): void {
     let series = this.series.get(route);
     if (!series) {
-      series = { observe: this.latency.labels(route).observe, byStatus: new Map() };
+      series = { latency: this.latency.route(route), byStatus: new Map() };
       this.series.set(route, series);
     }
-    let counter = series.byStatus.get(status);
-    if (!counter) {
-      counter = this.requests.labels(route, String(status));
-      series.byStatus.set(status, counter);
+    let count = series.byStatus.get(status);
+    if (!count) {
+      count = { status: String(status), unscraped: 0 };
+      series.byStatus.set(status, count);
     }
-    counter.inc();
-    series.observe(seconds);
+    count.unscraped++;
+    series.latency.observe(seconds);
   }
 
   refused(refusal: Refusal): void {
