@@ -1,18 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LogBuffer, type LogSink } from './log-buffer.ts';
 
+/** A sink that records what it is told: writes, and `flush` / `flushSync` calls. */
 function sink() {
-  const chunks: string[] = [];
   const calls: string[] = [];
-  const target: LogSink = {
-    write: (chunk) => chunks.push(chunk),
-    flush: (cb) => {
-      calls.push('flush');
-      cb?.();
-    },
+  const target: LogSink & { destroyed: boolean } = {
+    destroyed: false,
+    write: (chunk) => calls.push(`write ${JSON.stringify(chunk)}`),
+    flush: () => calls.push('flush'),
     flushSync: () => calls.push('flushSync'),
   };
-  return { target, chunks, calls };
+  return { target, calls };
 }
 
 describe('LogBuffer', () => {
@@ -23,41 +21,44 @@ describe('LogBuffer', () => {
     vi.useRealTimers();
   });
 
-  it('passes lines on in order, one chunk once minLength characters wait', () => {
-    const { target, chunks } = sink();
+  it('hands lines on in order, one chunk once chunkLength characters wait, and has it written', () => {
+    const { target, calls } = sink();
     const buffer = new LogBuffer(target, 10, 1_000);
     buffer.write('one\n');
     buffer.write('two\n');
-    expect(chunks).toEqual([]);
+    expect(calls).toEqual([]);
     buffer.write('three\n');
     buffer.write('four\n');
-    expect(chunks).toEqual(['one\ntwo\nthree\n']);
+    expect(calls).toEqual(['write "one\\ntwo\\nthree\\n"', 'flush']);
   });
 
-  it('hands on what waits at every interval, and nothing when nothing waits', () => {
-    const { target, chunks } = sink();
-    const buffer = new LogBuffer(target, 4_096, 1_000);
-    buffer.write('a\n');
+  it('flushes at every interval, what waits first', () => {
+    const { target, calls } = sink();
+    new LogBuffer(target, 4_096, 1_000).write('a\n');
     vi.advanceTimersByTime(999);
-    expect(chunks).toEqual([]);
+    expect(calls).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(chunks).toEqual(['a\n']);
-    vi.advanceTimersByTime(5_000);
-    expect(chunks).toEqual(['a\n']);
+    expect(calls).toEqual(['write "a\\n"', 'flush']);
+    vi.advanceTimersByTime(1_000);
+    expect(calls).toEqual(['write "a\\n"', 'flush', 'flush']);
   });
 
-  it('flush and flushSync hand on what waits before flushing the sink', () => {
-    const { target, chunks, calls } = sink();
+  it('at exit writes what the sink holds, then what waits, synchronously', () => {
+    const { target, calls } = sink();
     const buffer = new LogBuffer(target, 4_096, 1_000);
     buffer.write('a\n');
-    const done = vi.fn();
-    buffer.flush(done);
-    expect(chunks).toEqual(['a\n']);
-    expect(calls).toEqual(['flush']);
-    expect(done).toHaveBeenCalledOnce();
-    buffer.write('b\n');
     buffer.flushSync();
-    expect(chunks).toEqual(['a\n', 'b\n']);
-    expect(calls).toEqual(['flush', 'flushSync']);
+    expect(calls).toEqual(['flushSync', 'write "a\\n"', 'flushSync']);
+  });
+
+  it('leaves an ended sink alone', () => {
+    const { target, calls } = sink();
+    const buffer = new LogBuffer(target, 4_096, 1_000);
+    buffer.write('a\n');
+    target.destroyed = true;
+    buffer.flush();
+    buffer.flushSync();
+    vi.advanceTimersByTime(1_000);
+    expect(calls).toEqual([]);
   });
 });
