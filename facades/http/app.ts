@@ -44,6 +44,9 @@ export interface App {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// Made once: a template in the dispatcher would build the string on every request.
+const REST_SLASH = `${API_PREFIX}/`;
+const REST_QUERY = `${API_PREFIX}?`;
 
 /**
  * Wires core, schema and facades into one HTTP server, with the webhook dispatcher in the `all`
@@ -165,7 +168,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   /** Answers at once (REST calls served from memory) or returns the promise of the answer. */
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void> {
     const url = req.url ?? '/';
-    if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) return rest(req, res, requestId);
+    if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return rest(req, res, requestId);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
       return graphql(req, res);

@@ -14,6 +14,7 @@ import { opportunitiesRoute, opportunityRoute } from './routes/opportunities.rou
 import { organizationRoute } from './routes/organization.route.ts';
 
 export const API_PREFIX = '/api/v1';
+const DOCS_SLASH = `${DOCS_PATH}/`;
 export const ROUTES: readonly Route[] = [organizationRoute, opportunitiesRoute, opportunityRoute, eventsRoute, eventRoute];
 
 export interface RestApiOptions {
@@ -57,7 +58,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
 
     if (req.method !== 'GET') return reply.header('allow', 'GET').problem('method_not_allowed', `${req.method} is not allowed: this API is read-only`);
     if (path === '/openapi.json') return reply.send(200, openapiBody, { cacheControl: 'public, max-age=300' });
-    if (path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)) return docs(req, res, reply, path);
+    if (path === DOCS_PATH || path.startsWith(DOCS_SLASH)) return docs(req, res, reply, path);
     if (path.startsWith('/problems/')) return problemPage(reply, path.slice('/problems/'.length));
     if (req.headers.origin !== undefined) {
       return reply.problem('browser_origin_forbidden', 'API keys must never be used from browser or mobile code; call this API from a server');
