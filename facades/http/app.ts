@@ -25,8 +25,8 @@ import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
 import { Metrics, requestFamily, restRouteLabel } from './metrics.ts';
 import { createOpsRoutes } from './ops-routes.ts';
-import { TrackedResponse } from './tracked-response.ts';
 import { stopApp } from './shutdown.ts';
+import { TrackedResponse } from './tracked-response.ts';
 
 export interface App {
   core: Core;
