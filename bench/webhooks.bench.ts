@@ -1,13 +1,21 @@
 /**
  * Webhook benchmark: `npm run bench:webhooks`.
  *
- * 1. Deliveries vs ceiling. The real server (`node bin/packline.js start --no-demo`, fresh SQLite
- *    data directory) delivers BENCH_DELIVERY_NEEDS needs to BENCH_DESTINATIONS standard-JSON
- *    destinations (10 per Clan organization, one receiver path each): deliveries/s from the first
- *    commit to the last receipt, lag from `occurred_at` to receipt, every signature checked with
- *    the consumer kit, duplicates and missing pairs counted. Then the ceiling: a bare undici POST
- *    loop, one sequential lane per path, replaying the very requests the receiver captured (same
- *    bodies, same headers) to the same receiver. Target: dispatcher ≥ 60 % of the ceiling.
+ * 1. Deliveries vs ceiling, in three parts over one database:
+ *    a. Live: the real server (`node bin/packline.js start --no-demo`, fresh SQLite data directory)
+ *       delivers BENCH_DELIVERY_NEEDS needs, published through GraphQL as fast as 8 clients can,
+ *       to BENCH_DESTINATIONS standard-JSON destinations (10 per Clan organization, one receiver
+ *       path each): deliveries/s from the first commit to the last receipt and lag from
+ *       `occurred_at` to receipt. Publishing (about 5 ms of server time per publishNeed) shares the
+ *       server with delivery here, so this rate is bounded by the publishing rate × destinations.
+ *    b. Backlog, the dispatcher's own rate, on the same (warm) server: a `need.updated` signal for
+ *       every need of (a), committed to the outbox in one transaction by another process (as a
+ *       bulk CLI change would be); deliveries/s from that commit to the last receipt, noticing the
+ *       change, fan-out, signing, sending and recording included (see support/webhook-backlog.ts).
+ *    c. The ceiling: a bare undici POST loop, one sequential lane per path, replaying the very
+ *       requests the receiver captured in (a) (same bodies, same headers) to the same receiver.
+ *    Every signature is checked with the consumer kit, duplicates and missing pairs counted.
+ *    Target: the dispatcher's rate (b) ≥ 60 % of the ceiling.
  * 2. Fan-out: one need to BENCH_FANOUT destinations on a second fresh server; commit → last receipt.
  * 3. Pool vs inline: benchPreparers on the same batches (standard JSON, mixed formats, and the
  *    largest batch this run's dispatcher can build).
@@ -26,6 +34,7 @@
  * over the measured window; the profiler slows the server, so its figures are marked PROFILED),
  * BENCH_SQL_TRACE=1 (preload bench/support/webhook-sql-trace.cjs into both servers: count and time
  * every SQLite statement over each measured window),
+ * BENCH_NODE_FLAGS (extra node flags for the Packline servers, e.g. `--trace-gc`),
  * BENCH_KEEP_DATA=1 (keep data directories, server logs and profiles).
  * Results: printed, and written to bench/results-webhooks.json. The exit code stays 0 on a missed
  * target (a measurement, not a test).
@@ -94,10 +103,21 @@ async function main() {
   say(`  ${receiver.origin}`);
   try {
     // 1. Deliveries vs ceiling.
-    const { phase: delivery, captured } = await runDeliveryPhase(receiver, { needs: NEEDS, destinationCount: DESTINATIONS, warmupNeeds: WARMUP_NEEDS, profile: PROFILE, sqlTrace: SQL_TRACE, say, waitIdle });
+    const { phase: delivery, captured, backlog: measured } = await runDeliveryPhase(receiver, {
+      needs: NEEDS,
+      destinationCount: DESTINATIONS,
+      warmupNeeds: WARMUP_NEEDS,
+      profile: PROFILE,
+      sqlTrace: SQL_TRACE,
+      say,
+      waitIdle,
+      backlog: true,
+    });
+    const backlog = measured!;
     await sleep(1_000);
     const ceiling = await runCeilingPhase(receiver, captured, { warmupPerLane: Math.min(40, NEEDS), repeats: CEILING_REPEATS, say, waitIdle });
-    const ratio = ceiling.median.result.perSecond > 0 ? delivery.check.perSecond / ceiling.median.result.perSecond : 0;
+    const ratio = ceiling.median.result.perSecond > 0 ? backlog.perSecond / ceiling.median.result.perSecond : 0;
+    const liveRatio = ceiling.median.result.perSecond > 0 ? delivery.check.perSecond / ceiling.median.result.perSecond : 0;
 
     // 2. Fan-out.
     await sleep(1_000);
@@ -118,6 +138,15 @@ async function main() {
     if (delivery.recorded.pending > 0 || delivery.recorded.failed > 0 || delivery.recorded.retried > 0) {
       notes.push(`phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`);
     }
+    const b = backlog.check;
+    if (!backlog.complete || b.missing > 0) notes.push(`backlog: ${formatInt(b.missing)} of ${formatInt(b.expected)} deliveries never arrived`);
+    if (b.duplicates > 0) notes.push(`backlog: ${formatInt(b.duplicates)} duplicate deliveries`);
+    if (b.unexpected > 0) notes.push(`backlog: ${formatInt(b.unexpected)} unexpected requests`);
+    if (b.signatures.valid !== b.signatures.checked) notes.push(`backlog: signature failures ${JSON.stringify(b.signatures.failures)}`);
+    if (backlog.recorded.pending > 0 || backlog.recorded.failed > 0 || backlog.recorded.retried > 0) {
+      notes.push(`backlog: the server's record shows ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed, ${backlog.recorded.retried} retried among the newest ${backlog.recorded.seen}`);
+    }
+    if (backlog.cpu.otherPercent > NOISE_PERCENT) notes.push(`backlog dispatcher: NOISY, other processes took ${backlog.cpu.otherPercent} % of all cores`);
     for (const [i, run] of ceiling.runs.entries()) {
       if (run.receivedByReceiver !== run.result.requests || (run.result.statuses['200'] ?? 0) !== run.result.requests) {
         notes.push(`ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`);
@@ -130,7 +159,7 @@ async function main() {
       if (round.cpu.otherPercent > NOISE_PERCENT) notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
     }
     for (const row of preparers) if (row.otherCpuPercent > NOISE_PERCENT) notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
-    if (delivery.cpu.otherPercent > NOISE_PERCENT) notes.push(`phase 1 dispatcher: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
+    if (delivery.cpu.otherPercent > NOISE_PERCENT) notes.push(`live phase: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
     for (const [label, log] of [['phase 1 server', delivery.serverLog], ['fan-out server', fanout.serverLog]] as const) {
       for (const level of ['warn', 'error', 'fatal']) if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
     }
@@ -139,9 +168,10 @@ async function main() {
 
     // Report.
     const verdict = ratio >= RATIO_TARGET ? 'OK' : `MISSED (${formatPercent(ratio)} < ${formatPercent(RATIO_TARGET)})`;
-    const table1 = deliveryTable(delivery, ceiling, ratio);
+    const table1 = deliveryTable(delivery, backlog, ceiling, { ratio, liveRatio });
     const cpu = cpuTable([
-      ['dispatcher', delivery.cpu],
+      ['live', delivery.cpu],
+      ['backlog', backlog.cpu],
       ['ceiling (median run)', ceiling.median.cpu],
       ...fanout.rounds.map((round) => [`fan-out ${round.label}`, round.cpu] as [string, typeof round.cpu]),
     ]);
@@ -158,11 +188,13 @@ async function main() {
     say();
     say(table1);
     say();
-    say(`Verdict: ${verdict}. Dispatcher span: first commit → last receipt; ceiling span: first request → last answer.`);
+    say(`Verdict: ${verdict} (the dispatcher's rate, backlog row). Spans: live, first commit → last receipt; backlog, its commit → last receipt; ceiling, first request → last answer.`);
     say(`Ceiling runs: ${ceiling.runs.map((run) => `${formatInt(run.result.perSecond)}/s`).join(', ')} (median used).`);
-    say(`publishNeed: ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`);
+    say(`Live: publishNeed ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`);
     say(`After the last publishNeed answer: ${formatInt(delivery.drain.deliveries)} deliveries in ${formatInt(delivery.drain.ms)} ms = ${formatInt(delivery.drain.perSecond)}/s (${formatPercent(delivery.drain.perSecond / ceiling.median.result.perSecond)} of the ceiling) with nothing else to do.`);
-    say(`Lag (occurred_at → receipt): min ${c.lag.minMs}, p50 ${c.lag.p50Ms}, p90 ${c.lag.p90Ms}, p99 ${c.lag.p99Ms}, max ${c.lag.maxMs} ms. Bodies ${c.bodyBytes.min}–${c.bodyBytes.max} B (median ${c.bodyBytes.median}).`);
+    say(`Live lag (occurred_at → receipt): min ${c.lag.minMs}, p50 ${c.lag.p50Ms}, p90 ${c.lag.p90Ms}, p99 ${c.lag.p99Ms}, max ${c.lag.maxMs} ms. Bodies ${c.bodyBytes.min}–${c.bodyBytes.max} B (median ${c.bodyBytes.median}).`);
+    say(`Backlog: ${formatInt(backlog.needs)} signals committed to the outbox at once, on the same server; ${formatInt(b.received)} deliveries in ${formatInt(backlog.spanMs)} ms from the commit (first receipt after ${formatInt(backlog.firstReceiptMs)} ms): ${formatInt(backlog.perSecond)}/s. ` +
+      `Its record: ${backlog.recorded.succeeded} succeeded, ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed among the newest ${backlog.recorded.seen}.`);
     say(`Server record (newest 50 per destination): ${delivery.recorded.succeeded} succeeded, ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried; ` +
       `all recorded ${delivery.recorded.settledAfterLastReceiptMs ?? '(not settled)'} ms after the last receipt (or earlier: checked after a 1 s settle).`);
     say();
@@ -179,9 +211,15 @@ async function main() {
     say(preparerTable(preparers));
     say();
     if (delivery.sql) {
-      say('### SQLite statements of the phase-1 server (first publish → last receipt)');
+      say('### SQLite statements of the live server (first publish → last receipt)');
       say();
       say(sqlTable(delivery.sql));
+      say();
+    }
+    if (backlog.sql) {
+      say('### SQLite statements of the backlog server (start → last receipt)');
+      say();
+      say(sqlTable(backlog.sql));
       say();
     }
     for (const round of fanout.rounds) {
@@ -191,10 +229,11 @@ async function main() {
       say(sqlTable(round.sql));
       say();
     }
-    if (delivery.profiles.length > 0) {
-      say('### Server CPU profile (phase 1, measured window), top self time');
+    for (const [label, profiles] of [['live', delivery.profiles], ['backlog', backlog.profiles]] as const) {
+      if (profiles.length === 0) continue;
+      say(`### Server CPU profile (${label}, measured window), top self time`);
       say();
-      for (const profile of delivery.profiles) {
+      for (const profile of profiles) {
         if (profile.sampledMs - profile.idleMs < 50) continue;
         say(profileTables(profile));
         say();
@@ -208,11 +247,11 @@ async function main() {
       machine: { ...host, loadAverageAtStart: loadAtStart },
       idleBefore: idle,
       settings: { needs: NEEDS, destinations: DESTINATIONS, fanout: FANOUT, warmupNeeds: WARMUP_NEEDS, prepareJobs: PREPARE_JOBS, prepareRounds: PREPARE_ROUNDS, ceilingRepeats: CEILING_REPEATS, profiled: PROFILE, sqlTraced: SQL_TRACE, database: 'sqlite', logLevel: 'warn', receiver: 'own child process' },
-      deliveries: { packline: delivery, ceiling, ratio: Math.round(ratio * 1000) / 1000, ratioTarget: RATIO_TARGET, met: ratio >= RATIO_TARGET, verdict },
+      deliveries: { packline: delivery, backlog, ceiling, ratio: Math.round(ratio * 1000) / 1000, liveRatio: Math.round(liveRatio * 1000) / 1000, ratioTarget: RATIO_TARGET, met: ratio >= RATIO_TARGET, verdict },
       fanout,
       preparers,
       notes: [...new Set(notes)],
-      tables: { deliveries: table1, cpu, fanout: fanoutTable(fanout), preparers: preparerTable(preparers), ...(delivery.sql ? { sql: sqlTable(delivery.sql) } : {}) },
+      tables: { deliveries: table1, cpu, fanout: fanoutTable(fanout), preparers: preparerTable(preparers), ...(delivery.sql ? { sql: sqlTable(delivery.sql) } : {}), ...(backlog.sql ? { backlogSql: sqlTable(backlog.sql) } : {}) },
     });
     say();
     say(`Written to ${RESULTS_FILE}`);

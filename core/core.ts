@@ -19,6 +19,7 @@ import { MemberAccountService } from './services/member-account.service.ts';
 import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './services/member-access-policy.ts';
 import { MemberAuthenticator } from './services/member-authenticator.ts';
 import { DeliveryStore } from './webhooks/delivery-store.ts';
+import { createScriptRunner } from './webhooks/script-runners.ts';
 import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { EventService } from './services/event.service.ts';
 import { KeyAuthenticator } from './services/key-authenticator.ts';
@@ -113,6 +114,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
   const directory = new DirectorySnapshot(db, feed, deps.links);
+  const deliveryStore = new DeliveryStore(createScriptRunner(db, databaseKind(options)), db, box);
   let liveLimits: LiveLimits | undefined;
   return {
     db,
@@ -120,7 +122,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     keys,
     memberAuth: new MemberAuthenticator(db),
     usage,
-    deliveryStore: new DeliveryStore(db, box, databaseKind(options)),
+    deliveryStore,
     urlPolicy,
     services() {
       const em = db.em.fork();
@@ -149,6 +151,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
       feed.stop();
       await keys.close();
       await usage.close();
+      await deliveryStore.close();
       await db.close(true);
     },
   };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { Agent } from 'undici';
@@ -11,7 +12,7 @@ import { Lane } from './lane.ts';
 import { Ledger } from './ledger.ts';
 import type { DeliveryPreparer } from './pool.ts';
 import { PrepareBatcher } from './prepare-batcher.ts';
-import { createSenderAgent, send, type SendResult } from './send.ts';
+import { createSenderAgent, send, sendTarget, type SendResult, type SendTarget } from './send.ts';
 
 export interface DispatcherOptions {
   store: DeliveryStore;
@@ -33,8 +34,18 @@ export interface DispatcherOptions {
 const MAX_RETRY_AFTER_S = 24 * 3600;
 /** How often the dispatcher looks at every destination's queue, beyond the ones it just filled. */
 const SCAN_INTERVAL_MS = 1_000;
+/** Longest a trim of retained deliveries waits for the lanes to be idle. */
+const TRIM_DEFER_MS = 10_000;
 /** Receivers answering 410 Gone no longer want signals. */
 const GONE = 410;
+const REFUSED: SendResult = { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
+
+/** A destination's URL as the sender uses it. */
+export interface Route {
+  target: SendTarget;
+  /** The URL names a private or reserved address outright: nothing is sent. */
+  refused: boolean;
+}
 
 /**
  * Turns outbox rows into deliveries and runs one lane per destination it holds a lease on.
@@ -59,6 +70,7 @@ export class Dispatcher {
   private tickAgain = false;
   private lastRenew = 0;
   private lastScan = 0;
+  private lastTrim = 0;
   private stopped = true;
   private cutOff = false;
 
@@ -134,13 +146,18 @@ export class Dispatcher {
     return !this.stopped && this.held.has(destinationId);
   }
 
-  async send(url: string, prepared: PreparedDelivery): Promise<SendResult> {
+  /** Where deliveries to `url` go; an address written in the URL is checked here, once. */
+  route(url: string): Route {
+    const target = sendTarget(url);
     // Name lookups are checked at connect time; an address written in the URL never is.
-    const host = new URL(url).hostname;
-    if (!this.options.policy.allowPrivateNetworks && isIP(host.replace(/^\[|\]$/g, '')) && isForbiddenAddress(host)) {
-      return { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
-    }
-    return send(this.agent, url, prepared);
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    const refused = !this.options.policy.allowPrivateNetworks && isIP(host) !== 0 && isForbiddenAddress(host);
+    return { target, refused };
+  }
+
+  send(route: Route, prepared: PreparedDelivery): Promise<SendResult> {
+    if (route.refused) return Promise.resolve(REFUSED);
+    return send(this.agent, route.target, prepared);
   }
 
   /** What an attempt's result means for the delivery (DESIGN §4). */
@@ -166,38 +183,33 @@ export class Dispatcher {
   }
 
   private async runTick(): Promise<void> {
-    const fresh = new Set<string>();
-    for (;;) {
-      const { rows, destinations } = await this.store.fanOut();
-      for (const id of destinations) fresh.add(id);
-      if (rows === 0 || this.stopped) break;
-    }
     const now = Date.now();
-    // The full look-around (retries due, lanes of dead dispatchers, work fanned out elsewhere) runs
-    // about once a second; in between, only the destinations that just got deliveries are woken.
-    const full = now - this.lastScan >= SCAN_INTERVAL_MS;
     if (now - this.lastRenew > this.leaseMs / 3) {
       this.lastRenew = now;
       this.held = new Set(await this.store.renew(this.owner, this.leaseMs));
     }
-    if (full) {
-      this.lastScan = now;
+    // Outbox rows are fanned out a chunk at a time, and each chunk's lanes are woken at once: the
+    // first deliveries of a large backlog leave while the later rows are still being fanned out.
+    for (;;) {
+      const { rows, destinations } = await this.store.fanOut();
+      if (destinations.size > 0) await this.wake([...destinations]);
+      if (rows === 0 || this.stopped) break;
+      // SQLite work runs synchronously: let the woken lanes' requests out before the next chunk.
+      await yieldToEventLoop();
+    }
+    // The full look-around (retries due, lanes of dead dispatchers, work fanned out elsewhere) runs
+    // about once a second; in between, only the destinations that just got deliveries are woken.
+    if (now - this.lastScan < SCAN_INTERVAL_MS) return;
+    this.lastScan = now;
+    // Trimming is housekeeping: it waits until no lane is sending, so a burst goes out first,
+    // but never longer than TRIM_DEFER_MS under continuous load.
+    const sending = [...this.lanes.values()].some((lane) => lane.busy);
+    if (!sending || now - this.lastTrim >= TRIM_DEFER_MS) {
+      this.lastTrim = now;
       await this.store.trimRetained().catch((error: unknown) => this.log.warn({ err: error }, 'could not trim old deliveries'));
     }
-    const wanted = full ? await this.store.destinationsWithWork() : [...fresh];
-    if (wanted.length === 0 && !full) return;
-    const unheld = wanted.filter((id) => !this.held.has(id));
-    for (const id of await this.store.claim(this.owner, unheld, this.leaseMs)) this.held.add(id);
-    for (const id of wanted) {
-      if (!this.held.has(id)) continue;
-      let lane = this.lanes.get(id);
-      if (!lane) {
-        lane = new Lane(id, this);
-        this.lanes.set(id, lane);
-      }
-      lane.kick();
-    }
-    if (!full) return;
+    const wanted = await this.store.destinationsWithWork();
+    await this.wake(wanted);
     // Lanes with nothing left: drop them and give their leases back.
     const busy = new Set(wanted);
     const idle = [...this.lanes.values()].filter((lane) => !lane.busy && !busy.has(lane.destinationId));
@@ -207,6 +219,21 @@ export class Dispatcher {
         this.held.delete(lane.destinationId);
       }
       await this.store.release(this.owner, idle.map((lane) => lane.destinationId));
+    }
+  }
+
+  /** Claims the lanes of `ids` that nobody holds, and tells every lane held here to look at its queue. */
+  private async wake(ids: string[]): Promise<void> {
+    const unheld = ids.filter((id) => !this.held.has(id));
+    if (unheld.length > 0) for (const id of await this.store.claim(this.owner, unheld, this.leaseMs)) this.held.add(id);
+    for (const id of ids) {
+      if (!this.held.has(id)) continue;
+      let lane = this.lanes.get(id);
+      if (!lane) {
+        lane = new Lane(id, this);
+        this.lanes.set(id, lane);
+      }
+      lane.kick();
     }
   }
 }

@@ -1,9 +1,11 @@
 import type { LaneTarget, PendingDelivery } from '../core/webhooks/delivery-store.ts';
-import type { DeliveryJob } from '../core/webhooks/envelope.ts';
-import type { Dispatcher } from './dispatcher.ts';
+import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
+import type { Dispatcher, Route } from './dispatcher.ts';
 
-/** Deliveries read from the queue at a time, prepared together. */
+/** Deliveries read from the queue at a time. */
 const BATCH = 256;
+/** Deliveries prepared (rendered and signed) together; every lane's chunk of one turn goes as one batch. */
+const PREPARE_CHUNK = 64;
 /** How long a lane reuses its destination's settings before reading them again. */
 const TARGET_TTL_MS = 2_000;
 /** Waiting deliveries re-read at least this often, for changes made by other processes. */
@@ -18,7 +20,7 @@ export class Lane {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private target: { value: LaneTarget | null; at: number; version: number } | undefined;
+  private target: { value: LaneTarget | null; route: Route | null; at: number; version: number } | undefined;
 
   constructor(
     readonly destinationId: string,
@@ -58,13 +60,13 @@ export class Lane {
     try {
       while (!this.closed && d.holds(this.destinationId)) {
         const target = await this.settings();
-        if (!target?.active) return;
-        const queue = await d.store.pending(this.destinationId, BATCH);
+        if (!target?.value.active) return;
+        const queue = await d.store.pending(target.value, BATCH);
         if (queue.length === 0) return;
         const now = Date.now();
-        const due = queue.filter((delivery, i) => i === 0 || delivery.nextAttemptAt.getTime() <= now);
-        if (due[0]!.nextAttemptAt.getTime() > now) return this.sleep(due[0]!.nextAttemptAt.getTime() - now);
-        const stopped = await this.deliver(target, due);
+        const due = queue.filter((delivery, i) => i === 0 || delivery.nextAttemptAt <= now);
+        if (due[0]!.nextAttemptAt > now) return this.sleep(due[0]!.nextAttemptAt - now);
+        const stopped = await this.deliver(target.value, target.route, due);
         await d.ledger.flush();
         if (stopped !== undefined) return stopped > 0 ? this.sleep(stopped) : undefined;
       }
@@ -75,47 +77,75 @@ export class Lane {
   }
 
   /** Sends in order; returns the wait before the next try when the lane must pause, 0 when it must stop. */
-  private async deliver(target: LaneTarget, due: PendingDelivery[]): Promise<number | undefined> {
+  private async deliver(target: LaneTarget, route: Route, due: PendingDelivery[]): Promise<number | undefined> {
     const d = this.dispatcher;
     const timestamp = Math.floor(Date.now() / 1000);
-    const jobs: DeliveryJob[] = due.map((delivery) => ({
-      format: target.format,
-      language: target.language,
-      envelope: delivery.envelope,
-      secrets: target.secrets,
-      timestamp,
-    }));
-    const prepared = await d.batcher.prepare(jobs);
-    for (let i = 0; i < due.length; i++) {
-      if (this.closed || !d.holds(this.destinationId)) return 0;
-      const delivery = due[i]!;
-      const request = prepared[i]!;
-      if (delivery.test) request.headers['x-service-test'] = '1';
-      const at = new Date();
-      const result = await d.send(target.url, request);
-      if (d.cutOffAtStop) return 0;
-      const outcome = d.judge(delivery, target, result, at);
-      d.ledger.add(outcome, target.plan);
-      d.observe(outcome, delivery);
-      if (outcome.next.status === 'succeeded') continue;
-      if (outcome.next.status === 'pending') return outcome.next.at.getTime() - Date.now();
-      if ('disableDestination' in outcome.next && outcome.next.disableDestination) return 0;
-      // Out of attempts: the next delivery's turn.
+    const prepare = (start: number) =>
+      d.batcher.prepare(
+        due.slice(start, start + PREPARE_CHUNK).map((delivery) => ({
+          format: target.format,
+          language: target.language,
+          id: delivery.eventId,
+          envelope: delivery.envelope,
+          secrets: target.secrets,
+          timestamp,
+        })),
+      );
+    // The next chunk is being prepared (on the pool, for large batches) while this one is sent.
+    let next: Promise<PreparedDelivery[]> | undefined = prepare(0);
+    try {
+      for (let start = 0; start < due.length; start += PREPARE_CHUNK) {
+        const prepared: PreparedDelivery[] = await next!;
+        next = start + PREPARE_CHUNK < due.length ? prepare(start + PREPARE_CHUNK) : undefined;
+        for (let i = 0; i < prepared.length; i++) {
+          if (this.closed || !d.holds(this.destinationId)) return 0;
+          const delivery = due[start + i]!;
+          const request = prepared[i]!;
+          if (delivery.test) request.headers['x-service-test'] = '1';
+          const at = new Date();
+          const result = await d.send(route, request);
+          if (d.cutOffAtStop) return 0;
+          const outcome = d.judge(delivery, target, result, at);
+          d.ledger.add(outcome, target.plan);
+          d.observe(outcome, delivery);
+          if (outcome.next.status === 'succeeded') continue;
+          if (outcome.next.status === 'pending') return outcome.next.at.getTime() - Date.now();
+          if ('disableDestination' in outcome.next && outcome.next.disableDestination) return 0;
+          // Out of attempts: the next delivery's turn.
+        }
+      }
+      return undefined;
+    } finally {
+      // A chunk prepared for nothing (the lane stopped early) must not fail unobserved.
+      next?.catch(() => undefined);
     }
-    return undefined;
   }
 
   /**
-   * The destination's settings: re-read after any change the feed reports (a rotation signs with
-   * both secrets from the next delivery on), and every couple of seconds regardless.
+   * The destination's settings, read again every couple of seconds, and at once when it changed:
+   * after any change the feed reports, one cheap look at the destination's row tells whether it
+   * moved (a rotation signs with both secrets from the next delivery on).
    */
-  private async settings(): Promise<LaneTarget | null> {
+  private async settings(): Promise<{ value: LaneTarget; route: Route } | null> {
     const now = Date.now();
     const version = this.dispatcher.feed.version;
-    if (!this.target || this.target.version !== version || now - this.target.at > TARGET_TTL_MS) {
-      this.target = { value: await this.dispatcher.store.target(this.destinationId), at: now, version };
+    const store = this.dispatcher.store;
+    const cached = this.target;
+    if (cached && now - cached.at <= TARGET_TTL_MS) {
+      if (cached.version !== version && cached.value?.stamp !== (await store.stamp(this.destinationId))) {
+        this.target = undefined;
+      } else {
+        cached.version = version;
+      }
+    } else {
+      this.target = undefined;
     }
-    return this.target.value;
+    if (!this.target) {
+      const value = await store.target(this.destinationId);
+      this.target = { value, route: value ? this.dispatcher.route(value.url) : null, at: now, version };
+    }
+    const { value, route } = this.target;
+    return value && route ? { value, route } : null;
   }
 
   private sleep(ms: number): void {

@@ -63,9 +63,14 @@ export function sampleJobs(count: number, formats: readonly DeliveryFormat[] = D
     return {
       format,
       language: LANGUAGES[Math.floor(round / SIGNAL_TYPES.length) % LANGUAGES.length]!,
-      envelope: sampleEnvelope(SIGNAL_TYPES[round % SIGNAL_TYPES.length]!, n),
+      ...sampleEnvelopeJob(sampleEnvelope(SIGNAL_TYPES[round % SIGNAL_TYPES.length]!, n)),
       secrets: format === 'standard-json' ? SAMPLE_SECRETS.slice(0, 1 + (n % 2)) : [],
       timestamp: 1_795_341_600, // 2026-11-22T10:00:00Z
     };
   });
+}
+
+/** The `id` and `envelope` of a job carrying `envelope`. */
+export function sampleEnvelopeJob(envelope: WebhookEnvelope): Pick<DeliveryJob, 'id' | 'envelope'> {
+  return { id: envelope.id, envelope: JSON.stringify(envelope) };
 }

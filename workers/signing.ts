@@ -1,5 +1,5 @@
 // Webhook signatures: one scheme compatible with Stripe's verifiers, plus the Standard Webhooks one.
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -28,19 +28,38 @@ export function signatureHeaders(
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
     throw new TypeError('The signature timestamp must be a non-negative integer (unix seconds)');
   }
-  const stripeEntries: string[] = [];
-  const standardEntries: string[] = [];
+  let stripeEntries = '';
+  let standardEntries = '';
   for (const secret of secrets) {
-    stripeEntries.push(`v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
-    const key = standardKey(secret);
-    standardEntries.push(`v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`);
+    const keys = signingKeys(secret);
+    stripeEntries += `,v1=${createHmac('sha256', keys.stripe).update(`${timestamp}.`).update(body).digest('hex')}`;
+    standardEntries += `${standardEntries ? ' ' : ''}v1,${createHmac('sha256', keys.standard).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
   }
   return {
-    'x-service-signature': `t=${timestamp},${stripeEntries.join(',')}`,
+    'x-service-signature': `t=${timestamp}${stripeEntries}`,
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardEntries.join(' '),
+    'webhook-signature': standardEntries,
   };
+}
+
+interface SigningKeys {
+  stripe: KeyObject;
+  standard: KeyObject;
+}
+
+/** Keys imported once per secret: importing a raw key for every signature cost as much as the HMAC. */
+const keysBySecret = new Map<string, SigningKeys>();
+const KEYS_KEPT = 10_000;
+
+function signingKeys(secret: string): SigningKeys {
+  let keys = keysBySecret.get(secret);
+  if (keys === undefined) {
+    keys = { stripe: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standardKey(secret)) };
+    if (keysBySecret.size >= KEYS_KEPT) keysBySecret.clear();
+    keysBySecret.set(secret, keys);
+  }
+  return keys;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;

@@ -10,19 +10,19 @@ describe('prepareDelivery', () => {
   it('sends the envelope itself as standard JSON, signed', () => {
     const job = { ...standard!, secrets: SAMPLE_SECRETS, timestamp: Math.floor(Date.now() / 1000) };
     const { body, headers } = prepareDelivery(job);
-    expect(body).toBe(JSON.stringify(job.envelope));
+    expect(body).toBe(job.envelope);
     expect(headers).toMatchObject({
       'content-type': 'application/json',
       'user-agent': 'Packline-Webhooks/1',
-      'x-service-event-id': job.envelope.id,
-      'idempotency-key': job.envelope.id,
+      'x-service-event-id': job.id,
+      'idempotency-key': job.id,
       'x-service-delivery-format': 'standard-json',
-      'webhook-id': job.envelope.id,
+      'webhook-id': job.id,
       'webhook-timestamp': String(job.timestamp),
     });
     for (const secret of SAMPLE_SECRETS) {
-      expect(new Stripe('sk_test_x').webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toEqual(job.envelope);
-      expect(new Webhook(secret).verify(body, headers)).toEqual(job.envelope);
+      expect(new Stripe('sk_test_x').webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toEqual(JSON.parse(job.envelope));
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(job.envelope));
     }
   });
 
@@ -48,7 +48,7 @@ describe('prepareDeliveries', () => {
   it('keeps the order of the batch and is deterministic', () => {
     const jobs = sampleJobs(72);
     const first = prepareDeliveries(jobs);
-    expect(first.map((delivery) => delivery.headers['x-service-event-id'])).toEqual(jobs.map((job) => job.envelope.id));
+    expect(first.map((delivery) => delivery.headers['x-service-event-id'])).toEqual(jobs.map((job) => job.id));
     expect(prepareDeliveries(structuredClone(jobs))).toEqual(first);
   });
 });

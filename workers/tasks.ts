@@ -1,6 +1,6 @@
 // The Piscina task module: pure functions over plain data (structured-clone in, structured-clone out).
 // Loaded in worker threads through tasks.worker.mjs; also called directly on the main thread.
-import type { DeliveryJob, PreparedDelivery } from '../core/webhooks/envelope.ts';
+import type { DeliveryJob, PreparedDelivery, WebhookEnvelope } from '../core/webhooks/envelope.ts';
 import { renderSuiteCard } from './render/suite-card.ts';
 import { renderTeamChat } from './render/team-chat.ts';
 import { signatureHeaders } from './signing.ts';
@@ -12,11 +12,11 @@ export const USER_AGENT = 'Packline-Webhooks/1';
 export function renderBody(job: DeliveryJob): string {
   switch (job.format) {
     case 'standard-json':
-      return JSON.stringify(job.envelope);
+      return job.envelope;
     case 'team-chat':
-      return JSON.stringify(renderTeamChat(job.envelope, job.language));
+      return JSON.stringify(renderTeamChat(JSON.parse(job.envelope) as WebhookEnvelope, job.language));
     case 'collaboration-suite':
-      return JSON.stringify(renderSuiteCard(job.envelope, job.language));
+      return JSON.stringify(renderSuiteCard(JSON.parse(job.envelope) as WebhookEnvelope, job.language));
     default:
       throw new TypeError(`Unknown delivery format: ${String((job as { format: unknown }).format)}`);
   }
@@ -29,7 +29,7 @@ export function renderBody(job: DeliveryJob): string {
  */
 export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
   const body = renderBody(job);
-  const id = job.envelope.id;
+  const id = job.id;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,

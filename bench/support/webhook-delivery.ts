@@ -16,6 +16,7 @@ import {
 } from './webhook-graphql.ts';
 import { monotonicUs, sqlSummary, summarizeProfile, threadCpu, threadUsage, type ProfileSummary, type SqlSummary, type ThreadUsage } from './webhook-profile.ts';
 import { waitForReceipts, type WebhookReceiver } from './webhook-receiver.ts';
+import { runBacklogPhase, type BacklogPhase } from './webhook-backlog.ts';
 import { startWebhookServer, type SourceState } from './webhook-servers.ts';
 
 type Say = (line?: string) => void;
@@ -92,8 +93,9 @@ export async function runDeliveryPhase(
     sqlTrace = false,
     say,
     waitIdle = noWait,
-  }: { needs: number; destinationCount: number; warmupNeeds: number; profile: boolean; sqlTrace?: boolean; say: Say; waitIdle?: WaitIdle },
-): Promise<{ phase: DeliveryPhase; captured: Map<string, CapturedRequest[]> }> {
+    backlog = false,
+  }: { needs: number; destinationCount: number; warmupNeeds: number; profile: boolean; sqlTrace?: boolean; say: Say; waitIdle?: WaitIdle; backlog?: boolean },
+): Promise<{ phase: DeliveryPhase; captured: Map<string, CapturedRequest[]>; backlog: BacklogPhase | undefined }> {
   const token = benchInternalToken();
   say(`Starting a Packline server (fresh SQLite data directory${profile ? ', --cpu-prof' : ''}${sqlTrace ? ', SQL trace' : ''})...`);
   const packline = await startWebhookServer({ token, profile, sqlTrace, label: 'delivery' });
@@ -144,8 +146,14 @@ export async function runDeliveryPhase(
     const drainMs = check.lastReceiptAt - published.endedAt;
     const drain = { deliveries: drained, ms: Math.round(drainMs), perSecond: drainMs > 0 ? Math.round((drained / drainMs) * 1000) : 0 };
 
+    // Then, on the same (warm) server, the dispatcher's own rate on a backlog.
+    const afterwards = backlog
+      ? await runBacklogPhase(receiver, { packline, client, destinations, needIds: published.needIds, say, waitIdle })
+      : undefined;
+
     stopped = await packline.stop();
     const profiles = stopped.profiles.map((file) => summarizeProfile(file, { startUs, endUs }));
+    if (afterwards) afterwards.phase.profiles = stopped.profiles.map((file) => summarizeProfile(file, afterwards.window));
     return {
       phase: {
         destinations: destinations.length,
@@ -167,6 +175,7 @@ export async function runDeliveryPhase(
         sources: packline.sources,
       },
       captured: captureRequests(receipts),
+      backlog: afterwards?.phase,
     };
   } finally {
     await client.close();

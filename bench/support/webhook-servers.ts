@@ -1,10 +1,11 @@
 // The Packline server of the webhook benchmark: a child process on a fresh SQLite data directory.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT, freePort, logSummary, packlineEnv, stopChild, tempDir, track, type PacklineServer } from './processes.ts';
+import { wallNow } from './webhook-graphql.ts';
 import { profileFiles, type SqlReading } from './webhook-profile.ts';
 
 const SQL_TRACE_MODULE = join(ROOT, 'bench/support/webhook-sql-trace.cjs');
@@ -50,6 +51,11 @@ export interface WebhookServer {
   /** The delivery code on disk when the server started (and loaded it). */
   sources: SourceState;
   token: string;
+  /**
+   * Wall clock (ms since the epoch) when the banner reached this process through the server's
+   * stdout pipe: the server prints it right after its HTTP listener and its dispatcher started.
+   */
+  listeningAt: number;
   /** Where `--cpu-prof` writes, when profiling. */
   profileDir?: string;
   /** With `sqlTrace`: the server's cumulative SQLite statement figures now (see webhook-sql-trace.cjs). */
@@ -59,26 +65,32 @@ export interface WebhookServer {
 }
 
 /**
- * `node [--cpu-prof …] bin/packline.js start --no-demo` with a fresh DATA_DIR (SQLite), http and
- * private receivers allowed, LOG_LEVEL=warn and the given internal token. Like `startPackline`
- * (processes.ts), which has no way to pass node flags: Node refuses --cpu-prof in NODE_OPTIONS, so
- * the profiler flags go on the command line (one profile per thread, written at exit).
+ * `node [--cpu-prof …] bin/packline.js start --no-demo [--role R]` with a fresh DATA_DIR (SQLite)
+ * or the given one, http and private receivers allowed, LOG_LEVEL=warn and the given internal
+ * token. Like `startPackline` (processes.ts), which has no way to pass node flags: Node refuses
+ * --cpu-prof in NODE_OPTIONS, so the profiler flags go on the command line (one profile per
+ * thread, written at exit). Standard output comes through a pipe (and is copied to the log file),
+ * so the moment the banner is printed is known to within the pipe's latency.
  */
 export async function startWebhookServer({
   token,
   profile = false,
   sqlTrace = false,
   label,
+  dataDir = tempDir(`packline-bench-${label}-`),
+  role = 'all',
   timeoutMs = 90_000,
 }: {
   token: string;
   profile?: boolean;
   sqlTrace?: boolean;
   label: string;
+  /** Reuse a data directory (its database) of an earlier server. */
+  dataDir?: string;
+  role?: 'all' | 'api' | 'dispatcher';
   timeoutMs?: number;
 }): Promise<WebhookServer> {
-  const dataDir = tempDir(`packline-bench-${label}-`);
-  const profileDir = profile ? join(dataDir, 'cpu-profiles') : undefined;
+  const profileDir = profile ? join(dataDir, `cpu-profiles-${label}`) : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const port = await freePort();
   const env = packlineEnv({
@@ -90,24 +102,36 @@ export async function startWebhookServer({
     LOG_LEVEL: 'warn',
     INTERNAL_API_TOKEN: token,
     // --require is allowed in NODE_OPTIONS (unlike --cpu-prof).
-    ...(sqlTrace ? { NODE_OPTIONS: `--require=${SQL_TRACE_MODULE}`, PACKLINE_BENCH_SQL_TRACE: join(dataDir, 'sql-trace') } : {}),
+    ...(sqlTrace ? { NODE_OPTIONS: `--require=${SQL_TRACE_MODULE}`, PACKLINE_BENCH_SQL_TRACE: join(dataDir, `sql-trace-${label}`) } : {}),
   });
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const logFile = join(dataDir, 'server.log');
+  const nodeArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
+  const logFile = join(dataDir, `server-${label}.log`);
   const sources = sourceState();
   const fd = openSync(logFile, 'a');
-  const child = track(spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo'], { cwd: ROOT, env, stdio: ['ignore', fd, fd] }));
+  const child = track(
+    spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo', '--role', role], { cwd: ROOT, env, stdio: ['ignore', 'pipe', fd] }),
+  );
   closeSync(fd);
+  const banner = role === 'dispatcher' ? /dispatcher is listening on (\S+):(\d+)/ : /Packline is listening on (\S+):(\d+)[^]*^Try: /m;
+  let output = '';
+  const listening = new Promise<{ port: number; at: number }>((resolve) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const at = wallNow();
+      appendFileSync(logFile, chunk);
+      output += chunk.toString('utf8');
+      const found = banner.exec(output);
+      if (found) resolve({ port: Number(found[2]), at });
+    });
+  });
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-    const listening = /Packline is listening on (\S+):(\d+)/.exec(text);
-    if (listening && /^Try: /m.test(text)) {
+    const up = await Promise.race([listening, sleep(50).then(() => undefined)]);
+    if (up) {
       const server: PacklineServer = {
         child,
-        origin: `http://127.0.0.1:${listening[2]}`,
-        port: Number(listening[2]),
+        origin: `http://127.0.0.1:${up.port}`,
+        port: up.port,
         dataDir,
         logFile,
         demoKey: '',
@@ -119,10 +143,11 @@ export async function startWebhookServer({
         server,
         sources,
         token,
+        listeningAt: up.at,
         profileDir,
         async sqlReading() {
           if (!sqlTrace) return undefined;
-          const file = join(dataDir, `sql-trace.${++readings}.json`);
+          const file = join(dataDir, `sql-trace-${label}.${++readings}.json`);
           child.kill('SIGUSR2');
           for (let waited = 0; !existsSync(file); waited += 20) {
             if (waited > 10_000) throw new Error(`the server wrote no SQL reading in ${file}`);
@@ -138,11 +163,11 @@ export async function startWebhookServer({
         },
       };
     }
+    const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`packline start exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
     if (Date.now() > deadline) {
       await stopChild(child);
       throw new Error(`packline start did not print its banner within ${timeoutMs} ms:\n${text.slice(-3000)}`);
     }
-    await sleep(50);
   }
 }

@@ -23,6 +23,13 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * What every SQLite connection of the process sets: the ORM's and the dispatcher's own.
+ * synchronous = normal is durable across process crashes in WAL mode (a power cut may lose the
+ * last commits, never corrupt the file).
+ */
+export const SQLITE_CONNECTION_PRAGMAS = 'pragma synchronous = normal; pragma foreign_keys = on';
+
 export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): DatabaseKind =>
   options.databaseUrl ? 'postgresql' : 'sqlite';
 
@@ -65,7 +72,7 @@ export function ormOptions(options: DatabaseOptions): Options {
       // lock that SqliteDriver's transactions take at BEGIN IMMEDIATE.
       afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
         try {
-          conn.exec('pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 10000; pragma foreign_keys = on');
+          conn.exec(`pragma journal_mode = wal; pragma busy_timeout = 10000; ${SQLITE_CONNECTION_PRAGMAS}`);
           done(null, conn);
         } catch (error) {
           done(error as Error, conn);

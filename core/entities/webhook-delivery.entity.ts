@@ -11,14 +11,19 @@ export const WebhookDeliveryEntity = defineEntity({
   tableName: 'webhook_deliveries',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    destination: p.manyToOne(WebhookDestinationEntity).deleteRule('cascade'),
+    // The lane index starts with the destination: a second index on it alone would only cost writes.
+    destination: p.manyToOne(WebhookDestinationEntity).deleteRule('cascade').index(false),
     organizationId: p.string().length(64),
     /** Outbox sequence number: the lane's order. Test signals take the sequence at their creation. */
     seq: p.integer(),
     eventId: p.string().length(200),
     type: p.string().length(40),
-    /** The envelope, kept so retries send the same body content. */
-    envelope: p.json<WebhookEnvelope>(),
+    /**
+     * The envelope of a test signal. Signals fanned out from the outbox hold JSON null instead:
+     * theirs is built from the outbox row `seq` (and the destination's scope) on every attempt, the
+     * same each time, rather than copied into every destination's row.
+     */
+    envelope: p.json<WebhookEnvelope | null>(),
     test: p.boolean().default(false),
     status: p.enum([...DELIVERY_STATUSES]).default('pending'),
     attempts: p.integer().default(0),
@@ -41,7 +46,8 @@ export const DeliveryAttemptEntity = defineEntity({
   tableName: 'delivery_attempts',
   properties: (p) => ({
     id: p.integer().primary().autoincrement(),
-    delivery: p.manyToOne(WebhookDeliveryEntity).deleteRule('cascade'),
+    // Covered by delivery_attempts_delivery_idx, which starts with it.
+    delivery: p.manyToOne(WebhookDeliveryEntity).deleteRule('cascade').index(false),
     number: p.integer(),
     at: p.datetime(),
     durationMs: p.integer(),

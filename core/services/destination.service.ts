@@ -15,7 +15,7 @@ import {
   type WebhookDestination,
 } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { isPlausibleId, newId, randomString } from '../ids.ts';
+import { isPlausibleId, newId, newTimeOrderedId, randomString } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { maskUrl } from '../secret-box.ts';
 import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language, type WebhookEnvelope } from '../webhooks/envelope.ts';
@@ -176,7 +176,7 @@ export class DestinationService {
       const seq = await lastSeq(em);
       const envelope = testEnvelope(destination, now, this.deps.links.publicBaseUrl);
       const delivery = em.create(WebhookDeliveryEntity, {
-        id: newId('delivery'),
+        id: newTimeOrderedId('delivery'),
         destination,
         organizationId: destination.organization.id,
         seq,

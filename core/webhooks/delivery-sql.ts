@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/core';
 import type { DatabaseKind } from '../db/orm.ts';
 
 /**
@@ -7,21 +6,76 @@ import type { DatabaseKind } from '../db/orm.ts';
  * themselves (entity construction and change tracking for rows that are written once and read
  * once), so these statements bypass the unit of work and write rows as MikroORM's platforms
  * store them (see `RowCodec`). Everything else about deliveries stays on the entities.
+ *
+ * Each unit of work is written once, as a `Script`: a generator that yields statements and gets
+ * their rows back. A `ScriptRunner` carries it out on one database (see script-runners.ts): on
+ * SQLite synchronously on a connection of its own, on PostgreSQL through MikroORM's pool.
  */
 
-/** Rows per multi-row statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const ROWS_PER_STATEMENT = 400;
+export type SqlOp =
+  | { op: 'all'; sql: string; params: readonly unknown[] }
+  | { op: 'run'; sql: string; params: readonly unknown[] }
+  | { op: 'insert'; table: string; columns: readonly string[]; rows: readonly (readonly unknown[])[] };
+
+/** A unit of database work: yields statements, receives each one's rows, returns its result. */
+export type Script<T> = Generator<SqlOp, T, unknown>;
+
+export interface ScriptRunner {
+  readonly kind: DatabaseKind;
+  /** Runs a script of reads, outside any transaction. */
+  read<T>(script: () => Script<T>): Promise<T>;
+  /** Runs a script in one write transaction: all of it commits, or none of it. */
+  write<T>(script: () => Script<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function* all<T>(sql: string, params: readonly unknown[] = []): Script<T[]> {
+  return (yield { op: 'all', sql, params }) as T[];
+}
+
+export function* run(sql: string, params: readonly unknown[] = []): Script<void> {
+  yield { op: 'run', sql, params };
+}
+
+/** `insert into table (columns) values …`; the runner picks how many rows go in one statement. */
+export function* insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Script<void> {
+  if (rows.length > 0) yield { op: 'insert', table, columns, rows };
+}
+
+/** Ids per `in (…)` list: well under both databases' bound-parameter limits. */
+const IDS_PER_STATEMENT = 100;
+
+/** Runs `statement(placeholders)` over `ids` in chunks, with `params` first and the chunk's ids after. */
+export function* forIds(ids: readonly (string | number)[], params: readonly unknown[], statement: (placeholders: string) => string): Script<void> {
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+    yield* run(statement(chunk.map(() => '?').join(', ')), [...params, ...chunk]);
+  }
+}
+
+/** The multi-row insert statement for `count` rows. */
+export function insertSql(table: string, columns: readonly string[], count: number): string {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: count }, () => tuple).join(', ')}`;
+}
 
 /** Column values as each database keeps them: MikroORM's SQLite platform stores dates as epoch milliseconds and JSON as text. */
 export class RowCodec {
   constructor(readonly kind: DatabaseKind) {}
 
-  date(value: Date): Date | number {
-    return this.kind === 'sqlite' ? value.getTime() : value;
+  date(value: Date | number): Date | number {
+    const ms = typeof value === 'number' ? value : value.getTime();
+    return this.kind === 'sqlite' ? ms : new Date(ms);
   }
 
   readDate(value: unknown): Date {
-    return value instanceof Date ? value : new Date(typeof value === 'string' && !/^\d+$/.test(value) ? value : Number(value));
+    return new Date(this.readMs(value));
+  }
+
+  readMs(value: unknown): number {
+    if (value instanceof Date) return value.getTime();
+    if (typeof value === 'number') return value;
+    return typeof value === 'string' && !/^\d+$/.test(value) ? Date.parse(value) : Number(value);
   }
 
   bool(value: boolean): boolean | number {
@@ -40,39 +94,10 @@ export class RowCodec {
   readJson<T>(value: unknown): T {
     return (typeof value === 'string' ? JSON.parse(value) : value) as T;
   }
-}
 
-export interface Sql {
-  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  run(sql: string, params?: unknown[]): Promise<void>;
-}
-
-/** Statements on `em`'s connection, inside its transaction when it has one. */
-export function sqlOf(em: EntityManager): Sql {
-  const connection = em.getConnection();
-  return {
-    all: <T>(sql: string, params: unknown[] = []) => connection.execute<T[]>(sql, params, 'all', em.getTransactionContext()),
-    run: async (sql: string, params: unknown[] = []) => {
-      await connection.execute(sql, params, 'run', em.getTransactionContext());
-    },
-  };
-}
-
-/** `insert into table (columns) values (…), (…)`, in as few statements as the parameter limits allow. */
-export async function insertRows(sql: Sql, table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-    const values = chunk.map(() => tuple).join(', ');
-    await sql.run(`insert into ${table} (${columns.join(', ')}) values ${values}`, chunk.flat());
-  }
-}
-
-/** Runs `statement(placeholders, ids)` over `ids` in chunks, `placeholders` being `?, ?, …` for the chunk. */
-export async function forChunks(ids: string[], statement: (placeholders: string, chunk: string[]) => Promise<void>): Promise<void> {
-  for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
-    const chunk = ids.slice(start, start + ROWS_PER_STATEMENT);
-    await statement(chunk.map(() => '?').join(', '), chunk);
+  /** A JSON column as text: SQLite keeps the very text written; PostgreSQL's jsonb comes back parsed. */
+  readJsonText(value: unknown): string {
+    return typeof value === 'string' ? value : JSON.stringify(value);
   }
 }
 

@@ -23,7 +23,13 @@ export interface WebhookEnvelope {
 export interface DeliveryJob {
   format: DeliveryFormat;
   language: Language;
-  envelope: WebhookEnvelope;
+  /** The envelope's id (`WebhookEnvelope.id`). */
+  id: string;
+  /**
+   * The envelope as JSON text: standard JSON sends it byte for byte (no parse, no re-encoding);
+   * the chat and suite renderers read it.
+   */
+  envelope: string;
   /** Standard JSON only: the signing secrets (`whsec_…`), current first; two during a rotation. */
   secrets: string[];
   /** Unix seconds used in the signature headers. */

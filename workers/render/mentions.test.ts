@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
 import type { DeliveryFormat, Language } from '../../core/webhooks/envelope.ts';
-import { sampleEnvelope } from '../sample-jobs.ts';
+import { sampleEnvelope, sampleEnvelopeJob } from '../sample-jobs.ts';
 import { prepareDeliveries } from '../tasks.ts';
 
 // Every token that could notify or link in a chat or a suite, as a hostile organization might write it.
@@ -27,7 +27,7 @@ describe('mention neutralisation', () => {
   const languages: Language[] = ['en', 'fr'];
   const jobs = formats.flatMap((format) =>
     languages.flatMap((language) =>
-      SIGNAL_TYPES.map((type, n) => ({ format, language, envelope: sampleEnvelope(type, n, hostileData), secrets: [], timestamp: 1 })),
+      SIGNAL_TYPES.map((type, n) => ({ format, language, ...sampleEnvelopeJob(sampleEnvelope(type, n, hostileData)), secrets: [], timestamp: 1 })),
     ),
   );
 
