@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { Agent } from 'undici';
@@ -38,6 +37,7 @@ const SCAN_INTERVAL_MS = 1_000;
 const TRIM_DEFER_MS = 10_000;
 /** Receivers answering 410 Gone no longer want signals. */
 const GONE = 410;
+const SUCCEEDED: AttemptOutcome['next'] = Object.freeze({ status: 'succeeded' });
 const REFUSED: SendResult = { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
 
 /** A destination's URL as the sender uses it. */
@@ -71,6 +71,7 @@ export class Dispatcher {
   private lastRenew = 0;
   private lastScan = 0;
   private lastTrim = 0;
+  private stamps: { version: number; ids: Set<string>; values: Promise<Map<string, string | null>> } | undefined;
   private stopped = true;
   private cutOff = false;
 
@@ -146,6 +147,19 @@ export class Dispatcher {
     return !this.stopped && this.held.has(destinationId);
   }
 
+  /**
+   * The stamp of a destination held here (see DeliveryStore.stamps): after a change the feed
+   * reports, the stamps of every lane are read in one go, not one lane at a time.
+   */
+  async stamp(destinationId: string): Promise<string | null> {
+    const version = this.feed.version;
+    if (!this.stamps || this.stamps.version !== version || !this.stamps.ids.has(destinationId)) {
+      const ids = new Set([...this.lanes.keys(), destinationId]);
+      this.stamps = { version, ids, values: this.store.stamps([...ids]) };
+    }
+    return (await this.stamps.values).get(destinationId) ?? null;
+  }
+
   /** Where deliveries to `url` go; an address written in the URL is checked here, once. */
   route(url: string): Route {
     const target = sendTarget(url);
@@ -163,19 +177,26 @@ export class Dispatcher {
   /** What an attempt's result means for the delivery (DESIGN §4). */
   judge(delivery: PendingDelivery, target: LaneTarget, result: SendResult, at: Date): AttemptOutcome {
     const number = delivery.attempts + 1;
-    const base = { deliveryId: delivery.id, destinationId: target.id, number, at, durationMs: result.durationMs };
-    const fields = { statusCode: result.statusCode, error: result.error, responseExcerpt: result.responseExcerpt };
     const status = result.statusCode;
-    if (status !== null && status >= 200 && status < 300) return { ...base, ...fields, next: { status: 'succeeded' } };
-    if (status === GONE) {
-      return { ...base, ...fields, error: 'receiver answered 410 Gone', next: { status: 'failed', disableDestination: 'The receiver answered 410 Gone' } };
-    }
-    const error = fields.error ?? (status === null ? 'no answer' : `receiver answered ${status}`);
+    const outcome = (error: string | null, next: AttemptOutcome['next']): AttemptOutcome => ({
+      deliveryId: delivery.id,
+      destinationId: target.id,
+      number,
+      at,
+      durationMs: result.durationMs,
+      statusCode: status,
+      error,
+      responseExcerpt: result.responseExcerpt,
+      next,
+    });
+    if (status !== null && status >= 200 && status < 300) return outcome(result.error, SUCCEEDED);
+    if (status === GONE) return outcome('receiver answered 410 Gone', { status: 'failed', disableDestination: 'The receiver answered 410 Gone' });
+    const error = result.error ?? (status === null ? 'no answer' : `receiver answered ${status}`);
     const schedule = this.options.retrySchedule;
-    if (number >= schedule.length) return { ...base, ...fields, error, next: { status: 'failed' } };
+    if (number >= schedule.length) return outcome(error, { status: 'failed' });
     const planned = schedule[number]! * 1000 * (0.8 + Math.random() * 0.4);
     const asked = Math.min(result.retryAfterSeconds ?? 0, MAX_RETRY_AFTER_S) * 1000;
-    return { ...base, ...fields, error, next: { status: 'pending', at: new Date(at.getTime() + Math.max(planned, asked)) } };
+    return outcome(error, { status: 'pending', at: new Date(at.getTime() + Math.max(planned, asked)) });
   }
 
   observe(outcome: AttemptOutcome, delivery: PendingDelivery): void {
@@ -192,10 +213,8 @@ export class Dispatcher {
     // first deliveries of a large backlog leave while the later rows are still being fanned out.
     for (;;) {
       const { rows, destinations } = await this.store.fanOut();
-      if (destinations.size > 0) await this.wake([...destinations]);
+      if (destinations.length > 0) await this.wake(destinations);
       if (rows === 0 || this.stopped) break;
-      // SQLite work runs synchronously: let the woken lanes' requests out before the next chunk.
-      await yieldToEventLoop();
     }
     // The full look-around (retries due, lanes of dead dispatchers, work fanned out elsewhere) runs
     // about once a second; in between, only the destinations that just got deliveries are woken.

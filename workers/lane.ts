@@ -57,22 +57,44 @@ export class Lane {
 
   private async loop(): Promise<void> {
     const d = this.dispatcher;
+    // Within a streak of sends, each batch is read after the last one handed out (and while it is
+    // being sent), without waiting for its attempts to be written; once the streak ends, the
+    // queue is read from its start again, after everything sent is written.
+    let after: PendingDelivery | undefined;
+    let prefetched: Promise<PendingDelivery[]> | undefined;
     try {
       while (!this.closed && d.holds(this.destinationId)) {
         const target = await this.settings();
         if (!target?.value.active) return;
-        const queue = await d.store.pending(target.value, BATCH);
-        if (queue.length === 0) return;
+        const queue = await (prefetched ?? d.store.pending(target.value, BATCH, after));
+        prefetched = undefined;
         const now = Date.now();
-        const due = queue.filter((delivery, i) => i === 0 || delivery.nextAttemptAt <= now);
-        if (due[0]!.nextAttemptAt > now) return this.sleep(due[0]!.nextAttemptAt - now);
+        let dueCount = 0;
+        while (dueCount < queue.length && queue[dueCount]!.nextAttemptAt <= now) dueCount++;
+        if (dueCount === 0) {
+          if (after !== undefined) {
+            after = undefined;
+            await d.ledger.flush();
+            continue;
+          }
+          return queue.length > 0 ? this.sleep(queue[0]!.nextAttemptAt - now) : undefined;
+        }
+        const due = queue.slice(0, dueCount);
+        const last = due[dueCount - 1]!;
+        prefetched = d.store.pending(target.value, BATCH, last);
         const stopped = await this.deliver(target.value, target.route, due);
-        await d.ledger.flush();
-        if (stopped !== undefined) return stopped > 0 ? this.sleep(stopped) : undefined;
+        if (stopped !== undefined) {
+          await d.ledger.flush();
+          return stopped > 0 ? this.sleep(stopped) : undefined;
+        }
+        after = last;
       }
     } catch (error) {
       d.log.error({ err: error, destination: this.destinationId }, 'webhook lane failed; retrying shortly');
       this.sleep(1_000);
+    } finally {
+      // A batch read ahead for nothing (the lane stopped) must not fail unobserved.
+      prefetched?.catch(() => undefined);
     }
   }
 
@@ -129,10 +151,9 @@ export class Lane {
   private async settings(): Promise<{ value: LaneTarget; route: Route } | null> {
     const now = Date.now();
     const version = this.dispatcher.feed.version;
-    const store = this.dispatcher.store;
     const cached = this.target;
     if (cached && now - cached.at <= TARGET_TTL_MS) {
-      if (cached.version !== version && cached.value?.stamp !== (await store.stamp(this.destinationId))) {
+      if (cached.version !== version && cached.value?.stamp !== (await this.dispatcher.stamp(this.destinationId))) {
         this.target = undefined;
       } else {
         cached.version = version;
@@ -141,7 +162,7 @@ export class Lane {
       this.target = undefined;
     }
     if (!this.target) {
-      const value = await store.target(this.destinationId);
+      const value = await this.dispatcher.store.target(this.destinationId);
       this.target = { value, route: value ? this.dispatcher.route(value.url) : null, at: now, version };
     }
     const { value, route } = this.target;

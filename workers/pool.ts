@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { DeliveryJob, PreparedDelivery } from '../core/webhooks/envelope.ts';
-import { prepareDeliveries } from './tasks.ts';
+import { prepareDeliveries, type PooledDelivery } from './tasks.ts';
 
 /** What the dispatcher depends on: turns jobs into request bodies and headers, in order. */
 export interface DeliveryPreparer {
@@ -64,7 +64,7 @@ function leasePool(threads: number): SharedPool {
     shared = {
       pool: new Piscina({
         filename: new URL('./tasks.worker.mjs', import.meta.url).href,
-        name: 'prepareDeliveries',
+        name: 'preparePooledDeliveries',
         minThreads: threads,
         maxThreads: threads,
       }),
@@ -111,13 +111,14 @@ export function createPoolPreparer(options: PoolPreparerOptions = {}): DeliveryP
       try {
         const parts = await Promise.all(
           chunks.map((chunk) =>
-            (lease.pool.run(chunk, { signal: batch.signal }) as Promise<PreparedDelivery[]>).catch((error: unknown) => {
+            (lease.pool.run(chunk, { signal: batch.signal }) as Promise<PooledDelivery[]>).catch((error: unknown) => {
               batch.abort(error);
               throw error;
             }),
           ),
         );
-        return parts.flat();
+        // Standard JSON comes back without its body: it is the job's own envelope text.
+        return parts.flat().map((prepared, i): PreparedDelivery => ('body' in prepared ? prepared : { body: jobs[i]!.envelope, headers: prepared.headers }));
       } catch (error) {
         signal?.throwIfAborted();
         throw error;

@@ -47,3 +47,14 @@ export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
 export function prepareDeliveries(jobs: DeliveryJob[]): PreparedDelivery[] {
   return jobs.map(prepareDelivery);
 }
+
+/** What the pool sends back for one job: standard JSON's body is the caller's own envelope text, so it stays behind. */
+export type PooledDelivery = PreparedDelivery | Omit<PreparedDelivery, 'body'>;
+
+/** The pool's task: `prepareDeliveries` without the standard-JSON bodies (no copy back across threads). */
+export function preparePooledDeliveries(jobs: DeliveryJob[]): PooledDelivery[] {
+  return jobs.map((job) => {
+    const prepared = prepareDelivery(job);
+    return job.format === 'standard-json' ? { headers: prepared.headers } : prepared;
+  });
+}

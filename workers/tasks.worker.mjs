@@ -6,4 +6,4 @@ import { tsImport } from 'tsx/esm/api';
 
 const tasks = await tsImport('./tasks.ts', import.meta.url);
 
-export const prepareDeliveries = tasks.prepareDeliveries;
+export const preparePooledDeliveries = tasks.preparePooledDeliveries;

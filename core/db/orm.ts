@@ -7,6 +7,7 @@ import { ENTITIES } from '../entities/index.ts';
 import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
+import { SQLITE_CONNECTION_PRAGMAS } from './sqlite-pragmas.ts';
 
 export type Database = MikroORM;
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -22,13 +23,6 @@ export interface DatabaseOptions {
   /** Receives the ORM's own messages (applied migrations). Silent by default. */
   log?: (message: string) => void;
 }
-
-/**
- * What every SQLite connection of the process sets: the ORM's and the dispatcher's own.
- * synchronous = normal is durable across process crashes in WAL mode (a power cut may lose the
- * last commits, never corrupt the file).
- */
-export const SQLITE_CONNECTION_PRAGMAS = 'pragma synchronous = normal; pragma foreign_keys = on';
 
 export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): DatabaseKind =>
   options.databaseUrl ? 'postgresql' : 'sqlite';

@@ -8,8 +8,9 @@ import type { DatabaseKind } from '../db/orm.ts';
  * store them (see `RowCodec`). Everything else about deliveries stays on the entities.
  *
  * Each unit of work is written once, as a `Script`: a generator that yields statements and gets
- * their rows back. A `ScriptRunner` carries it out on one database (see script-runners.ts): on
- * SQLite synchronously on a connection of its own, on PostgreSQL through MikroORM's pool.
+ * their rows back (delivery-scripts.ts). A runner carries it out on one database: on SQLite
+ * synchronously, on a thread and a connection of its own; on PostgreSQL through MikroORM's pool
+ * (script-runners.ts).
  */
 
 export type SqlOp =
@@ -19,15 +20,6 @@ export type SqlOp =
 
 /** A unit of database work: yields statements, receives each one's rows, returns its result. */
 export type Script<T> = Generator<SqlOp, T, unknown>;
-
-export interface ScriptRunner {
-  readonly kind: DatabaseKind;
-  /** Runs a script of reads, outside any transaction. */
-  read<T>(script: () => Script<T>): Promise<T>;
-  /** Runs a script in one write transaction: all of it commits, or none of it. */
-  write<T>(script: () => Script<T>): Promise<T>;
-  close(): Promise<void>;
-}
 
 export function* all<T>(sql: string, params: readonly unknown[] = []): Script<T[]> {
   return (yield { op: 'all', sql, params }) as T[];
