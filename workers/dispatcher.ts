@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import type { Agent } from 'undici';
 import type { Logger } from '../core/logger.ts';
 import type { ChangeFeed } from '../core/services/change-feed.ts';
-import type { AttemptOutcome, DeliveryStore, LaneTarget, PendingDelivery } from '../core/webhooks/delivery-store.ts';
+import { FAN_OUT_DELIVERIES, type AttemptOutcome, type DeliveryStore, type LaneTarget, type PendingDelivery } from '../core/webhooks/delivery-store.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
 import { isForbiddenAddress, type UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { Lane } from './lane.ts';
@@ -33,6 +33,10 @@ export interface DispatcherOptions {
 const MAX_RETRY_AFTER_S = 24 * 3600;
 /** How often the dispatcher looks at every destination's queue, beyond the ones it just filled. */
 const SCAN_INTERVAL_MS = 1_000;
+/** How often the outbox is looked at for signals written by other processes. */
+const OUTBOX_WATCH_MS = 25;
+/** Deliveries of the first fan-out chunk of a tick (later chunks: FAN_OUT_DELIVERIES). */
+const FIRST_FAN_OUT_DELIVERIES = 250;
 /** Longest a trim of retained deliveries waits for the lanes to be idle. */
 const TRIM_DEFER_MS = 10_000;
 /** Receivers answering 410 Gone no longer want signals. */
@@ -65,6 +69,7 @@ export class Dispatcher {
   private held = new Set<string>();
   private readonly agent: Agent;
   private timer: NodeJS.Timeout | undefined;
+  private watch: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
@@ -94,6 +99,16 @@ export class Dispatcher {
     // Lease upkeep, lanes of dispatchers that died, and retries written by other processes.
     this.timer = setInterval(() => this.tick(), Math.min(1_000, this.leaseMs / 3));
     this.timer.unref();
+    // Signals written by other processes (the CLI, other instances): a cheap look at the outbox,
+    // more often than the change feed's poll.
+    this.watch = setInterval(() => {
+      if (this.ticking) return;
+      this.store.outboxWaiting().then(
+        (waiting) => waiting && this.tick(),
+        () => undefined,
+      );
+    }, OUTBOX_WATCH_MS);
+    this.watch.unref();
     this.tick();
   }
 
@@ -103,6 +118,7 @@ export class Dispatcher {
     this.stopped = true;
     this.unsubscribe?.();
     clearInterval(this.timer);
+    clearInterval(this.watch);
     const lanes = [...this.lanes.values()];
     const finished = await Promise.race([
       Promise.all([this.ticking, ...lanes.map((lane) => lane.close())]).then(() => true),
@@ -211,8 +227,9 @@ export class Dispatcher {
     }
     // Outbox rows are fanned out a chunk at a time, and each chunk's lanes are woken at once: the
     // first deliveries of a large backlog leave while the later rows are still being fanned out.
-    for (;;) {
-      const { rows, destinations } = await this.store.fanOut();
+    // The first chunk is small, so that the first sends wait on little.
+    for (let chunk = FIRST_FAN_OUT_DELIVERIES; ; chunk = FAN_OUT_DELIVERIES) {
+      const { rows, destinations } = await this.store.fanOut(chunk);
       if (destinations.length > 0) await this.wake(destinations);
       if (rows === 0 || this.stopped) break;
     }

@@ -14,7 +14,7 @@ export type { AttemptOutcome } from './attempt-outcome.ts';
  * Deliveries written by one fan-out transaction, at most (beyond the outbox row that crosses it):
  * a large backlog is fanned out in chunks, and sending starts after the first.
  */
-const FAN_OUT_DELIVERIES = 2_000;
+export const FAN_OUT_DELIVERIES = 2_000;
 /** Outbox rows looked at by one fan-out transaction, at most. */
 const FAN_OUT_ROWS = 500;
 /** Envelope texts kept in memory: a few signals' worth for every lane. */
@@ -71,10 +71,15 @@ export class DeliveryStore {
    * Turns outbox rows not yet fanned out into one delivery per matching destination, a chunk at a
    * time, in one transaction with marking them done. Returns how many rows were handled.
    */
-  async fanOut(): Promise<{ rows: number; destinations: string[] }> {
+  async fanOut(maxDeliveries = FAN_OUT_DELIVERIES): Promise<{ rows: number; destinations: string[] }> {
     // Most calls find nothing: a read outside any transaction says so without taking the write lock.
-    if (!(await this.sql.call('outboxWaiting', {}))) return { rows: 0, destinations: [] };
-    return this.sql.call('fanOut', { limit: FAN_OUT_ROWS, maxDeliveries: FAN_OUT_DELIVERIES });
+    if (!(await this.outboxWaiting())) return { rows: 0, destinations: [] };
+    return this.sql.call('fanOut', { limit: FAN_OUT_ROWS, maxDeliveries });
+  }
+
+  /** Whether outbox rows wait for their fan-out: a read that takes no lock. */
+  outboxWaiting(): Promise<boolean> {
+    return this.sql.call('outboxWaiting', {});
   }
 
   /** Active destinations that have deliveries waiting. */

@@ -1,23 +1,55 @@
-// The SQLite thread of the dispatcher (see SqliteThreadRunner): carries out named scripts, one
-// message at a time, in the order they were sent, and answers each.
+// The SQLite thread of the dispatcher (see SqliteThreadRunner): carries out named scripts and
+// answers each. Reads go first: a lane waiting for its queue is not held up behind a fan-out
+// transaction of thousands of rows that arrived before it (callers that need a write before a
+// read await the write, so the order between the two kinds of messages is free).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ScriptName } from './delivery-scripts.ts';
+import { DELIVERY_SCRIPTS, type ScriptName } from './delivery-scripts.ts';
 import { SqliteConnection, SqliteScriptRunner } from './sqlite-connection.ts';
+
+interface Call {
+  id: number;
+  name: ScriptName;
+  args: never;
+}
 
 const connection = new SqliteConnection((workerData as { path: string }).path);
 const runner = new SqliteScriptRunner(connection);
 const port = parentPort!;
+const reads: Call[] = [];
+const writes: Call[] = [];
+let scheduled = false;
+let closing = false;
 
-port.on('message', (message: { id: number; name: ScriptName; args: never } | { close: true }) => {
-  if ('close' in message) {
+port.on('message', (message: Call | { close: true }) => {
+  if ('close' in message) closing = true;
+  else (DELIVERY_SCRIPTS[message.name].mode === 'read' ? reads : writes).push(message);
+  schedule();
+});
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(drain);
+}
+
+/** Every waiting read, then one write; then back to the event loop for the messages that came meanwhile. */
+function drain(): void {
+  scheduled = false;
+  for (let call = reads.shift(); call; call = reads.shift()) answer(call);
+  const write = writes.shift();
+  if (write) answer(write);
+  if (reads.length > 0 || writes.length > 0) return schedule();
+  if (closing) {
     connection.close();
     port.close();
-    return;
   }
+}
+
+function answer(call: Call): void {
   try {
-    port.postMessage({ id: message.id, result: runner.call(message.name, message.args) });
+    port.postMessage({ id: call.id, result: runner.call(call.name, call.args) });
   } catch (error) {
-    const { message: text, code } = error as { message?: string; code?: string };
-    port.postMessage({ id: message.id, error: { message: String(text ?? error), ...(code ? { code } : {}) } });
+    const { message, code } = error as { message?: string; code?: string };
+    port.postMessage({ id: call.id, error: { message: String(message ?? error), ...(code ? { code } : {}) } });
   }
-});
+}
