@@ -77,6 +77,7 @@ export class Dispatcher {
   private lastScan = 0;
   private lastTrim = 0;
   private stamps: { version: number; ids: Set<string>; values: Promise<Map<string, string | null>> } | undefined;
+  private targetBatch: { ids: Set<string>; values: Promise<Map<string, LaneTarget | null>> } | undefined;
   private stopped = true;
   private cutOff = false;
 
@@ -174,6 +175,23 @@ export class Dispatcher {
       this.stamps = { version, ids, values: this.store.stamps([...ids]) };
     }
     return (await this.stamps.values).get(destinationId) ?? null;
+  }
+
+  /** A lane's target; the lanes that ask within one turn of the event loop are read together. */
+  target(destinationId: string): Promise<LaneTarget | null> {
+    let batch = this.targetBatch;
+    if (!batch) {
+      const ids = new Set<string>();
+      const values = new Promise<Map<string, LaneTarget | null>>((resolve, reject) =>
+        setImmediate(() => {
+          this.targetBatch = undefined;
+          this.store.targets([...ids]).then(resolve, reject);
+        }),
+      );
+      batch = this.targetBatch = { ids, values };
+    }
+    batch.ids.add(destinationId);
+    return batch.values.then((found) => found.get(destinationId) ?? null);
   }
 
   /** Where deliveries to `url` go; an address written in the URL is checked here, once. */

@@ -6,8 +6,11 @@ import type { Dispatcher, Route } from './dispatcher.ts';
 const BATCH = 256;
 /** Deliveries prepared (rendered and signed) together; every lane's chunk of one turn goes as one batch. */
 const PREPARE_CHUNK = 64;
-/** How long a lane reuses its destination's settings before reading them again. */
-const TARGET_TTL_MS = 2_000;
+/**
+ * How long a lane reuses its destination's settings before reading them again regardless. Changes
+ * to the destination itself are seen at once (its stamp); this bounds how late a plan change is.
+ */
+const TARGET_TTL_MS = 30_000;
 /** Waiting deliveries re-read at least this often, for changes made by other processes. */
 const MAX_SLEEP_MS = 60_000;
 
@@ -144,15 +147,16 @@ export class Lane {
   }
 
   /**
-   * The destination's settings, read again every couple of seconds, and at once when it changed:
-   * after any change the feed reports, one cheap look at the destination's row tells whether it
-   * moved (a rotation signs with both secrets from the next delivery on).
+   * The destination's settings, read again at once when it changed: after any change the feed
+   * reports, a look at every lane's row tells whether this one moved (a rotation signs with both
+   * secrets from the next delivery on). Read again too when a rotation's overlap ends, and every
+   * TARGET_TTL_MS regardless.
    */
   private async settings(): Promise<{ value: LaneTarget; route: Route } | null> {
     const now = Date.now();
     const version = this.dispatcher.feed.version;
     const cached = this.target;
-    if (cached && now - cached.at <= TARGET_TTL_MS) {
+    if (cached && now - cached.at <= TARGET_TTL_MS && now < (cached.value?.secretsUntil ?? Number.POSITIVE_INFINITY)) {
       if (cached.version !== version && cached.value?.stamp !== (await this.dispatcher.stamp(this.destinationId))) {
         this.target = undefined;
       } else {
@@ -162,7 +166,7 @@ export class Lane {
       this.target = undefined;
     }
     if (!this.target) {
-      const value = await this.dispatcher.store.target(this.destinationId);
+      const value = await this.dispatcher.target(this.destinationId);
       this.target = { value, route: value ? this.dispatcher.route(value.url) : null, at: now, version };
     }
     const { value, route } = this.target;

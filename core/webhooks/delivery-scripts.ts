@@ -2,6 +2,9 @@
 // runner can carry it out on another thread (see script-runners.ts). Keep this module's imports
 // light: it is loaded by the SQLite thread too.
 import type { SignalType } from '../entities/outbox-event.entity.ts';
+import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
+import type { Plan } from '../entities/organization.entity.ts';
+import type { DeliveryFormat, Language } from './envelope.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { all, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type RowCodec, type Script } from './delivery-sql.ts';
@@ -34,6 +37,37 @@ interface PendingRow {
   attempts: number | string;
   next_attempt_at: unknown;
   created_at: unknown;
+}
+
+interface TargetRow {
+  id: string;
+  organization_id: string;
+  plan: Plan;
+  format: DeliveryFormat;
+  language: Language;
+  scope: DestinationScope;
+  url_sealed: string;
+  secret_sealed: string | null;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: unknown;
+  status: string;
+  updated_at: unknown;
+}
+
+/** A destination row as a lane's target is made from it. */
+export interface StoredTarget {
+  id: string;
+  organizationId: string;
+  plan: Plan;
+  format: DeliveryFormat;
+  language: Language;
+  scope: DestinationScope;
+  urlSealed: string;
+  secretSealed: string | null;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: number | null;
+  status: string;
+  updatedAtMs: number;
 }
 
 /** An outbox row as an envelope is built from it. */
@@ -129,6 +163,36 @@ export const DELIVERY_SCRIPTS = {
       "select w.id as id from webhook_destinations w where w.status = 'active' and exists (select 1 from webhook_deliveries d where d.destination_id = w.id and d.status = 'pending')",
     );
     return rows.map((row) => row.id);
+  }),
+
+  /** What lanes need of each destination of `ids` still there (sealed values as stored). */
+  destinationTargets: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<StoredTarget[]> {
+    const found: StoredTarget[] = [];
+    for (let start = 0; start < ids.length; start += KEYS_PER_READ) {
+      const chunk = ids.slice(start, start + KEYS_PER_READ);
+      const rows = yield* all<TargetRow>(
+        `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
+           from webhook_destinations d join organizations o on o.id = d.organization_id where d.id in (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      );
+      for (const row of rows) {
+        found.push({
+          id: row.id,
+          organizationId: row.organization_id,
+          plan: row.plan,
+          format: row.format,
+          language: row.language,
+          scope: row.scope,
+          urlSealed: row.url_sealed,
+          secretSealed: row.secret_sealed,
+          previousSecretSealed: row.previous_secret_sealed,
+          previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : codec.readMs(row.previous_secret_expires_at),
+          status: row.status,
+          updatedAtMs: codec.readMs(row.updated_at),
+        });
+      }
+    }
+    return found;
   }),
 
   /** The status and last change of each destination of `ids` still there. */

@@ -1,5 +1,5 @@
 import type { Database } from '../db/orm.ts';
-import { OrganizationEntity, WebhookDestinationEntity, type DestinationScope, type Plan, type WebhookDestination } from '../entities/index.ts';
+import { WebhookDestinationEntity, type DestinationScope, type Plan } from '../entities/index.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
@@ -31,6 +31,8 @@ export interface LaneTarget {
   url: string;
   /** Current secret first; the replaced one too while a rotation is under way. */
   secrets: string[];
+  /** When `secrets` changes by itself: the end of a rotation's overlap (epoch ms). */
+  secretsUntil: number;
   active: boolean;
   /** Changes whenever the destination's row does (see `stamp`). */
   stamp: string;
@@ -116,23 +118,29 @@ export class DeliveryStore {
     await this.db.em.fork().nativeUpdate(WebhookDestinationEntity, where, { leaseOwner: null, leaseExpiresAt: null });
   }
 
-  async target(destinationId: string, now = new Date()): Promise<LaneTarget | null> {
-    const em = this.db.em.fork();
-    const destination = await em.findOne(WebhookDestinationEntity, { id: destinationId });
-    if (!destination) return null;
-    const organization = await em.findOneOrFail(OrganizationEntity, { id: destination.organization.id }, { fields: ['plan'] });
-    return {
-      id: destination.id,
-      organizationId: destination.organization.id,
-      plan: organization.plan,
-      format: destination.format,
-      language: destination.language,
-      scope: destination.scope,
-      url: this.box.open(destination.urlSealed, urlContext(destination.id)),
-      secrets: this.secrets(destination, now),
-      active: destination.status === 'active',
-      stamp: stampOf(destination.status, destination.updatedAt.getTime()),
-    };
+  /** Lanes' targets, by destination id (null for a destination that is gone): one read for them all. */
+  async targets(ids: string[], now = Date.now()): Promise<Map<string, LaneTarget | null>> {
+    const found = new Map<string, LaneTarget | null>(ids.map((id) => [id, null]));
+    for (const row of await this.sql.call('destinationTargets', { ids })) {
+      const rotating = row.previousSecretSealed !== null && row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+      found.set(row.id, {
+        id: row.id,
+        organizationId: row.organizationId,
+        plan: row.plan,
+        format: row.format,
+        language: row.language,
+        scope: row.scope,
+        url: this.box.open(row.urlSealed, urlContext(row.id)),
+        secrets: [
+          ...(row.secretSealed ? [this.box.open(row.secretSealed, secretContext(row.id))] : []),
+          ...(rotating ? [this.box.open(row.previousSecretSealed!, secretContext(row.id))] : []),
+        ],
+        secretsUntil: rotating ? row.previousSecretExpiresAt! : Number.POSITIVE_INFINITY,
+        active: row.status === 'active',
+        stamp: stampOf(row.status, row.updatedAtMs),
+      });
+    }
+    return found;
   }
 
   /**
@@ -226,15 +234,6 @@ export class DeliveryStore {
     return found;
   }
 
-  private secrets(destination: WebhookDestination, now: Date): string[] {
-    if (!destination.secretSealed) return [];
-    const current = this.box.open(destination.secretSealed, secretContext(destination.id));
-    const previous =
-      destination.previousSecretSealed && destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > now
-        ? [this.box.open(destination.previousSecretSealed, secretContext(destination.id))]
-        : [];
-    return [current, ...previous];
-  }
 }
 
 /** The standard JSON envelope (DESIGN §4); only `organization_id` depends on the destination's scope. */
