@@ -211,13 +211,13 @@ async function main() {
     say(preparerTable(preparers));
     say();
     if (delivery.sql) {
-      say('### SQLite statements of the live server (first publish → last receipt)');
+      say('### SQLite statements of the live run (first publish → last receipt, every thread)');
       say();
       say(sqlTable(delivery.sql));
       say();
     }
     if (backlog.sql) {
-      say('### SQLite statements of the backlog server (start → last receipt)');
+      say('### SQLite statements of the backlog (its commit → last receipt, every thread)');
       say();
       say(sqlTable(backlog.sql));
       say();

@@ -147,6 +147,8 @@ export async function startWebhookServer({
         profileDir,
         async sqlReading() {
           if (!sqlTrace) return undefined;
+          // Worker threads hand their figures over every 50 ms (webhook-sql-trace.cjs).
+          await sleep(120);
           const file = join(dataDir, `sql-trace-${label}.${++readings}.json`);
           child.kill('SIGUSR2');
           for (let waited = 0; !existsSync(file); waited += 20) {

@@ -1,16 +1,20 @@
 // Preloaded into the Packline server by the webhook benchmark (BENCH_SQL_TRACE=1) with
-// NODE_OPTIONS=--require: counts and times every SQLite statement libsql runs on the main thread,
-// grouped by statement text (literals masked: knex inlines values for this driver; IN lists and
-// multi-row VALUES collapsed). It changes no behaviour.
-// On SIGUSR2 it writes the cumulative figures to `${PACKLINE_BENCH_SQL_TRACE}.<n>.json`, so the
-// benchmark can take a reading before and after its timed part and subtract them.
+// NODE_OPTIONS=--require: counts and times every SQLite statement libsql runs, on the main thread
+// and on worker threads (the dispatcher's SQLite thread), grouped by statement text (literals
+// masked: knex inlines values for this driver; IN lists and multi-row VALUES collapsed). It
+// changes no behaviour.
+// On SIGUSR2 the main thread writes the cumulative figures of every thread to
+// `${PACKLINE_BENCH_SQL_TRACE}.<n>.json`, so the benchmark can take a reading before and after its
+// timed part and subtract them. Worker threads hand theirs over through a file each, refreshed
+// every 50 ms.
 'use strict';
-const { writeFileSync } = require('node:fs');
+const { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } = require('node:fs');
+const { basename, dirname, join } = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { isMainThread } = require('node:worker_threads');
+const { isMainThread, threadId } = require('node:worker_threads');
 
 const out = process.env.PACKLINE_BENCH_SQL_TRACE;
-if (out && isMainThread) {
+if (out) {
   const libsql = require('libsql');
   /** sql -> { count, ms } */
   const stats = new Map();
@@ -87,9 +91,31 @@ if (out && isMainThread) {
     }
     return statement;
   };
-  let readings = 0;
-  process.on('SIGUSR2', () => {
-    const file = `${out}.${++readings}.json`;
-    writeFileSync(file, JSON.stringify({ at: Date.now(), statements: Object.fromEntries(stats) }));
-  });
+  const workerPrefix = `${basename(out)}.thread-`;
+  if (!isMainThread) {
+    const file = join(dirname(out), `${workerPrefix}${process.pid}-${threadId}.json`);
+    const timer = setInterval(() => {
+      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(stats)));
+      renameSync(`${file}.tmp`, file);
+    }, 50);
+    timer.unref();
+  } else {
+    let readings = 0;
+    process.on('SIGUSR2', () => {
+      const merged = new Map([...stats].map(([sql, entry]) => [sql, { ...entry }]));
+      for (const name of readdirSync(dirname(out))) {
+        if (!name.startsWith(`${workerPrefix}${process.pid}-`) || !name.endsWith('.json')) continue;
+        const path = join(dirname(out), name);
+        if (!existsSync(path)) continue;
+        for (const [sql, entry] of Object.entries(JSON.parse(readFileSync(path, 'utf8')))) {
+          const into = merged.get(sql);
+          if (into) {
+            into.count += entry.count;
+            into.ms += entry.ms;
+          } else merged.set(sql, { ...entry });
+        }
+      }
+      writeFileSync(`${out}.${++readings}.json`, JSON.stringify({ at: Date.now(), statements: Object.fromEntries(merged) }));
+    });
+  }
 }
