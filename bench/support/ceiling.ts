@@ -1,6 +1,6 @@
 // The ceiling: captured answers of the real server, replayed by a bare node:http server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild, tempDir, track } from './processes.ts';
 

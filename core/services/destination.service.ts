@@ -5,7 +5,6 @@ import {
   DeliveryAttemptEntity,
   DESTINATION_SCOPES,
   OrganizationEntity,
-  OutboxEventEntity,
   SIGNAL_TYPES,
   TeamChatAuthorizationEntity,
   WebhookDeliveryEntity,

@@ -1,13 +1,8 @@
-/** What one attempt gave and what follows from it. */
-export interface AttemptOutcome {
+import type { AttemptView } from './views.ts';
+
+/** What one attempt gave (`number` is 1-based, counting every attempt including manual retries) and what follows from it. */
+export interface AttemptOutcome extends AttemptView {
   deliveryId: string;
   destinationId: string;
-  /** 1-based, counting every attempt including manual retries. */
-  number: number;
-  at: Date;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
   next: { status: 'succeeded' } | { status: 'failed'; disableDestination?: string } | { status: 'pending'; at: Date };
 }

@@ -54,14 +54,18 @@ interface TargetRow {
   updated_at: unknown;
 }
 
-/** A destination row as a lane's target is made from it. */
-export interface StoredTarget {
+/** What a lane knows of its destination besides the URL and the secrets. */
+export interface TargetSettings {
   id: string;
   organizationId: string;
   plan: Plan;
   format: DeliveryFormat;
   language: Language;
   scope: DestinationScope;
+}
+
+/** A destination row as a lane's target is made from it. */
+export interface StoredTarget extends TargetSettings {
   urlSealed: string;
   secretSealed: string | null;
   previousSecretSealed: string | null;

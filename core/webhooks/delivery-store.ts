@@ -1,10 +1,10 @@
 import type { Database } from '../db/orm.ts';
-import { WebhookDestinationEntity, type DestinationScope, type Plan } from '../entities/index.ts';
+import { WebhookDestinationEntity, type Plan } from '../entities/index.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import type { SignalRow } from './delivery-scripts.ts';
-import type { DeliveryFormat, Language, WebhookEnvelope } from './envelope.ts';
+import type { SignalRow, TargetSettings } from './delivery-scripts.ts';
+import type { WebhookEnvelope } from './envelope.ts';
 import type { ScriptRunner } from './script-runners.ts';
 import { secretContext, urlContext } from './views.ts';
 
@@ -21,13 +21,7 @@ const FAN_OUT_ROWS = 500;
 const ENVELOPES_KEPT = 10_000;
 
 /** A destination as its lane needs it: URL and secrets unsealed. */
-export interface LaneTarget {
-  id: string;
-  organizationId: string;
-  plan: Plan;
-  format: DeliveryFormat;
-  language: Language;
-  scope: DestinationScope;
+export interface LaneTarget extends TargetSettings {
   url: string;
   /** Current secret first; the replaced one too while a rotation is under way. */
   secrets: string[];

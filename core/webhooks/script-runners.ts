@@ -11,12 +11,15 @@ export interface ScriptRunner {
   close(): Promise<void>;
 }
 
+const CLOSED = 'The delivery store is closed';
+
 /** Rows per multi-row insert on PostgreSQL: fewer round trips; far below its parameter limit. */
 const POSTGRESQL_INSERT_ROWS = 400;
 
 /** Runs scripts through MikroORM's connection pool (PostgreSQL). */
 export class OrmScriptRunner implements ScriptRunner {
   private readonly codec: RowCodec;
+  private closed = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -26,13 +29,17 @@ export class OrmScriptRunner implements ScriptRunner {
   }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
+    if (this.closed) return Promise.reject(new Error(CLOSED));
     const definition = DELIVERY_SCRIPTS[name];
     const script = () => (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(this.codec, args);
     if (definition.mode === 'read') return drive(this.orm.em.fork(), script());
     return this.orm.em.fork().transactional((em) => drive(em, script()));
   }
 
-  async close(): Promise<void> {}
+  /** Later calls are refused; the pool itself belongs to the ORM. */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
 }
 
 type EntityManager = MikroORM['em'];
@@ -81,7 +88,7 @@ export class SqliteThreadRunner implements ScriptRunner {
   constructor(private readonly path: string) {}
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
-    if (this.closed) return Promise.reject(new Error('The delivery database thread is closed'));
+    if (this.closed) return Promise.reject(new Error(CLOSED));
     const worker = this.thread();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUrl } from '../../test/support/database.ts';
+import { INTERNAL } from '../actor.ts';
+import { openCore, type Core } from '../core.ts';
+import { databaseKind } from '../db/orm.ts';
+import type { AttemptOutcome } from './attempt-outcome.ts';
+import { createScriptRunner } from './script-runners.ts';
+
+// The dispatcher's bookkeeping on the database of this run (SQLite, or PostgreSQL with
+// DATABASE_URL): on SQLite every call crosses to the store's own thread and back.
+describe('the delivery store', () => {
+  let dir: string;
+  let drop: () => Promise<void>;
+  let core: Core;
+  let databaseUrl: string | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'packline-store-'));
+    const database = await freshDatabaseUrl();
+    databaseUrl = database.url;
+    drop = database.drop;
+    core = await openCore({
+      dataDir: dir,
+      databaseUrl,
+      publicBaseUrl: 'https://packline.test',
+      dataEncryptionKey: randomBytes(32).toString('base64'),
+      urlPolicy: { allowHttp: true, allowPrivateNetworks: true },
+    });
+  });
+
+  afterAll(async () => {
+    await core.close();
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fans a signal out once to the destinations that take it, reads it back with its envelope, records it and trims to the plan', async () => {
+    const services = core.services();
+    await services.organizations.create(INTERNAL, { id: 'store-base', name: 'Store', plan: 'base' });
+    const feed = await core.services().destinations.create(INTERNAL, { organizationId: 'store-base', format: 'standard-json', url: 'http://127.0.0.1:9/feed' });
+    await core.services().organizations.create(INTERNAL, { id: 'store-clan', name: 'Store clan', plan: 'clan' });
+    const eventsOnly = await core.services().destinations.create(INTERNAL, {
+      organizationId: 'store-clan',
+      format: 'standard-json',
+      url: 'http://127.0.0.1:9/events',
+      kinds: ['event.created'],
+      scope: 'own',
+    });
+    const needIds: string[] = [];
+    for (let n = 0; n < 14; n++) {
+      const need = await core.services().needs.publish(INTERNAL, { organizationId: 'store-base', title: `Surveyor ${n}`, requiredExpertise: ['gis'] });
+      needIds.push(need.id);
+    }
+
+    const store = core.deliveryStore;
+    const touched = new Set<string>();
+    for (let round = 0; round < 10; round++) {
+      const { rows, destinations } = await store.fanOut();
+      for (const id of destinations) touched.add(id);
+      if (rows === 0) break;
+    }
+    expect([...touched]).toEqual([feed.destination.id]);
+    expect((await store.fanOut()).rows).toBe(0);
+
+    const targets = await store.targets([feed.destination.id, eventsOnly.destination.id, 'dst_gone']);
+    const target = targets.get(feed.destination.id)!;
+    expect(target).toMatchObject({ url: 'http://127.0.0.1:9/feed', secrets: [feed.secret], plan: 'base', scope: 'platform', active: true });
+    expect(targets.get(eventsOnly.destination.id)).toMatchObject({ secrets: [eventsOnly.secret], scope: 'own', plan: 'clan' });
+    expect(targets.get('dst_gone')).toBeNull();
+
+    const queue = await store.pending(target, 256);
+    expect(queue.map((delivery) => delivery.eventId)).toEqual(needIds.map((id) => `evt-need.created-${id}-v1`));
+    expect(JSON.parse(queue[0]!.envelope)).toMatchObject({ id: `evt-need.created-${needIds[0]}-v1`, type: 'need.created', version: '1', organization_id: null, data: { id: needIds[0] } });
+    expect((await store.pending(target, 256, queue[4])).map((delivery) => delivery.id)).toEqual(queue.slice(5).map((delivery) => delivery.id));
+    expect(await store.pending(targets.get(eventsOnly.destination.id)!, 256)).toEqual([]);
+
+    const at = new Date();
+    const outcomes: AttemptOutcome[] = queue.map((delivery) => ({
+      deliveryId: delivery.id,
+      destinationId: target.id,
+      number: 1,
+      at,
+      durationMs: 3,
+      statusCode: 200,
+      error: null,
+      responseExcerpt: 'ok',
+      next: { status: 'succeeded' },
+    }));
+    await store.record(outcomes, new Map([[target.id, 'base']]));
+    expect(await store.pending(target, 256)).toEqual([]);
+    expect(await store.destinationsWithWork()).toEqual([]);
+
+    await store.trimRetained();
+    const kept = await core.services().deliveries.list(INTERNAL, { organizationId: 'store-base', destinationId: target.id }, { first: 50 });
+    expect(kept.items).toHaveLength(12);
+    expect(kept.items.every((delivery) => delivery.status === 'succeeded' && delivery.attempts === 1)).toBe(true);
+    // The newest are the ones kept (by creation; a fan-out writes its rows at one instant, and ties go by id).
+    const newest = [...queue].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).slice(0, 12);
+    expect(new Set(kept.items.map((delivery) => delivery.id))).toEqual(new Set(newest.map((delivery) => delivery.id)));
+  });
+
+  it("fails a call with the database's own message, and refuses calls once its runner is closed", async () => {
+    const outcome: AttemptOutcome = {
+      deliveryId: 'dlv_nobody',
+      destinationId: 'dst_nobody',
+      number: 1,
+      at: new Date(),
+      durationMs: 1,
+      statusCode: 200,
+      error: null,
+      responseExcerpt: null,
+      next: { status: 'succeeded' },
+    };
+    // An attempt of a delivery that does not exist breaks the attempts' foreign key.
+    await expect(core.deliveryStore.record([outcome], new Map())).rejects.toThrow(/foreign key/i);
+
+    const runner = createScriptRunner(core.db, databaseKind({ databaseUrl }));
+    expect(await runner.call('outboxWaiting', {})).toBe(false);
+    await runner.close();
+    await expect(runner.call('outboxWaiting', {})).rejects.toThrow(/closed/);
+  });
+});
