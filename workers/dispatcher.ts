@@ -172,7 +172,12 @@ export class Dispatcher {
     const version = this.feed.version;
     if (!this.stamps || this.stamps.version !== version || !this.stamps.ids.has(destinationId)) {
       const ids = new Set([...this.lanes.keys(), destinationId]);
-      this.stamps = { version, ids, values: this.store.stamps([...ids]) };
+      const values = this.store.stamps([...ids]);
+      this.stamps = { version, ids, values };
+      // A failed read is not kept: the lanes' next look tries again.
+      values.catch(() => {
+        if (this.stamps?.values === values) this.stamps = undefined;
+      });
     }
     return (await this.stamps.values).get(destinationId) ?? null;
   }
