@@ -59,7 +59,7 @@ interface WebhookResults {
 interface McpResults {
   at: string;
   settings: { clients: number; durationS: number; ratioTarget: number };
-  results: { label: string; ratio?: number; verdict: string; callsPerSec: number; p50Ms: number; p99Ms: number; errors: number; toolErrors: number }[];
+  results: { label: string; ratio?: number; targeted?: boolean; verdict: string; callsPerSec: number; p50Ms: number; p99Ms: number; errors: number; toolErrors: number }[];
   notes: string[];
 }
 interface PeerResults {
@@ -170,7 +170,7 @@ function mcpSection(m: McpResults): string {
         `${formatInt(r.callsPerSec)} calls/s, ${latency(r.p50Ms, r.p99Ms)}${r.errors + r.toolErrors > 0 ? `, ${r.errors + r.toolErrors} errors` : ''}`,
         bare ? `${formatInt(bare.callsPerSec)} calls/s` : '-',
         r.ratio === undefined ? '-' : formatPercent(r.ratio),
-        `≥ ${formatPercent(m.settings.ratioTarget)}`,
+        r.targeted === false ? '-' : `≥ ${formatPercent(m.settings.ratioTarget)}`,
         r.verdict === 'OK' ? 'MET' : r.verdict,
       ]),
   );

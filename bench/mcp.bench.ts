@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { closeClients, connectClients, mcpLoad, type McpLoadResult } from './support/mcp-load.ts';
+import { closeClients, connectClients, mcpLoad, type McpArgs, type McpLoadResult } from './support/mcp-load.ts';
 import { waitForIdle } from './support/load.ts';
 import { ROOT, logSummary, startPackline, stopChild, tempDir, track } from './support/processes.ts';
 import { formatInt, formatMs, formatPercent, machine, markdownTable, writeResults } from './support/report.ts';
@@ -39,6 +39,21 @@ const TOOLS = [
   { name: 'search_organizations', args: { capability: 'interior design' } },
   { name: 'get_organization', args: { id: 'atelier-nord' } },
 ];
+
+/**
+ * `text` with the case of its letters set by the bits of `n` (2^14 spellings of "interior
+ * design"): the same search, but a key the connector's answer cache has not seen within its
+ * 5-second window, so every call runs the GraphQL operation.
+ */
+function spelling(text: string, n: number): string {
+  let bit = 0;
+  return [...text].map((c) => (/[a-z]/.test(c) ? ((n >> bit++) & 1 ? c.toUpperCase() : c) : c)).join('');
+}
+const UNCACHED = {
+  label: 'Packline search_organizations, new spelling per call (no kept answer)',
+  name: 'search_organizations',
+  args: (call: number) => ({ capability: spelling('interior design', call + 1) }),
+};
 
 async function startBare(payload: unknown) {
   const dir = tempDir('packline-bench-mcp-');
@@ -95,6 +110,12 @@ async function main() {
       sizes[tool.name] = JSON.stringify(r.structuredContent).length;
       if (tool.name === 'search_organizations') payload = r.structuredContent;
     }
+    // The uncached phase must do the same work: its spellings find what the plain search finds.
+    const plain = JSON.stringify((await probe!.callTool({ name: 'search_organizations', arguments: TOOLS[0]!.args })).structuredContent);
+    for (const call of [0, 5_000, 16_382]) {
+      const r = await probe!.callTool({ name: UNCACHED.name, arguments: UNCACHED.args(call) });
+      if (JSON.stringify(r.structuredContent) !== plain) throw new Error(`search_organizations ${JSON.stringify(UNCACHED.args(call))} answers differently from the plain spelling`);
+    }
     await probe!.close();
     say(`  structuredContent sizes: ${JSON.stringify(sizes)}`);
 
@@ -107,7 +128,8 @@ async function main() {
     const bareClients = await connectClients(bare.url, CLIENTS);
 
     const phases = [
-      ...TOOLS.map((t) => ({ label: `Packline ${t.name}`, clients: packClients, tool: t.name, args: t.args, pid: server.child.pid! })),
+      ...TOOLS.map((t) => ({ label: `Packline ${t.name}`, clients: packClients, tool: t.name, args: t.args as McpArgs, pid: server.child.pid! })),
+      { label: UNCACHED.label, clients: packClients, tool: UNCACHED.name, args: UNCACHED.args as McpArgs, pid: server.child.pid! },
       { label: 'bare SDK constant', clients: bareClients, tool: 'constant', args: { capability: 'interior design' }, pid: bare.child.pid! },
     ];
     for (const p of phases) {
@@ -133,7 +155,10 @@ async function main() {
   const ceiling = results['bare SDK constant']!;
   const rows = Object.entries(results).map(([label, r]) => {
     const ratio = label.startsWith('Packline') ? r.callsPerSec / ceiling.callsPerSec : undefined;
-    return { label, r, ratio, verdict: ratio === undefined ? 'ceiling' : ratio >= RATIO_TARGET ? 'OK' : `MISSED (< ${formatPercent(RATIO_TARGET)})` };
+    // The uncached phase shows what a kept answer saves; the target is the tools' as served.
+    const targeted = ratio !== undefined && label !== UNCACHED.label;
+    const verdict = ratio === undefined ? 'ceiling' : !targeted ? 'measured' : ratio >= RATIO_TARGET ? 'OK' : `MISSED (< ${formatPercent(RATIO_TARGET)})`;
+    return { label, r, ratio, targeted, verdict };
   });
   const saturated = Object.values(results).some((r) => r.benchCpuPercentOfCore >= 85);
   if (saturated) notes.push(`the load generator (${CLIENTS} SDK clients in one process) used ≥ 85 % of a core in at least one phase: it is likely saturated and the ceiling understated (see bench CPU column)`);
@@ -146,7 +171,7 @@ async function main() {
   say(
     markdownTable(
       ['tool', 'calls/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'target', 'bench CPU % core', 'server CPU % core', 'machine CPU %', 'verdict'],
-      rows.map(({ label, r, ratio, verdict }) => [label, formatInt(r.callsPerSec), formatMs(r.p50Ms), formatMs(r.p99Ms), ratio === undefined ? '-' : formatPercent(ratio), ratio === undefined ? '-' : `≥ ${formatPercent(RATIO_TARGET)}`, r.benchCpuPercentOfCore, r.serverCpuPercentOfCore, r.machineCpuPercent, verdict]),
+      rows.map(({ label, r, ratio, targeted, verdict }) => [label, formatInt(r.callsPerSec), formatMs(r.p50Ms), formatMs(r.p99Ms), ratio === undefined ? '-' : formatPercent(ratio), targeted ? `≥ ${formatPercent(RATIO_TARGET)}` : '-', r.benchCpuPercentOfCore, r.serverCpuPercentOfCore, r.machineCpuPercent, verdict]),
     ),
   );
   say();
@@ -157,7 +182,7 @@ async function main() {
     machine: host,
     idleBefore: idle,
     settings: { clients: CLIENTS, durationS: DURATION, warmupS: WARMUP, ratioTarget: RATIO_TARGET, logLevel: 'warn', tools: TOOLS },
-    results: rows.map(({ label, r, ratio, verdict }) => ({ label, ratio, verdict, ...r })),
+    results: rows.map(({ label, r, ratio, targeted, verdict }) => ({ label, ratio, targeted, verdict, ...r })),
     warmups,
     serverLog: logs,
     notes,

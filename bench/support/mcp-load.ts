@@ -42,7 +42,10 @@ export async function closeClients(clients: Client[]): Promise<void> {
 const pct = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 const round = (n: number) => Math.round(n * 100) / 100;
 
-export async function mcpLoad(clients: Client[], tool: string, args: Record<string, unknown>, durationS: number, serverPid: number, otherPids: number[] = []): Promise<McpLoadResult> {
+/** A tool's arguments: the same for every call, or made for each call from its number. */
+export type McpArgs = Record<string, unknown> | ((call: number) => Record<string, unknown>);
+
+export async function mcpLoad(clients: Client[], tool: string, args: McpArgs, durationS: number, serverPid: number, otherPids: number[] = []): Promise<McpLoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let toolErrors = 0;
@@ -53,12 +56,13 @@ export async function mcpLoad(clients: Client[], tool: string, args: Record<stri
   const serverBefore = cpuSnapshot([serverPid]);
   const start = performance.now();
   const end = start + durationS * 1000;
+  let calls = 0;
   await Promise.all(
     clients.map(async (client) => {
       while (performance.now() < end) {
         const t0 = performance.now();
         try {
-          const result = await client.callTool({ name: tool, arguments: args });
+          const result = await client.callTool({ name: tool, arguments: typeof args === 'function' ? args(calls++) : args });
           if (result.isError) {
             toolErrors++;
             firstError ||= JSON.stringify(result.content).slice(0, 300);

@@ -87,6 +87,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const publicMcp = createPublicMcp({
     contexts,
     operations: new Operations(schema, PUBLIC_MCP_OPERATIONS),
+    feed: core.feed,
     limits: new McpLimits({
       perMinute: config.mcp.ratePerMinute,
       composePerHour: config.mcp.composePerHour,

@@ -295,7 +295,10 @@ describe('public assistant connector tools', () => {
   });
 
   describe('changes to the directory', () => {
-    it('shows a change made in this process at the next call', async () => {
+    it('shows a change made in this process at the next call, though the same call was just answered', async () => {
+      // Asked first, so the connector keeps these answers: the change must retire them.
+      expect((await use('get_organization', { id: 'kite-translations' })).description).not.toBe('Translation, localisation and subtitling.');
+      expect(ids(await use('search_organizations', { limit: 50 }))).toContain('kite-translations');
       await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { description: "Translation, localisation and subtitling." }) { id } }`);
       expect((await use('get_organization', { id: 'kite-translations' })).description).toBe('Translation, localisation and subtitling.');
       await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { listed: false }) { id } }`);

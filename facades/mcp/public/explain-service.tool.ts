@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, whole, type ToolDeps } from './tool-kit.ts';
+import { guarded, query, READ_ONLY, remembered, structured, text, whole, type ToolDeps } from './tool-kit.ts';
 
 interface Hit {
   score: number;
@@ -40,7 +40,7 @@ export function registerExplainService(server: McpServer, deps: ToolDeps): void 
       outputSchema: output,
       annotations: { title: 'Explain the service', ...READ_ONLY },
     },
-    guarded(deps, 'explain_service', async (args: z.infer<typeof input>) => {
+    guarded(deps, 'explain_service', (args: z.infer<typeof input>) => remembered(deps, 'explain_service', args, async () => {
       const found = await query<{ faqSearch: Hit[] }>(deps, 'McpExplainService', { query: args.question, limit: args.limit ?? 3 });
       if (!found.ok) return found.result;
       return structured({
@@ -53,6 +53,6 @@ export function registerExplainService(server: McpServer, deps: ToolDeps): void 
           score,
         })),
       });
-    }),
+    })),
   );
 }

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, toolError, type ToolDeps } from './tool-kit.ts';
+import { guarded, query, READ_ONLY, remembered, structured, text, toolError, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationText, type OrganizationNode } from './organization-json.ts';
 
 // The `fetch` of deep-research clients: one document in full, by an id `search` returned.
@@ -37,7 +37,7 @@ export function registerFetch(server: McpServer, deps: ToolDeps): void {
       outputSchema: output,
       annotations: { title: 'Fetch', ...READ_ONLY },
     },
-    guarded(deps, 'fetch', async ({ id }: z.infer<typeof input>) => {
+    guarded(deps, 'fetch', ({ id }: z.infer<typeof input>) => remembered(deps, 'fetch', { id }, async () => {
       const colon = id.indexOf(':');
       const [kind, key] = colon === -1 ? ['', id] : [id.slice(0, colon), id.slice(colon + 1)];
       if (kind === 'org') {
@@ -65,6 +65,6 @@ export function registerFetch(server: McpServer, deps: ToolDeps): void {
         });
       }
       return toolError(`Unknown id '${id}': ids look like org:<id> or faq:<id>, as search returns them.`);
-    }),
+    })),
   );
 }

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, type ToolDeps } from './tool-kit.ts';
+import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationOutput, type OrganizationNode } from './organization-json.ts';
 
 const input = z.strictObject({
@@ -19,9 +19,9 @@ export function registerGetOrganization(server: McpServer, deps: ToolDeps): void
       outputSchema: organizationOutput,
       annotations: { title: 'Get an organization', ...READ_ONLY },
     },
-    guarded(deps, 'get_organization', async ({ id }: z.infer<typeof input>) => {
+    guarded(deps, 'get_organization', ({ id }: z.infer<typeof input>) => remembered(deps, 'get_organization', { id }, async () => {
       const found = await query<{ directoryOrganization: OrganizationNode }>(deps, 'McpOrganization', { id: id.startsWith('org:') ? id.slice(4) : id });
       return found.ok ? structured(organizationJson(found.data.directoryOrganization)) : found.result;
-    }),
+    })),
   );
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { PUBLIC, type Logger } from '../../../core/index.ts';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { PUBLIC, type ChangeFeed, type Logger } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
+import { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
 import { clientAddress, limitKey } from './client-address.ts';
 import { createHostGuard } from './host-guard.ts';
@@ -11,10 +13,14 @@ import { createPublicServer } from './public-server.ts';
 export const MCP_PATH = '/mcp';
 /** Largest request body read: a 10,000-character need text, JSON-escaped, fits several times. */
 const MAX_BODY_BYTES = 256 * 1024;
+/** Tools' answers kept: the most searches and profiles a busy hour asks for, within 64 MiB. */
+const ANSWERS = { maxEntries: 5_000, maxBytes: 64 * 1024 * 1024 };
 
 export interface PublicMcpOptions {
   contexts: Contexts;
   operations: Operations;
+  /** Versions public data: a change retires the tools' kept answers. */
+  feed: Pick<ChangeFeed, 'version'>;
   limits: McpLimits;
   log: Logger;
   /** Host and Origin values accepted: `host` or `host:port`. */
@@ -28,8 +34,9 @@ export interface PublicMcpOptions {
  * account. Order of checks: Host/Origin (403) → method (405) → calls per minute (429) → body
  * (413, 400) → a fresh server and transport answer the JSON-RPC message.
  */
-export function createPublicMcp({ contexts, operations, limits, log, allowedHosts, trustedProxies = 0 }: PublicMcpOptions) {
+export function createPublicMcp({ contexts, operations, feed, limits, log, allowedHosts, trustedProxies = 0 }: PublicMcpOptions) {
   const guard = createHostGuard(allowedHosts);
+  const answers = new EpochCache<CallToolResult>(feed, { ...ANSWERS, sizeOf: answerBytes });
 
   return async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     res.setHeader('x-request-id', requestId);
@@ -55,7 +62,7 @@ export function createPublicMcp({ contexts, operations, limits, log, allowedHost
       if (!more.allowed) return tooMany(res, more.retryAfter, limits.perMinute);
     }
 
-    const server = createPublicServer({ operations, context: () => contexts.forActor(PUBLIC), limits, client, requestId, log });
+    const server = createPublicServer({ operations, context: () => contexts.forActor(PUBLIC), answers, limits, client, requestId, log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once('close', () => {
       void transport.close();
@@ -64,6 +71,13 @@ export function createPublicMcp({ contexts, operations, limits, log, allowedHost
     await server.connect(transport);
     await transport.handleRequest(req, res, body.value);
   };
+}
+
+/** About what an answer holds: its text twice over (as text, and as the structured value). */
+function answerBytes(result: CallToolResult): number {
+  let bytes = 0;
+  for (const item of result.content) if (item.type === 'text') bytes += 2 * item.text.length;
+  return bytes;
 }
 
 function tooMany(res: ServerResponse, retryAfter: number, perMinute: number): void {

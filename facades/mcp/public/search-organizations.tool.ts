@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, whole, type ToolDeps } from './tool-kit.ts';
+import { guarded, query, READ_ONLY, remembered, structured, text, whole, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationOutput, type OrganizationNode } from './organization-json.ts';
 
 interface Data {
@@ -35,7 +35,7 @@ export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): 
       outputSchema: output,
       annotations: { title: 'Search organizations', ...READ_ONLY },
     },
-    guarded(deps, 'search_organizations', async (args: z.infer<typeof input>) => {
+    guarded(deps, 'search_organizations', (args: z.infer<typeof input>) => remembered(deps, 'search_organizations', args, async () => {
       const filter = { capability: args.capability, sector: args.sector, place: args.place, network: args.network, text: args.query };
       const found = await query<Data>(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
       if (!found.ok) return found.result;
@@ -44,6 +44,6 @@ export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): 
         organizations: edges.map((e) => organizationJson(e.node)),
         next_cursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
       });
-    }),
+    })),
   );
 }

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, type ToolDeps } from './tool-kit.ts';
+import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps } from './tool-kit.ts';
 
 // The `search` of deep-research clients: ids they pass to `fetch`, a title and a link to cite.
 
@@ -38,7 +38,7 @@ export function registerSearch(server: McpServer, deps: ToolDeps): void {
       outputSchema: output,
       annotations: { title: 'Search', ...READ_ONLY },
     },
-    guarded(deps, 'search', async (args: z.infer<typeof input>) => {
+    guarded(deps, 'search', (args: z.infer<typeof input>) => remembered(deps, 'search', args, async () => {
       const found = await query<Data>(deps, 'McpSearch', { text: args.query, first: ORGANIZATIONS, faqLimit: FAQ_ENTRIES });
       if (!found.ok) return found.result;
       const { directoryOrganizations, faqSearch } = found.data;
@@ -48,6 +48,6 @@ export function registerSearch(server: McpServer, deps: ToolDeps): void {
           ...faqSearch.map(({ entry }) => ({ id: `faq:${entry.id}`, title: entry.question, url: entry.faqUrl })),
         ],
       });
-    }),
+    })),
   );
 }

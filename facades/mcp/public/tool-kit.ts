@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { DomainError, Logger } from '../../../core/index.ts';
 import type { Context } from '../../../schema/index.ts';
+import type { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
 import type { McpLimits } from './mcp-limits.ts';
 
@@ -13,6 +14,8 @@ export interface ToolDeps {
   /** A fresh context for the public actor: one per operation run. */
   context(): Context;
   limits: McpLimits;
+  /** Tools' answers by tool and arguments, shared by every request (see `remembered`). */
+  answers: EpochCache<CallToolResult>;
   /** The caller's limit key (its address, or its IPv6 /64). */
   client: string;
   requestId: string;
@@ -28,6 +31,18 @@ export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempoten
 export async function query<T>(deps: ToolDeps, operation: string, variables: Record<string, unknown>): Promise<Outcome<T>> {
   const outcome = await deps.operations.run<T>(operation, variables, deps.context());
   return outcome.ok ? outcome : { ok: false, result: toolError(domainText(outcome.error)) };
+}
+
+/**
+ * The tool's answer to these arguments, computed once per change of public data and time window
+ * (the answer cache's rules). Every caller of the public connector is the same public actor, so
+ * one caller's answer is every caller's. Only for tools whose arguments may be kept in memory:
+ * compose_team's need text is never kept.
+ */
+export function remembered(deps: ToolDeps, tool: string, args: Record<string, unknown>, answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  const key = `${tool}\u0000${JSON.stringify(args)}`;
+  const kept = deps.answers.peek(key);
+  return kept ? Promise.resolve(kept) : deps.answers.compute(key, answer);
 }
 
 /** The answer of a tool: the value as JSON text, and the same value as structured content. */
