@@ -1,5 +1,6 @@
 // Webhook signatures: one scheme compatible with Stripe's verifiers, plus the Standard Webhooks one.
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -49,14 +50,12 @@ interface SigningKeys {
 }
 
 /** Keys imported once per secret: importing a raw key for every signature cost as much as the HMAC. */
-const keysBySecret = new Map<string, SigningKeys>();
-const KEYS_KEPT = 10_000;
+const keysBySecret = new LRUCache<string, SigningKeys>({ max: 10_000 });
 
 function signingKeys(secret: string): SigningKeys {
   let keys = keysBySecret.get(secret);
   if (keys === undefined) {
     keys = { stripe: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standardKey(secret)) };
-    if (keysBySecret.size >= KEYS_KEPT) keysBySecret.clear();
     keysBySecret.set(secret, keys);
   }
   return keys;

@@ -1,5 +1,6 @@
 import { AbstractSqlDriver, type Configuration } from '@mikro-orm/knex';
 import { LibSqlConnection, LibSqlKnexDialect, LibSqlPlatform } from '@mikro-orm/libsql';
+import { LRUCache } from 'lru-cache';
 import { createRequire } from 'node:module';
 
 // The server and the CLI write to one SQLite file. A plain `BEGIN` is deferred: a transaction that
@@ -29,15 +30,10 @@ interface RawConnection {
 
 function cachePreparedStatements(connection: RawConnection): void {
   const prepare = connection.prepare.bind(connection);
-  const cache = new Map<string, unknown>();
+  const statements = new LRUCache<string, object>({ max: STATEMENTS_PER_CONNECTION });
   connection.prepare = (sql: string) => {
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = prepare(sql);
-      // First in, first out: the hot statements come back at once if ever pushed out.
-      if (cache.size >= STATEMENTS_PER_CONNECTION) cache.delete(cache.keys().next().value!);
-      cache.set(sql, statement);
-    }
+    let statement = statements.get(sql);
+    if (statement === undefined) statements.set(sql, (statement = prepare(sql) as object));
     return statement;
   };
 }

@@ -7,12 +7,10 @@ import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './envelope.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { all, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type RowCodec, type Script } from './delivery-sql.ts';
+import { all, allForIds, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type RowCodec, type Script } from './delivery-sql.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
-/** Keys per `in (…)` list when reading rows by key. */
-const KEYS_PER_READ = 100;
 
 interface OutboxRow {
   seq: number | string;
@@ -171,46 +169,31 @@ export const DELIVERY_SCRIPTS = {
 
   /** What lanes need of each destination of `ids` still there (sealed values as stored). */
   destinationTargets: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<StoredTarget[]> {
-    const found: StoredTarget[] = [];
-    for (let start = 0; start < ids.length; start += KEYS_PER_READ) {
-      const chunk = ids.slice(start, start + KEYS_PER_READ);
-      const rows = yield* all<TargetRow>(
-        `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
-           from webhook_destinations d join organizations o on o.id = d.organization_id where d.id in (${chunk.map(() => '?').join(', ')})`,
-        chunk,
-      );
-      for (const row of rows) {
-        found.push({
-          id: row.id,
-          organizationId: row.organization_id,
-          plan: row.plan,
-          format: row.format,
-          language: row.language,
-          scope: row.scope,
-          urlSealed: row.url_sealed,
-          secretSealed: row.secret_sealed,
-          previousSecretSealed: row.previous_secret_sealed,
-          previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : codec.readMs(row.previous_secret_expires_at),
-          status: row.status,
-          updatedAtMs: codec.readMs(row.updated_at),
-        });
-      }
-    }
-    return found;
+    const rows = yield* allForIds<TargetRow>(
+      ids,
+      (list) => `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
+           from webhook_destinations d join organizations o on o.id = d.organization_id where d.id in (${list})`,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      organizationId: row.organization_id,
+      plan: row.plan,
+      format: row.format,
+      language: row.language,
+      scope: row.scope,
+      urlSealed: row.url_sealed,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : codec.readMs(row.previous_secret_expires_at),
+      status: row.status,
+      updatedAtMs: codec.readMs(row.updated_at),
+    }));
   }),
 
   /** The status and last change of each destination of `ids` still there. */
   destinationStamps: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<{ id: string; status: string; updatedAtMs: number }[]> {
-    const found: { id: string; status: string; updatedAtMs: number }[] = [];
-    for (let start = 0; start < ids.length; start += KEYS_PER_READ) {
-      const chunk = ids.slice(start, start + KEYS_PER_READ);
-      const rows = yield* all<{ id: string; status: string; updated_at: unknown }>(
-        `select id, status, updated_at from webhook_destinations where id in (${chunk.map(() => '?').join(', ')})`,
-        chunk,
-      );
-      for (const row of rows) found.push({ id: row.id, status: row.status, updatedAtMs: codec.readMs(row.updated_at) });
-    }
-    return found;
+    const rows = yield* allForIds<{ id: string; status: string; updated_at: unknown }>(ids, (list) => `select id, status, updated_at from webhook_destinations where id in (${list})`);
+    return rows.map((row) => ({ id: row.id, status: row.status, updatedAtMs: codec.readMs(row.updated_at) }));
   }),
 
   /** A lane's waiting deliveries in order (outbox sequence, then creation), after the key `after` when given. */
@@ -240,18 +223,11 @@ export const DELIVERY_SCRIPTS = {
 
   /** Outbox rows by sequence number. */
   signals: read(function* (codec: RowCodec, { seqs }: { seqs: number[] }): Script<SignalRow[]> {
-    const found: SignalRow[] = [];
-    for (let start = 0; start < seqs.length; start += KEYS_PER_READ) {
-      const chunk = seqs.slice(start, start + KEYS_PER_READ);
-      const rows = yield* all<{ seq: number | string; event_id: string; type: SignalType; organization_id: string; occurred_at: unknown; data: unknown }>(
-        `select seq, event_id, type, organization_id, occurred_at, data from outbox_events where seq in (${chunk.map(() => '?').join(', ')})`,
-        chunk,
-      );
-      for (const row of rows) {
-        found.push({ seq: Number(row.seq), eventId: row.event_id, type: row.type, organizationId: row.organization_id, occurredAtMs: codec.readMs(row.occurred_at), data: codec.readJson(row.data) });
-      }
-    }
-    return found;
+    const rows = yield* allForIds<{ seq: number | string; event_id: string; type: SignalType; organization_id: string; occurred_at: unknown; data: unknown }>(
+      seqs,
+      (list) => `select seq, event_id, type, organization_id, occurred_at, data from outbox_events where seq in (${list})`,
+    );
+    return rows.map((row) => ({ seq: Number(row.seq), eventId: row.event_id, type: row.type, organizationId: row.organization_id, occurredAtMs: codec.readMs(row.occurred_at), data: codec.readJson(row.data) }));
   }),
 
   /** Writes a batch of attempt outcomes. */
@@ -320,3 +296,9 @@ export type ScriptName = keyof DeliveryScripts;
 export type ScriptArgs<N extends ScriptName> = DeliveryScripts[N] extends ScriptDefinition<infer A, unknown> ? A : never;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ScriptResult<N extends ScriptName> = DeliveryScripts[N] extends ScriptDefinition<any, infer R> ? R : never;
+
+/** The script `name` over `args`, and whether it runs in a transaction: what every runner starts from. */
+export function scriptOf<N extends ScriptName>(name: N, codec: RowCodec, args: ScriptArgs<N>): { mode: 'read' | 'write'; script: Script<ScriptResult<N>> } {
+  const definition = DELIVERY_SCRIPTS[name];
+  return { mode: definition.mode, script: (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(codec, args) };
+}

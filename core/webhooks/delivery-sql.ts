@@ -45,6 +45,16 @@ export function* forIds(ids: readonly (string | number)[], params: readonly unkn
   }
 }
 
+/** The rows of `statement(placeholders)` over `ids`, read in chunks as `forIds` writes. */
+export function* allForIds<T>(ids: readonly (string | number)[], statement: (placeholders: string) => string): Script<T[]> {
+  const found: T[] = [];
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+    found.push(...(yield* all<T>(statement(chunk.map(() => '?').join(', ')), chunk)));
+  }
+  return found;
+}
+
 /** The multi-row insert statement for `count` rows. */
 export function insertSql(table: string, columns: readonly string[], count: number): string {
   const tuple = `(${columns.map(() => '?').join(', ')})`;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/orm.ts';
 import { WebhookDestinationEntity, type Plan } from '../entities/index.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
@@ -52,8 +53,8 @@ export interface PendingDelivery {
 export class DeliveryStore {
   /** Destinations with finished deliveries not yet trimmed to their plan's retention. */
   private readonly untrimmed = new Map<string, Plan>();
-  /** Envelope texts by outbox row and scope, oldest first (see `envelopes`). */
-  private readonly envelopeTexts = new Map<string, string>();
+  /** Envelope texts by outbox row and scope (see `envelopes`). */
+  private readonly envelopeTexts = new LRUCache<string, string>({ max: ENVELOPES_KEPT });
   /** Outbox reads under way, by sequence number. */
   private readonly signalReads = new Map<number, Promise<SignalRow[]>>();
 
@@ -217,7 +218,6 @@ export class DeliveryStore {
         let text = this.envelopeTexts.get(key);
         if (text === undefined) {
           text = envelopeText(row, own);
-          if (this.envelopeTexts.size >= ENVELOPES_KEPT) this.envelopeTexts.delete(this.envelopeTexts.keys().next().value!);
           this.envelopeTexts.set(key, text);
         }
         found.set(row.seq, text);

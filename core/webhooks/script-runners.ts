@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '../db/orm.ts';
 import { insertSql, RowCodec, type Script, type SqlOp } from './delivery-sql.ts';
-import { DELIVERY_SCRIPTS, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */
 export interface ScriptRunner {
@@ -30,10 +30,9 @@ export class OrmScriptRunner implements ScriptRunner {
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
-    const definition = DELIVERY_SCRIPTS[name];
-    const script = () => (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(this.codec, args);
-    if (definition.mode === 'read') return drive(this.orm.em.fork(), script());
-    return this.orm.em.fork().transactional((em) => drive(em, script()));
+    const { mode, script } = scriptOf(name, this.codec, args);
+    if (mode === 'read') return drive(this.orm.em.fork(), script);
+    return this.orm.em.fork().transactional((em) => drive(em, script));
   }
 
   /** Later calls are refused; the pool itself belongs to the ORM. */

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 import { SQLITE_CONNECTION_PRAGMAS } from '../db/sqlite-pragmas.ts';
 import { insertSql, RowCodec, type Script, type SqlOp } from './delivery-sql.ts';
-import { DELIVERY_SCRIPTS, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 interface Statement {
   run(params: readonly unknown[]): unknown;
@@ -30,7 +31,7 @@ const STATEMENTS_KEPT = 500;
  */
 export class SqliteConnection {
   private readonly connection: Connection;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new LRUCache<string, Statement>({ max: STATEMENTS_KEPT });
 
   constructor(path: string) {
     this.connection = new LibSql(path);
@@ -80,11 +81,7 @@ export class SqliteConnection {
 
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
-    if (statement === undefined) {
-      statement = this.connection.prepare(sql);
-      if (this.statements.size >= STATEMENTS_KEPT) this.statements.delete(this.statements.keys().next().value!);
-      this.statements.set(sql, statement);
-    }
+    if (statement === undefined) this.statements.set(sql, (statement = this.connection.prepare(sql)));
     return statement;
   }
 }
@@ -96,8 +93,7 @@ export class SqliteScriptRunner {
   constructor(private readonly connection: SqliteConnection) {}
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): ScriptResult<N> {
-    const definition = DELIVERY_SCRIPTS[name];
-    const script = () => (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(this.codec, args);
-    return definition.mode === 'read' ? this.connection.drive(script()) : this.connection.transaction(() => this.connection.drive(script()));
+    const { mode, script } = scriptOf(name, this.codec, args);
+    return mode === 'read' ? this.connection.drive(script) : this.connection.transaction(() => this.connection.drive(script));
   }
 }
