@@ -4,27 +4,36 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ROOT } from '../cli/run-cli.ts';
 import { PASSWORD } from '../mcp/member-client.ts';
+import { DEBIAN_CHROMIUM, shippedChromium, WEAKENING_FLAGS } from './shipped-chromium.ts';
 
-// A real browser for end-to-end tests: Debian's Chromium driven by playwright-core, headless,
-// without the background traffic this machine's closed network would refuse. A test file
-// launches one browser in beforeAll, starts the service with `startStack({ localOrigin: true })`
-// (the pages only accept forms and send plain-http cookies on their own public origin), and
-// opens a fresh profile per member with `newPage`.
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// A real browser for end-to-end tests: a headless Chromium driven by playwright-core, without the
+// background traffic this machine's closed network would refuse. A test file launches one browser
+// in beforeAll, starts the service with `startStack({ localOrigin: true })` (the pages only accept
+// forms and send plain-http cookies on their own public origin), and opens a fresh profile per
+// member with `newPage`.
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
 
-/** Debian's Chromium, headless: one per test file. Throws when it is missing, never skips. */
+const QUIET_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps'];
+
+/**
+ * A headless Chromium, one per test file: `CHROMIUM_PATH` or Debian's `/usr/bin/chromium` when
+ * present, otherwise the one shipped inside the `@sparticuz/chromium` devDependency (so `npm test`
+ * needs nothing beyond Node and npm). Never skips: a browser that does not start fails the file.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: the browser tests (test/e2e) need Debian's chromium package (apt-get install chromium, as .ci/run does), or CHROMIUM_PATH set to another Chromium`);
+  const installed = process.env.CHROMIUM_PATH ?? (existsSync(DEBIAN_CHROMIUM) ? DEBIAN_CHROMIUM : undefined);
+  if (installed) {
+    if (!existsSync(installed)) throw new Error(`CHROMIUM_PATH names ${installed}, which does not exist`);
+    return chromium.launch({ executablePath: installed, headless: true, args: QUIET_FLAGS });
   }
+  const shipped = await shippedChromium();
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: shipped.executable,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps'],
+    // The package's own flags, less the two that would weaken the pages' same-origin checks.
+    args: [...shipped.args.filter((flag) => !WEAKENING_FLAGS.has(flag)), ...QUIET_FLAGS],
   });
 }
 
