@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { DomainError, Plan } from '../../core/index.ts';
 import { html, sendHtml, seeOther, type Html, type PageOptions } from '../mcp/member/html.ts';
-import { field, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../mcp/member/page-support.ts';
+import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../mcp/member/page-support.ts';
 
 // What every administration page shares: who may see it, the navigation, forms and failures.
 
@@ -95,7 +95,7 @@ const FORBIDDEN = (orgId: string) =>
  */
 export async function adminVisit(deps: PageDeps, req: Request, res: Response, form?: string): Promise<AdminVisit | undefined> {
   const requestId = requestIdOf(res);
-  const orgId = req.params.org ?? '';
+  const orgId = pathParam(req, 'org');
   const session = await signedIn(deps, req);
   if (!session) {
     toLogin(res, req.method === 'GET' ? req.originalUrl : orgPath(orgId), requestId);

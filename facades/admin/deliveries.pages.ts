@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../core/index.ts';
 import { html, type Html } from '../mcp/member/html.ts';
-import type { PageDeps } from '../mcp/member/page-support.ts';
+import { pathParam, type PageDeps } from '../mcp/member/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
 
 export interface Delivery {
@@ -72,7 +72,7 @@ export function mountDeliveryPages(router: Router, deps: PageDeps): void {
   router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', req.params.delivery ?? '');
+    const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
     const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
@@ -94,7 +94,7 @@ ${d.attempts.map((a) => html`<tr><td data-label="Attempt">${a.number}</td><td da
   });
 
   router.post(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery/retry`, async (req: Request, res: Response) => {
-    const id = req.params.delivery ?? '';
+    const id = pathParam(req, 'delivery');
     const visit = await adminVisit(deps, req, res, `delivery-retry\n${id}`);
     if (!visit) return;
     // Only a delivery of this organization: the service checks the admin, the page checks the address.

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { API_SCOPES, DomainError } from '../../core/index.ts';
 import { html } from '../mcp/member/html.ts';
-import type { PageDeps } from '../mcp/member/page-support.ts';
+import { pathParam, type PageDeps } from '../mcp/member/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
 
 interface Key {
@@ -97,8 +97,8 @@ ${API_SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="
   router.get(`${ADMIN_PATH}/orgs/:org/keys/:key/revoke`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const key = (await keys(visit)).find((k) => k.id === req.params.key);
-    if (!key) return adminFailure(res, visit, 'keys', notFound(req.params.key ?? ''), keysPath(visit));
+    const key = (await keys(visit)).find((k) => k.id === pathParam(req, 'key'));
+    if (!key) return adminFailure(res, visit, 'keys', notFound(pathParam(req, 'key')), keysPath(visit));
     const body = html`<p>Revoke the key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, scopes ${key.scopes.join(', ')})?</p>
 <p>Every call made with it is refused from then on. This cannot be undone.</p>
 ${adminForm(deps, visit, `${keysPath(visit)}/${encodeURIComponent(key.id)}/revoke`, `key-revoke\n${key.id}`, html`<button type="submit" class="danger">Revoke the key</button>`)}
@@ -107,7 +107,7 @@ ${adminForm(deps, visit, `${keysPath(visit)}/${encodeURIComponent(key.id)}/revok
   });
 
   router.post(`${ADMIN_PATH}/orgs/:org/keys/:key/revoke`, async (req: Request, res: Response) => {
-    const id = req.params.key ?? '';
+    const id = pathParam(req, 'key');
     const visit = await adminVisit(deps, req, res, `key-revoke\n${id}`);
     if (!visit) return;
     // Only a key of this organization: the service checks the admin, the page checks the address.

@@ -14,7 +14,7 @@ import {
 } from '../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../integrations/team-chat.route.ts';
 import { html, seeOther, type Html } from '../mcp/member/html.ts';
-import { field, requestIdOf, type PageDeps } from '../mcp/member/page-support.ts';
+import { field, pathParam, requestIdOf, type PageDeps } from '../mcp/member/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
 import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
 
@@ -198,8 +198,8 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
     router.get(`${ONE}/${action}`, async (req: Request, res: Response) => {
       const visit = await adminVisit(deps, req, res);
       if (!visit) return;
-      const d = await owned(visit, req.params.destination ?? '');
-      if (!d) return adminFailure(res, visit, 'webhooks', notFound(req.params.destination ?? ''), webhooksPath(visit));
+      const d = await owned(visit, pathParam(req, 'destination'));
+      if (!d) return adminFailure(res, visit, 'webhooks', notFound(pathParam(req, 'destination')), webhooksPath(visit));
       const path = destinationPath(visit, d.id);
       const form = adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, html`<button type="submit" class="danger">${title}</button>`);
       const question = confirm(d, form);
@@ -212,7 +212,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
   /** A POST on one destination of this organization, its CSRF token bound to the form and the id. */
   function onDestination(action: string, act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>) {
     router.post(`${ONE}/${action}`, async (req: Request, res: Response) => {
-      const id = req.params.destination ?? '';
+      const id = pathParam(req, 'destination');
       const visit = await adminVisit(deps, req, res, `webhook-${action}\n${id}`);
       if (!visit) return;
       // Only a destination of this organization: the service checks the admin, the page checks the address.
@@ -254,7 +254,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
   router.get(ONE, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    await destinationPage(req, res, visit, req.params.destination ?? '');
+    await destinationPage(req, res, visit, pathParam(req, 'destination'));
   });
 
   onDestination('test', async (_req, res, visit, d) => {

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
 import { SESSION_COOKIE } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
-import { ABILITIES, failurePage, field, LOGIN_PATH, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from './page-support.ts';
+import { ABILITIES, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from './page-support.ts';
 
 interface Settings {
   account: { id: string; name: string; email: string };
@@ -87,7 +87,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
   });
 
   router.post('/account/grants/:id/revoke', async (req: Request, res: Response) => {
-    const id = req.params.id ?? '';
+    const id = pathParam(req, 'id');
     const session = await member(req, res, `revoke\n${id}`, SETTINGS_PATH);
     if (!session) return;
     const outcome = await runAs(deps, session, 'AccountRevokeGrant', { id });
@@ -130,7 +130,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
 
   router.get(`${DRAFT_REVIEW_PATH}:id`, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
-    const id = req.params.id ?? '';
+    const id = pathParam(req, 'id');
     const session = await signedIn(deps, req);
     if (!session) return toLogin(res, `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`, requestId);
     const outcome = await runAs<{ accountNeed: Review }>(deps, session, 'AccountNeed', { id });
@@ -151,7 +151,7 @@ ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `p
   });
 
   router.post(`${DRAFT_REVIEW_PATH}:id/publish`, async (req: Request, res: Response) => {
-    const id = req.params.id ?? '';
+    const id = pathParam(req, 'id');
     const page = `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`;
     const session = await member(req, res, `publish\n${id}`, page);
     if (!session) return;

@@ -56,6 +56,12 @@ export function safeReturn(value: unknown): string {
   return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/') ? value : SETTINGS_PATH;
 }
 
+/** A path parameter of the route (`/orgs/:org`); express 5 types a parameter as possibly repeated. */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** Form fields as strings (urlencoded bodies); anything else reads as absent. */
 export function field(req: Request, name: string): string | undefined {
   const body = req.body as Record<string, unknown> | undefined;
