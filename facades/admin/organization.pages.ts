@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { html } from '../mcp/member/html.ts';
-import { requestIdOf, signedIn, toLogin, type PageDeps } from '../mcp/member/page-support.ts';
-import { seeOther } from '../mcp/member/html.ts';
+import { html } from '../web/kit/html.ts';
+import { requestIdOf, signedIn, toLogin, type PageDeps } from '../web/kit/page-support.ts';
+import { seeOther } from '../web/kit/html.ts';
 import { organizationJson, type OrganizationNode } from '../rest/representations.ts';
 import { ADMIN_PATH, adminPage, adminVisit, orgPath } from './admin-support.ts';
 

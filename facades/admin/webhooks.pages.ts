@@ -13,8 +13,8 @@ import {
   type TeamChatProvider,
 } from '../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../integrations/team-chat.route.ts';
-import { html, seeOther, type Html } from '../mcp/member/html.ts';
-import { field, pathParam, requestIdOf, type PageDeps } from '../mcp/member/page-support.ts';
+import { html, seeOther, type Html } from '../web/kit/html.ts';
+import { field, pathParam, requestIdOf, type PageDeps } from '../web/kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
 import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
-import { Browser, SESSION_COOKIE } from '../../facades/mcp/member/browser.ts';
+import { Browser, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
 import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';

@@ -15,7 +15,7 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import type { Operations } from '../../operations.ts';
-import type { Browser } from './browser.ts';
+import type { Browser } from '../../web/kit/browser.ts';
 
 /** The authorization request waiting for the member's answer, sealed into the consent page's address. */
 export interface PendingConsent {

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-// What the member's pages need from the browser side: cookies, per-form CSRF tokens and signed
+// What the pages need from the browser side: cookies, per-form CSRF tokens and signed
 // hand-offs between pages.
 
 export const SESSION_COOKIE = 'pl_member';

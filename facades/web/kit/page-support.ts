@@ -5,7 +5,7 @@ import type { OperationOutcome, Operations } from '../../operations.ts';
 import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
 
-/** What the member's pages share. */
+/** What every page (administration, account, consent) shares. */
 export interface PageDeps {
   contexts: Contexts;
   operations: Operations;

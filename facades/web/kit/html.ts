@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 
-// Server-rendered pages of the member connector: no script, every interpolated value escaped.
+// Packline's server-rendered pages (administration, account, consent): every interpolated value
+// escaped, no inline script.
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
