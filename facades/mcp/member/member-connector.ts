@@ -6,8 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import { Operations } from '../../operations.ts';
-import { ADMIN_PATH, mountAdminPages } from '../../admin/admin-pages.ts';
-import { ADMIN_OPERATIONS } from '../../admin/operations.ts';
+import { ADMIN_PATH, mountAdminPages } from '../../web/admin/admin-pages.ts';
+import { ADMIN_OPERATIONS } from '../../web/admin/operations.ts';
 import { mountAccountPages } from './account-pages.ts';
 import { Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { DomainError } from '../../core/index.ts';
-import { html, type Html } from '../web/kit/html.ts';
-import { pathParam, type PageDeps } from '../web/kit/page-support.ts';
+import { DomainError } from '../../../core/index.ts';
+import { html, type Html } from '../kit/html.ts';
+import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
 
 export interface Delivery {

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { API_SCOPES, DomainError } from '../../core/index.ts';
-import { html } from '../web/kit/html.ts';
-import { pathParam, type PageDeps } from '../web/kit/page-support.ts';
+import { API_SCOPES, DomainError } from '../../../core/index.ts';
+import { html } from '../kit/html.ts';
+import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
 
 interface Key {

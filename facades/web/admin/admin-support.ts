@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
-import type { DomainError, Plan } from '../../core/index.ts';
-import { html, sendHtml, seeOther, type Html, type PageOptions } from '../web/kit/html.ts';
-import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../web/kit/page-support.ts';
+import type { DomainError, Plan } from '../../../core/index.ts';
+import { html, sendHtml, seeOther, type Html, type PageOptions } from '../kit/html.ts';
+import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 // What every administration page shares: who may see it, the navigation, forms and failures.
 

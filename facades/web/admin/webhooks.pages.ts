@@ -11,10 +11,10 @@ import {
   type Language,
   type SignalType,
   type TeamChatProvider,
-} from '../../core/index.ts';
-import { teamChatAuthorizeUrl } from '../integrations/team-chat.route.ts';
-import { html, seeOther, type Html } from '../web/kit/html.ts';
-import { field, pathParam, requestIdOf, type PageDeps } from '../web/kit/page-support.ts';
+} from '../../../core/index.ts';
+import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
+import { html, seeOther, type Html } from '../kit/html.ts';
+import { field, pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
 import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
 

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import { html } from '../web/kit/html.ts';
-import { requestIdOf, signedIn, toLogin, type PageDeps } from '../web/kit/page-support.ts';
-import { seeOther } from '../web/kit/html.ts';
-import { organizationJson, type OrganizationNode } from '../rest/representations.ts';
+import { html } from '../kit/html.ts';
+import { requestIdOf, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
+import { seeOther } from '../kit/html.ts';
+import { organizationJson, type OrganizationNode } from '../../rest/representations.ts';
 import { ADMIN_PATH, adminPage, adminVisit, orgPath } from './admin-support.ts';
 
 interface AccountOrganizations {

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import { html, type Html } from '../web/kit/html.ts';
-import type { PageDeps } from '../web/kit/page-support.ts';
+import { html, type Html } from '../kit/html.ts';
+import type { PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminPage, adminVisit, at } from './admin-support.ts';
 
 interface Usage {

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import type { PageDeps } from '../web/kit/page-support.ts';
+import type { PageDeps } from '../kit/page-support.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './admin-support.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
