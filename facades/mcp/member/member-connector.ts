@@ -8,11 +8,11 @@ import { schema, type Contexts } from '../../../schema/index.ts';
 import { Operations } from '../../operations.ts';
 import { ADMIN_PATH, mountAdminPages } from '../../web/admin/admin-pages.ts';
 import { ADMIN_OPERATIONS } from '../../web/admin/operations.ts';
-import { mountAccountPages } from './account-pages.ts';
+import { mountAccountPages } from '../../web/account/account.pages.ts';
 import { Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';
 import { createMemberServer } from './member-server.ts';
-import { mountOAuthPages } from './oauth-pages.ts';
+import { mountOAuthPages } from '../../web/account/oauth.pages.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 import { MEMBER_OPERATIONS } from './operations.ts';
 

@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
-import { SESSION_COOKIE } from '../../web/kit/browser.ts';
-import { html, sendHtml, seeOther, type Html } from '../../web/kit/html.ts';
-import { ABILITIES, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from '../../web/kit/page-support.ts';
+import { SESSION_COOKIE } from '../kit/browser.ts';
+import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
+import { ABILITIES, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 interface Settings {
   account: { id: string; name: string; email: string };
