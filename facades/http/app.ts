@@ -19,6 +19,8 @@ import { REST_OPERATIONS } from '../rest/operations.ts';
 import { PageCache } from '../rest/page-cache.ts';
 import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
+import { Browser } from '../web/kit/browser.ts';
+import { createWebPages } from '../web/web-pages.ts';
 import type { Dispatcher } from '../../workers/dispatcher.ts';
 import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
@@ -83,7 +85,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
   const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
-  const memberConnector = createMemberConnector({ contexts, config, log: log.child({ facade: 'mcp-member' }) });
+  const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
+  const memberConnector = createMemberConnector({ contexts, config, browser, log: log.child({ facade: 'mcp-member' }) });
+  const webPages = createWebPages({ contexts, config, browser, log: log.child({ facade: 'web' }) });
+  const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
     operations: new Operations(schema, PUBLIC_MCP_OPERATIONS),
@@ -134,7 +139,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     res.startedAt = performance.now();
     res.requestId = requestId;
     // The family now; the REST facade refines it to the route it matches.
-    res.route = requestFamily(req.url ?? '/', memberConnector.handles);
+    res.route = requestFamily(req.url ?? '/', memberFamily);
     // A response finishes once: a plain listener spares the wrapper `once` makes per request.
     res.on('finish', logRequest);
     let answering: void | Promise<void>;
@@ -177,6 +182,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return publicMcp(req, res, requestId);
     if (url.startsWith(INBOUND_PREFIX)) return integrations.inbound(req, res, requestId);
     if (url.startsWith(INTEGRATIONS_PREFIX)) return integrations.pages(req, res, requestId);
+    if (webPages.handles(url)) return webPages.handle(req, res, requestId);
     if (memberConnector.handles(url)) return memberConnector.handle(req, res, requestId);
     if (url === '/healthz') return json(res, 200, { status: 'ok' }, requestId);
     if (ops.handles(url)) return ops.handle(req, res, requestId);

@@ -6,13 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import { Operations } from '../../operations.ts';
-import { ADMIN_PATH, mountAdminPages } from '../../web/admin/admin-pages.ts';
-import { ADMIN_OPERATIONS } from '../../web/admin/operations.ts';
-import { mountAccountPages } from '../../web/account/account.pages.ts';
-import { Browser } from '../../web/kit/browser.ts';
-import { html, sendHtml } from '../../web/kit/html.ts';
+import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { createMemberServer } from './member-server.ts';
-import { mountOAuthPages } from '../../web/account/oauth.pages.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 import { MEMBER_OPERATIONS } from './operations.ts';
 
@@ -25,36 +20,35 @@ const EXACT = new Set([
   '/register',
   '/revoke',
   MEMBER_CONNECTOR_PATH,
-  ADMIN_PATH,
 ]);
-const PREFIXES = ['/oauth/', '/account/', '/admin/'];
 
 export interface MemberConnector {
-  /** True for the addresses of the member connector (OAuth endpoints, member pages, `/mcp/member`). */
+  /** True for the addresses of the member connector (OAuth endpoints and `/mcp/member`). */
   handles(url: string): boolean;
   handle(req: IncomingMessage, res: ServerResponse, requestId: string): void;
 }
 
 export interface MemberConnectorOptions {
   contexts: Contexts;
-  config: Pick<Config, 'publicBaseUrl' | 'dataEncryptionKey' | 'trustedProxies' | 'webhooks'>;
+  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies'>;
+  /** Seals the authorization request into the consent page's address (facades/web). */
+  browser: Browser;
   log: Logger;
 }
 
 /**
  * The member assistant connector (DESIGN §5): OAuth 2.1 with PKCE and dynamic client
- * registration through the MCP SDK's auth router, the member's sign-in, consent and account
- * pages, and `/mcp/member` behind the SDK's bearer middleware. Express hosts these routes only;
- * the REST hot path never goes through it.
+ * registration through the MCP SDK's auth router, and `/mcp/member` behind the SDK's bearer
+ * middleware. `/authorize` hands over to the consent page of facades/web. Express hosts these
+ * routes only; the REST hot path never goes through it.
  */
-export function createMemberConnector({ contexts, config, log }: MemberConnectorOptions): MemberConnector {
+export function createMemberConnector({ contexts, config, browser, log }: MemberConnectorOptions): MemberConnector {
   const handles = (url: string) => {
     const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    return EXACT.has(path) || PREFIXES.some((p) => path.startsWith(p));
+    return EXACT.has(q === -1 ? url : url.slice(0, q));
   };
   const issuer = new URL(config.publicBaseUrl);
-  if (issuer.protocol !== 'https:' && !['localhost', '127.0.0.1'].includes(issuer.hostname)) {
+  if (!pagesServable(config.publicBaseUrl)) {
     // The SDK refuses a plain-http issuer elsewhere than on loopback: the connector stays off.
     log.warn({ public_base_url: config.publicBaseUrl }, 'member connector disabled: PUBLIC_BASE_URL must be https (or http on localhost)');
     return {
@@ -68,7 +62,6 @@ export function createMemberConnector({ contexts, config, log }: MemberConnector
 
   const resource = new URL(memberConnectorUrl(config.publicBaseUrl));
   const operations = new Operations(schema, MEMBER_OPERATIONS);
-  const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const provider = new MemberOAuthProvider({ contexts, operations, browser, resource: resource.href });
   const scopesSupported = [...ASSISTANT_SCOPES];
   const metadata = {
@@ -86,15 +79,6 @@ export function createMemberConnector({ contexts, config, log }: MemberConnector
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }));
-
-  const forms = express.urlencoded({ extended: false, limit: '16kb' });
-  app.use('/oauth', forms);
-  app.use('/account', forms);
-  app.use(ADMIN_PATH, forms);
-  const deps = { contexts, operations, browser, issuer: metadata.issuer, log };
-  mountOAuthPages(app, deps);
-  mountAccountPages(app, deps);
-  mountAdminPages(app, { ...deps, operations: new Operations(schema, ADMIN_OPERATIONS) }, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl });
 
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource), expectedResource: resource });
   app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
@@ -119,7 +103,7 @@ export function createMemberConnector({ contexts, config, log }: MemberConnector
   });
 
   app.use((req: Request, res: Response) => {
-    sendHtml(res, String(res.getHeader('x-request-id') ?? ''), 'Not found', html`<p>Nothing at ${req.path}.</p>`, { status: 404 });
+    res.status(404).json({ error: 'not_found', error_description: `Nothing at ${req.method} ${req.path}` });
   });
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const requestId = String(res.getHeader('x-request-id') ?? '');

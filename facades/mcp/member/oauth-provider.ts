@@ -15,21 +15,8 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import type { Operations } from '../../operations.ts';
+import { consentAddress, type PendingConsent } from '../../web/account/consent-handoff.ts';
 import type { Browser } from '../../web/kit/browser.ts';
-
-/** The authorization request waiting for the member's answer, sealed into the consent page's address. */
-export interface PendingConsent {
-  clientId: string;
-  redirectUri: string;
-  scopes: string[];
-  codeChallenge: string;
-  state?: string;
-  resource: string;
-}
-
-export const CONSENT_PATH = '/oauth/consent';
-/** How long the member has to sign in and answer. */
-export const CONSENT_TTL_SECONDS = 600;
 
 interface Application {
   id: string;
@@ -109,7 +96,7 @@ export class MemberOAuthProvider implements OAuthServerProvider {
       ...(params.state !== undefined ? { state: params.state } : {}),
       resource: this.options.resource,
     };
-    res.redirect(302, `${CONSENT_PATH}?request=${encodeURIComponent(this.options.browser.seal(pending, CONSENT_TTL_SECONDS))}`);
+    res.redirect(302, consentAddress(this.options.browser, pending));
   }
 
   async challengeForAuthorizationCode(): Promise<string> {

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
-import { CONSENT_PATH, type PendingConsent } from '../../mcp/member/oauth-provider.ts';
+import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
 import { ABILITIES, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;

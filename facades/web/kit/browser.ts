@@ -70,6 +70,15 @@ export class Browser {
   newLoginSecret = () => randomBytes(24).toString('base64url');
 }
 
+/**
+ * Whether sign-in can work at this public address: https, or plain http on loopback (cookies are
+ * Secure everywhere else). The OAuth issuer obeys the same rule.
+ */
+export function pagesServable(publicBaseUrl: string): boolean {
+  const url = new URL(publicBaseUrl);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1'].includes(url.hostname);
+}
+
 export function readCookie(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;

@@ -1,0 +1,27 @@
+// The named GraphQL operations behind the member's sign-in (run as the internal caller), consent
+// and account pages (run as the signed-in member). Parsed and validated against the schema at
+// start-up.
+export const ACCOUNT_OPERATIONS = /* GraphQL */ `
+  fragment AccountApplication on AssistantApplication { id name redirectUris createdAt }
+  fragment AccountGrant on AssistantGrant { id scopes createdAt lastUsedAt active application { ...AccountApplication } }
+
+  mutation AccountSignIn($email: String!, $password: String!) { signInMember(email: $email, password: $password) { token expiresAt } }
+
+  query AccountConsent($clientId: ID!) { account { id name email } assistantApplication(id: $clientId) { ...AccountApplication } }
+  mutation AccountAuthorize($input: AssistantAuthorizationInput!) { authorizeAssistantApplication(input: $input) { code } }
+  query AccountSettings {
+    account { id name email }
+    accountGrants { ...AccountGrant }
+    accountAuditLog(first: 50) { id applicationName tool outcome at }
+  }
+  mutation AccountRevokeGrant($id: ID!) { accountRevokeGrant(id: $id) { id } }
+  mutation AccountChangePassword($currentPassword: String!, $newPassword: String!) {
+    accountChangePassword(currentPassword: $currentPassword, newPassword: $newPassword) { token expiresAt }
+  }
+  mutation AccountSignOutEverywhere { accountSignOutEverywhere { endedGrants } }
+  mutation AccountSignOut { accountSignOut }
+  query AccountNeed($id: ID!) {
+    accountNeed(id: $id) { state reviewUrl need { id title description requiredExpertise remoteAllowed url organization { id name } } }
+  }
+  mutation AccountPublishNeed($id: ID!) { accountPublishNeed(id: $id) { state need { id url } } }
+`;

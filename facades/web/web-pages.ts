@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Config, Logger } from '../../core/index.ts';
+import { schema, type Contexts } from '../../schema/index.ts';
+import { Operations } from '../operations.ts';
+import { mountAccountPages } from './account/account.pages.ts';
+import { mountOAuthPages } from './account/oauth.pages.ts';
+import { ACCOUNT_OPERATIONS } from './account/operations.ts';
+import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
+import { ADMIN_OPERATIONS } from './admin/operations.ts';
+import { pagesServable, type Browser } from './kit/browser.ts';
+import { html, sendHtml } from './kit/html.ts';
+import type { PageDeps } from './kit/page-support.ts';
+
+const PREFIXES = ['/oauth/', '/account/', `${ADMIN_PATH}/`];
+
+export interface WebPages {
+  /** True for the addresses of the pages: administration, account, sign-in and consent. */
+  handles(url: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): void;
+}
+
+export interface WebPagesOptions {
+  contexts: Contexts;
+  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'webhooks'>;
+  /** The cookies, form tokens and sealed hand-offs, shared with the member connector's `/authorize`. */
+  browser: Browser;
+  log: Logger;
+}
+
+/**
+ * Packline's server-rendered pages, for people in a browser: the member's sign-in, consent
+ * (`/oauth/consent`, where the member connector's `/authorize` leads) and account pages, and the
+ * administration pages of an organization's admins. Forms only, no script but the copy button;
+ * each page runs named GraphQL operations as the signed-in member.
+ */
+export function createWebPages({ contexts, config, browser, log }: WebPagesOptions): WebPages {
+  const handles = (url: string) => {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    return path === ADMIN_PATH || PREFIXES.some((p) => path.startsWith(p));
+  };
+  if (!pagesServable(config.publicBaseUrl)) {
+    // Session cookies are Secure off loopback, so a plain-http address could never sign anyone in.
+    log.warn({ public_base_url: config.publicBaseUrl }, 'account and administration pages disabled: PUBLIC_BASE_URL must be https (or http on localhost)');
+    return {
+      handles,
+      handle(_req, res, requestId) {
+        sendHtml(res, requestId, 'Unavailable', html`<p>These pages need an https <code>PUBLIC_BASE_URL</code>; ask the operator of this service.</p>`, { status: 503 });
+      },
+    };
+  }
+
+  const issuer = new URL(config.publicBaseUrl).href;
+  const account: PageDeps = { contexts, operations: new Operations(schema, ACCOUNT_OPERATIONS), browser, issuer, log };
+  const admin: PageDeps = { ...account, operations: new Operations(schema, ADMIN_OPERATIONS) };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustedProxies);
+  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  mountOAuthPages(app, account);
+  mountAccountPages(app, account);
+  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl });
+
+  app.use((req: Request, res: Response) => {
+    sendHtml(res, String(res.getHeader('x-request-id') ?? ''), 'Not found', html`<p>Nothing at ${req.path}.</p>`, { status: 404 });
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = String(res.getHeader('x-request-id') ?? '');
+    const status = (error as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Body parser refusals: too large, malformed.
+      return sendHtml(res, requestId, 'This form could not be read', html`<p>${(error as Error).message}.</p>`, { status });
+    }
+    log.error({ req_id: requestId, err: error, path: req.path }, 'page request failed');
+    if (res.headersSent) return res.destroy();
+    sendHtml(res, requestId, 'Something went wrong', html`<p>Nothing was changed. Quote request id <code>${requestId}</code> when reporting it.</p>`, { status: 500 });
+  });
+
+  return {
+    handles,
+    handle(req, res, requestId) {
+      res.setHeader('x-request-id', requestId);
+      app(req, res);
+    },
+  };
+}
