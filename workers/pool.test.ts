@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleJobs } from './sample-jobs.ts';
+import { sampleJobs } from '../test/fixtures/sample-jobs.ts';
 import { createInlinePreparer, createPoolPreparer, createPreparer, poolInfo, type DeliveryPreparer } from './pool.ts';
 import { prepareDeliveries } from './tasks.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
 import type { DeliveryFormat, Language } from '../../core/webhooks/envelope.ts';
-import { sampleEnvelope, sampleEnvelopeJob } from '../sample-jobs.ts';
+import { sampleEnvelope, sampleEnvelopeJob } from '../../test/fixtures/sample-jobs.ts';
 import { prepareDeliveries } from '../tasks.ts';
 
 // Every token that could notify or link in a chat or a suite, as a hostile organization might write it.

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
 import { LANGUAGES } from '../../core/webhooks/envelope.ts';
-import { sampleEnvelope } from '../sample-jobs.ts';
+import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
 import { renderSuiteCard, sanitizeCardText } from './suite-card.ts';
 
 // The package's `lib/` entry fails under ESM; its UMD bundle loads in Node.

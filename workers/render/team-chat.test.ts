@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleEnvelope } from '../sample-jobs.ts';
+import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
 import { escapeMrkdwn, renderTeamChat } from './team-chat.ts';
 
 const need = (data: Record<string, unknown>) => sampleEnvelope('need.created', 1, { id: 'n_1', url: 'https://packline.example/opportunities/n_1', ...data });
