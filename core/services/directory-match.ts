@@ -2,9 +2,9 @@
 // text ranked by where its words occur. Folding rules are the expertise vocabulary's, so
 // "Développement web", "web developers" and "web development" meet.
 import type { Organization } from '../entities/index.ts';
-import { foldText, expertiseTokens } from '../teams/expertise-text.ts';
-import { conceptsIn, conceptsOfTerm } from '../teams/expertise-vocabulary.ts';
-import { countryCode } from '../teams/place-fit.ts';
+import { foldText, expertiseTokens } from '../team-composition/expertise-text.ts';
+import { conceptsIn, conceptsOfTerm } from '../team-composition/expertise-vocabulary.ts';
+import { countryCode } from '../team-composition/place-fit.ts';
 
 /** What a directory search asks for; every given filter must hold. */
 export interface DirectoryFilter {

@@ -3,7 +3,7 @@ import type { Actor } from '../actor.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { FAQ_ENTRIES, MAX_FAQ_QUERY_LENGTH, MAX_FAQ_RESULTS, searchFaq, type FaqEntry } from '../faq/index.ts';
 import { hasControlCharacters, isPlausibleId } from '../ids.ts';
-import { composeTeam, TEAM_LIMITS, type TeamProposal, type TeamRequest } from '../teams/index.ts';
+import { composeTeam, TEAM_LIMITS, type TeamProposal, type TeamRequest } from '../team-composition/index.ts';
 import type { Links, OrganizationProfile } from '../visibility.ts';
 import type { DirectorySnapshot } from './directory-snapshot.ts';
 import { compileFilter, type DirectoryFilter } from './directory-match.ts';

@@ -1,5 +1,5 @@
 import type { FaqAnswer, FaqResult } from '../../core/services/directory.service.ts';
-import type { TeamMember, TeamProposal } from '../../core/teams/index.ts';
+import type { TeamMember, TeamProposal } from '../../core/team-composition/index.ts';
 import { builder } from '../builder.ts';
 import { forwardArgs, toConnection } from '../connection.ts';
 import { withoutNulls } from '../inputs.ts';
