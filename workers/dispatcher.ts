@@ -21,7 +21,7 @@ export interface DispatcherOptions {
   log: Logger;
   /** Delay in seconds before each attempt; its length is the number of attempts. */
   retrySchedule: number[];
-  /** @default 30 */
+  /** How long a lane's lease lasts without renewal (WEBHOOK_LEASE_SECONDS). @default 10 */
   leaseSeconds?: number;
   /** Seen in lease columns; unique per process. @default '<host>:<pid>:<random>' */
   owner?: string;
