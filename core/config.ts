@@ -85,7 +85,7 @@ export interface WebhookConfig {
   allowPrivateNetworks: boolean;
   /** Delay in seconds before each of the 8 attempts. @default 0,5,300,1800,7200,18000,36000,36000 */
   retrySchedule: number[];
-  /** How long a dispatcher owns a destination's lane without renewing it. @default 30 */
+  /** How long a dispatcher owns a destination's lane without renewing it. @default 10 */
   leaseSeconds: number;
   /** The team-chat provider's OAuth app; the connection flow is off when unset. */
   teamChat: TeamChatProvider | undefined;
