@@ -12,8 +12,26 @@ export default defineConfig({
   // otherwise get the CommonJS and ESM builds, which refuse each other's types.
   resolve: { alias: { graphql: createRequire(import.meta.url).resolve('graphql') } },
   test: {
-    include: ['test/**/*.test.ts', 'core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(sharedDependencies ? [] : ['test/cluster/**'])],
+    // Two projects: `unit`, the fast tests beside the code (`npm run test:unit`, seconds), and
+    // `integration`, test/ (whole stacks in-process, CLI processes, the browser, the cluster).
+    // `npm test` runs both.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(sharedDependencies ? [] : ['test/cluster/**'])],
+        },
+      },
+    ],
     pool: 'forks',
     // A guard against hangs, not a timing goal: tests that spawn CLI processes (each one a Node
     // start-up, a few seconds on a loaded two-core machine) need room on a busy CI run.
