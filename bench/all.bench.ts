@@ -2,8 +2,8 @@
  * Every benchmark in one run: `npm run bench`.
  *
  * Runs, one after the other and each as its own child process with this environment, the REST
- * benchmark (bench:rest), the webhook benchmark (bench:webhooks), the MCP benchmark (bench:mcp)
- * and the REST facade against the SOFA peer (bench:peer); then reads the results file each wrote
+ * benchmark (bench:rest), the webhook benchmark (bench:webhooks), the MCP benchmark (bench:mcp),
+ * the REST facade against the SOFA peer (bench:peer) and the REST API under changes (bench:churn); then reads the results file each wrote
  * (only if written by this run), adds bench/results-deep-page.json when present (not run here),
  * and writes bench/results.json and one markdown table with every figure, ceiling, ratio and
  * target to bench/RESULTS.md, to stdout and, when every benchmark gave fresh results, between the
@@ -27,6 +27,7 @@ const BENCHES = [
   { name: 'webhooks', script: 'bench/webhooks.bench.ts', results: 'bench/results-webhooks.json' },
   { name: 'mcp', script: 'bench/mcp.bench.ts', results: 'bench/results-mcp.json' },
   { name: 'peer', script: 'bench/peer.bench.ts', results: 'bench/results-peer.json' },
+  { name: 'churn', script: 'bench/churn.bench.ts', results: 'bench/results-churn.json' },
 ] as const;
 type BenchName = (typeof BENCHES)[number]['name'];
 const DEEP_PAGE = 'bench/results-deep-page.json';
@@ -69,6 +70,15 @@ interface PeerResults {
   fairness: string[];
   notes: string[];
 }
+interface ChurnResults {
+  at: string;
+  settings: { needs: number; changesPerSec: number; connections: number; durationS: number };
+  /** Each phase's rate and share of cached by-id, per database (markdown). */
+  table: string;
+  /** Each target's figure and verdict, per database (markdown). */
+  targets: string;
+  notes: string[];
+}
 interface DeepPageResults {
   at?: string;
   table?: string;
@@ -95,6 +105,8 @@ export interface Summary {
   webhooks: WebhookResults | null;
   mcp: McpResults | null;
   peer: PeerResults | null;
+  /** Results of `bench:churn` (absent from summaries written before it existed). */
+  churn?: ChurnResults | null;
   /** Results of `npm run bench:deep-page` when its file exists (not run by `npm run bench`). */
   deepPage: DeepPageResults | null;
 }
@@ -190,6 +202,14 @@ function peerSection(p: PeerResults): string {
   );
 }
 
+function churnSection(c: ChurnResults): string {
+  const s = c.settings;
+  return (
+    `#### REST API while the platform changes (${formatInt(s.needs)} public needs, ${s.changesPerSec} changes/s in the churn phases, ` +
+    `${s.connections} connections)\n\n${c.table}\n\n${c.targets}`
+  );
+}
+
 function deepPageSection(d: DeepPageResults): string {
   const head = `#### Deep pages (bench/results-deep-page.json${d.at ? ` of ${d.at}` : ''}; not run by \`npm run bench\`)`;
   if (typeof d.table === 'string') return `${head}\n\n${d.table}`;
@@ -212,10 +232,13 @@ export function renderSummary(s: Summary): string {
   out.push(s.webhooks ? webhooksSection(s.webhooks) : failed('Webhook deliveries', run('webhooks')));
   out.push(s.mcp ? mcpSection(s.mcp) : failed('MCP public connector', run('mcp')));
   out.push(s.peer ? peerSection(s.peer) : failed('REST API vs SOFA', run('peer')));
+  if (s.churn !== undefined) out.push(s.churn ? churnSection(s.churn) : failed('REST API while the platform changes', run('churn')));
   if (s.deepPage) out.push(deepPageSection(s.deepPage));
   const notes = [
     ...(s.peer?.fairness ?? []).map((n) => `SOFA comparison: ${n}`),
-    ...(['rest', 'webhooks', 'mcp', 'peer'] as const).flatMap((name) => (s[name]?.notes ?? []).slice(0, 4).map((n) => `${name}: ${n}`)),
+    ...(['rest', 'webhooks', 'mcp', 'peer', 'churn'] as const).flatMap((name) =>
+      (s[name]?.notes ?? []).slice(0, 4).map((n) => `${name}: ${n}`),
+    ),
   ];
   if (notes.length > 0) out.push(`Notes:\n\n${notes.map((n) => `- ${n.length > 700 ? `${n.slice(0, 700)}…` : n}`).join('\n')}`);
   return `${out.join('\n\n')}\n`;
@@ -264,6 +287,7 @@ async function main() {
     webhooks: found.webhooks as WebhookResults | null,
     mcp: found.mcp as McpResults | null,
     peer: found.peer as PeerResults | null,
+    churn: found.churn as ChurnResults | null,
     deepPage: existsSync(deepPath) ? (JSON.parse(readFileSync(deepPath, 'utf8')) as DeepPageResults) : null,
   };
   const table = renderSummary(summary);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -98,8 +99,7 @@ export interface TeamChatProvider {
   tokenUrl: string;
 }
 
-/** The contract's schedule (DESIGN §4): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+export { DEFAULT_RETRY_SCHEDULE };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

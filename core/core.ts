@@ -3,8 +3,11 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { createQueryRunner } from './db/query-layer.ts';
+import { PublicReads } from './services/public-reads.ts';
 import { ApiKeyService } from './services/api-key.service.ts';
 import { SecretBox } from './secret-box.ts';
+import { RedisChangeBus } from './services/change-bus.ts';
 import { ChangeFeed } from './services/change-feed.ts';
 import { DeliveryService } from './services/delivery.service.ts';
 import { DestinationService } from './services/destination.service.ts';
@@ -39,6 +42,10 @@ export interface CoreOptions extends DatabaseOptions {
   changePollMs?: number;
   /** Lifetimes of the member connector's secrets and of member sessions. */
   memberAccess?: MemberAccessPolicy;
+  /** Redis URL: changes reach other processes at once over pub/sub; the database feed stays the fallback. */
+  redisUrl?: string | undefined;
+  /** Prefix of the Redis channel. @default 'packline' */
+  redisPrefix?: string;
 }
 
 /** The domain services of one request, sharing its EntityManager fork. */
@@ -91,6 +98,8 @@ export function coreOptions(config: Config, extra: Partial<CoreOptions> = {}): C
     dataEncryptionKey: config.dataEncryptionKey,
     urlPolicy: { allowHttp: config.webhooks.allowHttp, allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
     memberAccess: config.memberConnector,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
     ...extra,
   };
 }
@@ -100,20 +109,24 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const secret = await ensureSingletons(db.em.fork());
   const box = SecretBox.fromBase64Key(options.dataEncryptionKey);
   const urlPolicy = options.urlPolicy ?? { allowHttp: false, allowPrivateNetworks: false };
-  const feed = new ChangeFeed(db, options.changePollMs ?? 100);
+  const feed = new ChangeFeed(db, { intervalMs: options.changePollMs ?? 100 });
   await feed.poll();
   feed.start();
+  const bus = options.redisUrl ? new RedisChangeBus(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
+  if (bus) feed.attachBus(bus);
+  const links = { publicBaseUrl: options.publicBaseUrl };
   const deps: ServiceDeps = {
-    links: { publicBaseUrl: options.publicBaseUrl },
+    links,
     cursors: new CursorCodec(secret),
     feed,
+    reads: new PublicReads(createQueryRunner(db, databaseKind(options)), links),
     forUpdate: lockOptions(databaseKind(options)),
     webhooks: { box, policy: urlPolicy },
   };
   const keys = new KeyAuthenticator(db, feed);
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
-  const directory = new DirectorySnapshot(db, feed, deps.links);
+  const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db, databaseKind(options)), db, box);
   let liveLimits: LiveLimits | undefined;
   return {
@@ -125,30 +138,33 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     deliveryStore,
     urlPolicy,
     services() {
-      const em = db.em.fork();
-      const needs = new NeedService(em, deps);
-      return {
-        organizations: new OrganizationService(em, deps),
-        members: new MemberService(em, deps),
-        needs,
-        events: new EventService(em, deps),
-        apiKeys: new ApiKeyService(em, deps),
-        destinations: new DestinationService(em, deps),
-        deliveries: new DeliveryService(em, deps),
-        esign: new EsignService(em, deps),
-        accounts: new MemberAccountService(em, deps, memberAccess),
-        assistantAccess: new AssistantAccessService(em, deps, memberAccess),
-        assistantGrants: new AssistantGrantService(em),
-        assistant: new AssistantService(em, deps, needs),
-        directory: new DirectoryService(deps, directory),
-        usage: new UsageService(em, usage, () => liveLimits),
-      };
+      // Built on first use, over one EntityManager forked on first use: a public read, which
+      // goes through the query layer, forks nothing and builds one service.
+      let em: EntityManager | undefined;
+      const fork = () => (em ??= db.em.fork());
+      return lazily<Services>({
+        organizations: () => new OrganizationService(fork, deps),
+        members: () => new MemberService(fork(), deps),
+        needs: () => new NeedService(fork, deps),
+        events: () => new EventService(fork, deps),
+        apiKeys: () => new ApiKeyService(fork(), deps),
+        destinations: () => new DestinationService(fork(), deps),
+        deliveries: () => new DeliveryService(fork(), deps),
+        esign: () => new EsignService(fork(), deps),
+        accounts: () => new MemberAccountService(fork(), deps, memberAccess),
+        assistantAccess: () => new AssistantAccessService(fork(), deps, memberAccess),
+        assistantGrants: () => new AssistantGrantService(fork()),
+        assistant: (services) => new AssistantService(fork(), deps, services.needs),
+        directory: () => new DirectoryService(deps, directory),
+        usage: () => new UsageService(fork(), usage, () => liveLimits),
+      });
     },
     attachLimits(limits) {
       liveLimits = limits;
     },
     async close() {
       feed.stop();
+      await bus?.close();
       await keys.close();
       await usage.close();
       await deliveryStore.close();
@@ -160,10 +176,27 @@ export async function openCore(options: CoreOptions): Promise<Core> {
 /** Rows every instance shares: the change epoch and the cursor signing secret. */
 async function ensureSingletons(em: EntityManager): Promise<string> {
   const connection = em.getConnection();
-  await connection.execute('insert into change_epoch (id, value) values (1, 0) on conflict (id) do nothing');
+  await connection.execute('insert into change_epoch (id, value) values (1, 0), (2, 0) on conflict (id) do nothing');
   await connection.execute("insert into settings (key, value) values ('cursor_secret', ?) on conflict (key) do nothing", [
     randomBytes(32).toString('base64url'),
   ]);
   const rows = await connection.execute<{ value: string }[]>("select value from settings where key = 'cursor_secret'");
   return rows[0]!.value;
+}
+
+/** An object whose properties are built on first read, then kept. */
+function lazily<T extends object>(factories: { [K in keyof T]: (self: T) => T[K] }): T {
+  const self = {} as T;
+  for (const key of Object.keys(factories) as (keyof T)[]) {
+    Object.defineProperty(self, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = factories[key](self);
+        Object.defineProperty(self, key, { value, enumerable: true });
+        return value;
+      },
+    });
+  }
+  return self;
 }

@@ -18,7 +18,7 @@ export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';
-export type { ChangeFeed } from './services/change-feed.ts';
+export { listTag, kindTag, resourceTag, type ChangeFeed, type ChangeBus, type ChangeNotice } from './services/change-feed.ts';
 export type { AuthenticatedKey } from './services/key-authenticator.ts';
 export type { UsageRecorder } from './services/usage-recorder.ts';
 export type { LiveLimits, UsageReport, KeyRateWindow } from './services/usage.service.ts';

@@ -73,6 +73,27 @@ export const PUBLIC_NEED_FILTER = { state: 'public', demo: false } as const;
 /** Query filter of events any API key may read. */
 export const PUBLIC_EVENT_FILTER = { status: 'public', demo: false } as const;
 
+/**
+ * The same rules as SQL conditions on the row's own table, for the public read path's prepared
+ * statements (services/public-reads.ts). Kept beside the filters above: change them together.
+ */
+export const PUBLIC_NEED_SQL = "state = 'public' and demo = false";
+export const PUBLIC_EVENT_SQL = "status = 'public' and demo = false";
+export const DISCOVERABLE_ORGANIZATION_SQL = 'listed = true and complete = true and demo = false';
+
+/** What the projections read of a need, an event and an organization: an entity, or a row of the public read path. */
+export type NeedRecord = Pick<
+  Need,
+  | 'id' | 'title' | 'description' | 'requiredExpertise' | 'remoteAllowed' | 'city' | 'region' | 'country' | 'deadline'
+  | 'state' | 'discreet' | 'demo' | 'version' | 'publishedAt' | 'withdrawnAt' | 'updatedAt'
+> & { organization: { id: string } };
+export type EventRecord = Pick<
+  Event,
+  | 'id' | 'title' | 'description' | 'startsAt' | 'endsAt' | 'timezone' | 'online' | 'city' | 'region' | 'country'
+  | 'status' | 'demo' | 'version' | 'cancelledAt' | 'updatedAt'
+> & { host: { id: string } };
+export type OrganizationRecord = Omit<Organization, 'billingEmail' | 'internalNotes'>;
+
 export const isNeedPublic = (need: Pick<Need, 'state' | 'demo'>) => need.state === 'public' && !need.demo;
 export const isEventPublic = (event: Pick<Event, 'status' | 'demo'>) => event.status === 'public' && !event.demo;
 
@@ -102,7 +123,7 @@ const place = (x: { city?: string | null; region?: string | null; country?: stri
 
 const hasPlace = (p: Place) => p.city !== null || p.region !== null || p.country !== null;
 
-export function organizationProfile(org: Organization, links: Links): OrganizationProfile {
+export function organizationProfile(org: OrganizationRecord, links: Links): OrganizationProfile {
   return {
     id: org.id,
     name: org.name,
@@ -130,7 +151,7 @@ export function organizationProfile(org: Organization, links: Links): Organizati
   };
 }
 
-export function needView(need: Need, links: Links): NeedView {
+export function needView(need: NeedRecord, links: Links): NeedView {
   const where = place(need);
   return {
     id: need.id,
@@ -154,7 +175,7 @@ export function needView(need: Need, links: Links): NeedView {
   };
 }
 
-export function eventView(event: Event, links: Links): EventView {
+export function eventView(event: EventRecord, links: Links): EventView {
   return {
     id: event.id,
     hostId: event.host.id,

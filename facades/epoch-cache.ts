@@ -9,6 +9,8 @@ export interface EpochCacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** Which computed values are kept (say, not server errors). @default every value */
   keep?: (value: V) => boolean;
+  /** What a value shows, as change-feed tags (`need:<id>`, `list:opportunities`, `organization:*`). @default none */
+  tags?: (value: V) => readonly string[];
   /** Length of the windows values are valid in even when nothing changed (events drop off as they end). @default 5_000 */
   windowMs?: number;
   /** The clock, for tests. @default Date.now */
@@ -17,27 +19,36 @@ export interface EpochCacheOptions<V> {
 
 interface Entry<V> {
   value: V;
-  version: number;
+  tags: readonly string[];
+  stamps: number[];
+  generation: number;
   window: number;
 }
 
+/** What the cache reads of the change feed. */
+export type CacheFeed = Pick<ChangeFeed, 'generation' | 'mark' | 'stamp'>;
+
 /**
  * Answers computed from public data, the same for every caller who may see them. An entry is
- * valid only for the change-feed version and the time window it was computed in: any change to
- * public data (an outbox write here or in another process) retires every entry at once, and so
- * does the end of each window. Entries never expire one by one, so two answers served at the
- * same moment never disagree.
+ * tagged with what it shows and valid while no change touched those tags (a change made here
+ * or in another process, see ChangeFeed), within the time window it was computed in. A change
+ * that says nothing of what it touched retires every entry, and so does the end of each window:
+ * entries never expire one by one by age, so two answers served at the same moment agree.
  */
 export class EpochCache<V extends object> {
   private readonly entries: LRUCache<string, Entry<V>>;
   private readonly windowMs: number;
   private readonly now: () => number;
   private readonly keep: (value: V) => boolean;
+  private readonly tags: (value: V) => readonly string[];
+  /** Computations under way, so that callers missing the same key together share one. */
+  private readonly pending = new Map<string, { promise: Promise<V>; mark: number; generation: number }>();
 
   constructor(
-    private readonly feed: Pick<ChangeFeed, 'version'>,
-    { maxEntries = 10_000, maxBytes, sizeOf, keep = () => true, windowMs = 5_000, now = Date.now }: EpochCacheOptions<V> = {},
+    private readonly feed: CacheFeed,
+    options: EpochCacheOptions<V> = {},
   ) {
+    const { maxEntries = 10_000, maxBytes, sizeOf, keep = () => true, tags = () => [], windowMs = 5_000, now = Date.now } = options;
     this.entries = new LRUCache<string, Entry<V>>({
       max: maxEntries,
       ...(maxBytes !== undefined && sizeOf ? { maxSize: maxBytes, sizeCalculation: (entry) => Math.max(1, sizeOf(entry.value)) } : {}),
@@ -45,20 +56,50 @@ export class EpochCache<V extends object> {
     this.windowMs = windowMs;
     this.now = now;
     this.keep = keep;
+    this.tags = tags;
   }
 
   /** The kept value when it is still valid (synchronous: a hot path awaits nothing). */
   peek(key: string): V | undefined {
     const hit = this.entries.get(key);
-    return hit !== undefined && hit.version === this.feed.version && hit.window === this.window() ? hit.value : undefined;
+    if (hit === undefined || hit.generation !== this.feed.generation || hit.window !== this.window()) return undefined;
+    for (let i = 0; i < hit.tags.length; i++) if (this.feed.stamp(hit.tags[i]!) !== hit.stamps[i]) return undefined;
+    return hit.value;
   }
 
-  /** Computes and keeps the value. A computation started before a change is never served later. */
-  async compute(key: string, compute: () => Promise<V>): Promise<V> {
-    const version = this.feed.version;
+  /**
+   * Computes and keeps the value, tagged with `tags(value)` (or the cache's own tags). A value
+   * whose tags changed while it was computed is returned but never kept. Callers asking for a
+   * key whose computation is under way, with no change since it started, share it.
+   */
+  compute(key: string, compute: () => Promise<V>, tags: (value: V) => readonly string[] = this.tags): Promise<V> {
+    const mark = this.feed.mark();
+    const generation = this.feed.generation;
+    const running = this.pending.get(key);
+    if (running && running.mark === mark && running.generation === generation) return running.promise;
+    const promise = this.run(key, compute, tags, mark, generation);
+    this.pending.set(key, { promise, mark, generation });
+    const done = () => {
+      if (this.pending.get(key)?.promise === promise) this.pending.delete(key);
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async run(
+    key: string,
+    compute: () => Promise<V>,
+    tags: (value: V) => readonly string[],
+    mark: number,
+    generation: number,
+  ): Promise<V> {
     const window = this.window();
     const value = await compute();
-    if (this.keep(value)) this.entries.set(key, { value, version, window });
+    if (!this.keep(value) || this.feed.generation !== generation) return value;
+    const kept = tags(value);
+    const stamps = kept.map((tag) => this.feed.stamp(tag));
+    if (stamps.some((stamp) => stamp > mark)) return value;
+    this.entries.set(key, { value, tags: kept, stamps, generation, window });
     return value;
   }
 

@@ -1,41 +1,86 @@
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
+import { execute, Kind, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { DomainError } from '../core/index.ts';
 import type { Context } from '../schema/index.ts';
 
 export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: DomainError };
 
-/**
- * Named GraphQL operations, parsed and validated once at start-up, executed in-process against
- * the schema. Facades go through here and nowhere else to read or change data.
- */
-export class Operations {
-  private readonly document: DocumentNode;
-  private readonly names: Set<string>;
+// Any document, whatever its result and variables.
+type AnyDocument = TypedDocumentNode<any, any>;
 
+/**
+ * A facade's operations by name, from the module `npm run codegen` generated for it
+ * (facades/generated/): its `<Name>Document` exports, each typed with its result and variables.
+ */
+export type OperationsOf<M> = { [K in keyof M as K extends `${infer Name}Document` ? Name : never]: M[K] };
+
+/** The operations of a facade whose documents are not generated: names and results are not checked. */
+export type UntypedOperations = Record<string, TypedDocumentNode<Record<string, unknown>, Record<string, unknown>>>;
+
+/**
+ * Named GraphQL operations, validated once at start-up, executed in-process against the schema.
+ * Facades go through here and nowhere else to read or change data.
+ *
+ * Built from a facade's generated module (`Operations.generated(schema, documents)`, with
+ * `import * as documents from '../generated/rest.ts'`), `run` takes only its operation names, checks the variables and gives the result typed from the
+ * document. Built from a document's text, names and results are the caller's word.
+ */
+export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperations> {
+  private readonly documents = new Map<string, DocumentNode>();
+
+  constructor(schema: GraphQLSchema, source: string);
+  constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode });
   constructor(
     private readonly schema: GraphQLSchema,
-    source: string,
+    source: string | { readonly [name: string]: DocumentNode },
   ) {
-    this.document = parse(source);
-    const errors = validate(schema, this.document);
+    if (typeof source === 'string') {
+      const document = parse(source);
+      for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION && d.name) this.documents.set(d.name.value, document);
+    } else {
+      for (const [key, document] of Object.entries(source)) {
+        const name = /^(.+)Document$/.exec(key)?.[1];
+        if (name) this.documents.set(name, document);
+      }
+    }
+    const errors = [...new Set(this.documents.values())].flatMap((document) => validate(schema, document));
     if (errors.length > 0) throw new Error(`Invalid facade operations: ${errors.map((e) => e.message).join('; ')}`);
-    this.names = new Set(
-      this.document.definitions.flatMap((d) => (d.kind === 'OperationDefinition' && d.name ? [d.name.value] : [])),
-    );
+  }
+
+  /** A facade's operations from the module `npm run codegen` generated for it, typed by it. */
+  static generated<M extends { readonly [name: string]: DocumentNode }>(schema: GraphQLSchema, module: M): Operations<OperationsOf<M>> {
+    return new Operations<OperationsOf<M>>(schema, module);
   }
 
   /**
    * Runs one operation. A domain failure (not found, bad input, forbidden) comes back as a value;
    * anything else is a defect and is thrown for the facade's 500 path.
    */
-  async run<T>(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>> {
-    if (!this.names.has(operationName)) throw new Error(`Unknown operation ${operationName}`);
-    const result = await execute({ schema: this.schema, document: this.document, operationName, variableValues: variables, contextValue: context });
+  run<N extends keyof Ops & string>(operationName: N, variables: VariablesOf<Ops[N]>, context: Context): Promise<OperationOutcome<ResultOf<Ops[N]>>>;
+  /**
+   * Runs an operation of a facade built from text, its result typed by the caller.
+   * @deprecated Generate the facade's documents (`npm run codegen`) and build it from them.
+   */
+  run<T>(this: Operations<UntypedOperations>, operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>>;
+  async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
+    const document = this.documents.get(operationName);
+    if (!document) throw new Error(`Unknown operation ${operationName}`);
+    const result = await execute({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
       if (domain) return { ok: false, error: domain };
       throw new AggregateError(result.errors.map((e) => e.originalError ?? e), result.errors[0]!.message);
     }
-    return { ok: true, data: result.data as T };
+    return { ok: true, data: result.data };
   }
+}
+
+/**
+ * A by-id field's value. The schema types such fields nullable (a not_found error must not null
+ * their parent), but their resolvers answer a missing id with the not_found domain error, which
+ * comes back as a failed outcome: a null here is a defect, and goes to the facade's 500 path.
+ */
+export function present<T>(value: T | null): T {
+  if (value === null) throw new Error('The operation gave no object and no not_found error');
+  return value;
 }

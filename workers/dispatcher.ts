@@ -6,12 +6,13 @@ import type { Logger } from '../core/logger.ts';
 import type { ChangeFeed } from '../core/services/change-feed.ts';
 import { FAN_OUT_DELIVERIES, type AttemptOutcome, type DeliveryStore, type LaneTarget, type PendingDelivery } from '../core/webhooks/delivery-store.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
+import { RetryPolicy } from '../core/webhooks/retry-policy.ts';
 import { isForbiddenAddress, type UrlPolicy } from '../core/webhooks/url-policy.ts';
-import { Lane } from './lane.ts';
+import { Lane, type LanePort, type LaneSettings, type Route } from './lane.ts';
 import { Ledger } from './ledger.ts';
 import type { DeliveryPreparer } from './pool.ts';
 import { PrepareBatcher } from './prepare-batcher.ts';
-import { createSenderAgent, send, sendTarget, type SendResult, type SendTarget } from './send.ts';
+import { createSenderAgent, send, sendTarget, type SendResult } from './send.ts';
 
 export interface DispatcherOptions {
   store: DeliveryStore;
@@ -29,8 +30,6 @@ export interface DispatcherOptions {
   onAttempt?: (outcome: AttemptOutcome, delivery: PendingDelivery) => void;
 }
 
-/** Longest `Retry-After` honoured, so one receiver cannot park a delivery for days. */
-const MAX_RETRY_AFTER_S = 24 * 3600;
 /** How often the dispatcher looks at every destination's queue, beyond the ones it just filled. */
 const SCAN_INTERVAL_MS = 1_000;
 /** How often the outbox is looked at for signals written by other processes. */
@@ -39,17 +38,7 @@ const OUTBOX_WATCH_MS = 25;
 const FIRST_FAN_OUT_DELIVERIES = 250;
 /** Longest a trim of retained deliveries waits for the lanes to be idle. */
 const TRIM_DEFER_MS = 10_000;
-/** Receivers answering 410 Gone no longer want signals. */
-const GONE = 410;
-const SUCCEEDED: AttemptOutcome['next'] = Object.freeze({ status: 'succeeded' });
 const REFUSED: SendResult = { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
-
-/** A destination's URL as the sender uses it. */
-export interface Route {
-  target: SendTarget;
-  /** The URL names a private or reserved address outright: nothing is sent. */
-  refused: boolean;
-}
 
 /**
  * Turns outbox rows into deliveries and runs one lane per destination it holds a lease on.
@@ -57,17 +46,20 @@ export interface Route {
  * other (or the restarted one) takes the lanes over and sends what was not recorded as done.
  */
 export class Dispatcher {
-  readonly store: DeliveryStore;
+  private readonly store: DeliveryStore;
   /** Lanes re-read their destination's settings when it moves (a rotation, a disabling). */
-  readonly feed: ChangeFeed;
-  readonly log: Logger;
-  readonly ledger: Ledger;
-  readonly batcher: PrepareBatcher;
+  private readonly feed: ChangeFeed;
+  private readonly log: Logger;
+  private readonly ledger: Ledger;
+  private readonly batcher: PrepareBatcher;
+  /** All a lane sees of the dispatcher. */
+  private readonly port: LanePort;
   private readonly owner: string;
   private readonly leaseMs: number;
   private readonly lanes = new Map<string, Lane>();
   private held = new Set<string>();
   private readonly agent: Agent;
+  private readonly retry: RetryPolicy;
   private timer: NodeJS.Timeout | undefined;
   private watch: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -90,6 +82,19 @@ export class Dispatcher {
     this.ledger = new Ledger(options.store, (error) => this.log.error({ err: error }, 'could not record webhook attempts; will retry'));
     this.batcher = new PrepareBatcher(options.preparer);
     this.agent = createSenderAgent(options.policy);
+    this.retry = new RetryPolicy(options.retrySchedule);
+    this.port = {
+      holds: (id) => this.holds(id),
+      settingsVersion: () => this.feed.version,
+      stamp: (id) => this.stamp(id),
+      settings: (id) => this.settings(id),
+      pending: (target, limit, after) => this.store.pending(target, limit, after),
+      prepare: (jobs) => this.batcher.prepare(jobs),
+      send: (route, prepared) => this.send(route, prepared),
+      record: (delivery, target, result, at) => this.record(delivery, target, result, at),
+      flush: () => this.ledger.flush(),
+      failed: (id, error) => this.log.error({ err: error, destination: id }, 'webhook lane failed; retrying shortly'),
+    };
   }
 
   start(): void {
@@ -152,15 +157,7 @@ export class Dispatcher {
       });
   }
 
-  /**
-   * True once `stop()` stopped waiting for attempts in flight: their lanes are given back, so
-   * another dispatcher owns those deliveries and a late result must not be recorded.
-   */
-  get cutOffAtStop(): boolean {
-    return this.cutOff;
-  }
-
-  holds(destinationId: string): boolean {
+  private holds(destinationId: string): boolean {
     return !this.stopped && this.held.has(destinationId);
   }
 
@@ -168,7 +165,7 @@ export class Dispatcher {
    * The stamp of a destination held here (see DeliveryStore.stamps): after a change the feed
    * reports, the stamps of every lane are read in one go, not one lane at a time.
    */
-  async stamp(destinationId: string): Promise<string | null> {
+  private async stamp(destinationId: string): Promise<string | null> {
     const version = this.feed.version;
     if (!this.stamps || this.stamps.version !== version || !this.stamps.ids.has(destinationId)) {
       const ids = new Set([...this.lanes.keys(), destinationId]);
@@ -182,8 +179,8 @@ export class Dispatcher {
     return (await this.stamps.values).get(destinationId) ?? null;
   }
 
-  /** A lane's target; the lanes that ask within one turn of the event loop are read together. */
-  target(destinationId: string): Promise<LaneTarget | null> {
+  /** A lane's settings; the lanes that ask within one turn of the event loop are read together. */
+  private async settings(destinationId: string): Promise<LaneSettings | null> {
     let batch = this.targetBatch;
     if (!batch) {
       const ids = new Set<string>();
@@ -196,11 +193,12 @@ export class Dispatcher {
       batch = this.targetBatch = { ids, values };
     }
     batch.ids.add(destinationId);
-    return batch.values.then((found) => found.get(destinationId) ?? null);
+    const value = (await batch.values).get(destinationId) ?? null;
+    return value && { value, route: this.route(value.url) };
   }
 
   /** Where deliveries to `url` go; an address written in the URL is checked here, once. */
-  route(url: string): Route {
+  private route(url: string): Route {
     const target = sendTarget(url);
     // Name lookups are checked at connect time; an address written in the URL never is.
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -208,38 +206,22 @@ export class Dispatcher {
     return { target, refused };
   }
 
-  send(route: Route, prepared: PreparedDelivery): Promise<SendResult> {
+  private send(route: Route, prepared: PreparedDelivery): Promise<SendResult> {
     if (route.refused) return Promise.resolve(REFUSED);
     return send(this.agent, route.target, prepared);
   }
 
-  /** What an attempt's result means for the delivery (DESIGN §4). */
-  judge(delivery: PendingDelivery, target: LaneTarget, result: SendResult, at: Date): AttemptOutcome {
-    const number = delivery.attempts + 1;
-    const status = result.statusCode;
-    const outcome = (error: string | null, next: AttemptOutcome['next']): AttemptOutcome => ({
-      deliveryId: delivery.id,
-      destinationId: target.id,
-      number,
-      at,
-      durationMs: result.durationMs,
-      statusCode: status,
-      error,
-      responseExcerpt: result.responseExcerpt,
-      next,
-    });
-    if (status !== null && status >= 200 && status < 300) return outcome(result.error, SUCCEEDED);
-    if (status === GONE) return outcome('receiver answered 410 Gone', { status: 'failed', disableDestination: 'The receiver answered 410 Gone' });
-    const error = result.error ?? (status === null ? 'no answer' : `receiver answered ${status}`);
-    const schedule = this.options.retrySchedule;
-    if (number >= schedule.length) return outcome(error, { status: 'failed' });
-    const planned = schedule[number]! * 1000 * (0.8 + Math.random() * 0.4);
-    const asked = Math.min(result.retryAfterSeconds ?? 0, MAX_RETRY_AFTER_S) * 1000;
-    return outcome(error, { status: 'pending', at: new Date(at.getTime() + Math.max(planned, asked)) });
-  }
-
-  observe(outcome: AttemptOutcome, delivery: PendingDelivery): void {
+  /**
+   * Judges an attempt (RetryPolicy, DESIGN §4), queues its record and tells `onAttempt`. Nothing is
+   * recorded once `stop()` stopped waiting for attempts in flight: their lanes are given back, so
+   * another dispatcher owns those deliveries and a late result must not be recorded.
+   */
+  private record(delivery: PendingDelivery, target: LaneTarget, result: SendResult, at: Date): AttemptOutcome | undefined {
+    if (this.cutOff) return undefined;
+    const outcome = this.retry.judge(delivery, target.id, result, at);
+    this.ledger.add(outcome, target.plan);
     this.options.onAttempt?.(outcome, delivery);
+    return outcome;
   }
 
   private async runTick(): Promise<void> {
@@ -289,7 +271,7 @@ export class Dispatcher {
       if (!this.held.has(id)) continue;
       let lane = this.lanes.get(id);
       if (!lane) {
-        lane = new Lane(id, this);
+        lane = new Lane(id, this.port);
         this.lanes.set(id, lane);
       }
       lane.kick();

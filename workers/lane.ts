@@ -1,6 +1,7 @@
+import type { AttemptOutcome } from '../core/webhooks/attempt-outcome.ts';
 import type { LaneTarget, PendingDelivery } from '../core/webhooks/delivery-store.ts';
-import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
-import type { Dispatcher, Route } from './dispatcher.ts';
+import type { PreparedDelivery, DeliveryJob } from '../core/webhooks/envelope.ts';
+import type { SendResult, SendTarget } from './send.ts';
 
 /** Deliveries read from the queue at a time. */
 const BATCH = 256;
@@ -14,6 +15,48 @@ const TARGET_TTL_MS = 30_000;
 /** Waiting deliveries re-read at least this often, for changes made by other processes. */
 const MAX_SLEEP_MS = 60_000;
 
+/** A destination's URL as the sender uses it. */
+export interface Route {
+  target: SendTarget;
+  /** The URL names a private or reserved address outright: nothing is sent. */
+  refused: boolean;
+}
+
+/** A destination's settings as a lane sends with them. */
+export interface LaneSettings {
+  value: LaneTarget;
+  route: Route;
+}
+
+/**
+ * What a lane needs from the process that runs it, and nothing more: its lease, its
+ * destination's settings, its queue, the preparer and sender, and where attempts are recorded.
+ */
+export interface LanePort {
+  /** The lane may go on sending: the dispatcher runs and holds the destination's lease. */
+  holds(destinationId: string): boolean;
+  /** Bumped on every change the change feed reports; the lane then checks its destination's stamp. */
+  settingsVersion(): number;
+  /** The destination's current stamp (changes whenever its row does). */
+  stamp(destinationId: string): Promise<string | null>;
+  /** The destination's settings and route; null when it is gone. */
+  settings(destinationId: string): Promise<LaneSettings | null>;
+  /** Deliveries waiting for the destination, in order, after `after`. */
+  pending(target: LaneTarget, limit: number, after?: PendingDelivery): Promise<PendingDelivery[]>;
+  /** Renders and signs a chunk. */
+  prepare(requests: DeliveryJob[]): Promise<PreparedDelivery[]>;
+  send(route: Route, prepared: PreparedDelivery): Promise<SendResult>;
+  /**
+   * Judges an attempt's result and queues its record; undefined when the attempt came back after
+   * a stop gave the lane away, so nothing may be recorded.
+   */
+  record(delivery: PendingDelivery, target: LaneTarget, result: SendResult, at: Date): AttemptOutcome | undefined;
+  /** Writes the attempts recorded so far. */
+  flush(): Promise<void>;
+  /** A lane's run failed; it retries shortly. */
+  failed(destinationId: string, error: unknown): void;
+}
+
 /**
  * One destination's lane: an actor that sends its deliveries one at a time in event order.
  * A failure holds the lane until the retry is due, so order is kept.
@@ -23,11 +66,11 @@ export class Lane {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private target: { value: LaneTarget | null; route: Route | null; at: number; version: number } | undefined;
+  private target: { value: LaneSettings | null; at: number; version: number } | undefined;
 
   constructor(
     readonly destinationId: string,
-    private readonly dispatcher: Dispatcher,
+    private readonly port: LanePort,
   ) {}
 
   /** Asks the lane to look at its queue; runs are never concurrent. */
@@ -59,7 +102,7 @@ export class Lane {
   }
 
   private async loop(): Promise<void> {
-    const d = this.dispatcher;
+    const d = this.port;
     // Within a streak of sends, each batch is read after the last one handed out (and while it is
     // being sent), without waiting for its attempts to be written; once the streak ends, the
     // queue is read from its start again, after everything sent is written.
@@ -69,7 +112,7 @@ export class Lane {
       while (!this.closed && d.holds(this.destinationId)) {
         const target = await this.settings();
         if (!target?.value.active) return;
-        const queue = await (prefetched ?? d.store.pending(target.value, BATCH, after));
+        const queue = await (prefetched ?? d.pending(target.value, BATCH, after));
         prefetched = undefined;
         const now = Date.now();
         let dueCount = 0;
@@ -77,23 +120,23 @@ export class Lane {
         if (dueCount === 0) {
           if (after !== undefined) {
             after = undefined;
-            await d.ledger.flush();
+            await d.flush();
             continue;
           }
           return queue.length > 0 ? this.sleep(queue[0]!.nextAttemptAt - now) : undefined;
         }
         const due = queue.slice(0, dueCount);
         const last = due[dueCount - 1]!;
-        prefetched = d.store.pending(target.value, BATCH, last);
+        prefetched = d.pending(target.value, BATCH, last);
         const stopped = await this.deliver(target.value, target.route, due);
         if (stopped !== undefined) {
-          await d.ledger.flush();
+          await d.flush();
           return stopped > 0 ? this.sleep(stopped) : undefined;
         }
         after = last;
       }
     } catch (error) {
-      d.log.error({ err: error, destination: this.destinationId }, 'webhook lane failed; retrying shortly');
+      d.failed(this.destinationId, error);
       this.sleep(1_000);
     } finally {
       // A batch read ahead for nothing (the lane stopped) must not fail unobserved.
@@ -103,10 +146,10 @@ export class Lane {
 
   /** Sends in order; returns the wait before the next try when the lane must pause, 0 when it must stop. */
   private async deliver(target: LaneTarget, route: Route, due: PendingDelivery[]): Promise<number | undefined> {
-    const d = this.dispatcher;
+    const d = this.port;
     const timestamp = Math.floor(Date.now() / 1000);
     const prepare = (start: number) =>
-      d.batcher.prepare(
+      d.prepare(
         due.slice(start, start + PREPARE_CHUNK).map((delivery) => ({
           format: target.format,
           language: target.language,
@@ -129,10 +172,8 @@ export class Lane {
           if (delivery.test) request.headers['x-service-test'] = '1';
           const at = new Date();
           const result = await d.send(route, request);
-          if (d.cutOffAtStop) return 0;
-          const outcome = d.judge(delivery, target, result, at);
-          d.ledger.add(outcome, target.plan);
-          d.observe(outcome, delivery);
+          const outcome = d.record(delivery, target, result, at);
+          if (outcome === undefined) return 0;
           if (outcome.next.status === 'succeeded') continue;
           if (outcome.next.status === 'pending') return outcome.next.at.getTime() - Date.now();
           if ('disableDestination' in outcome.next && outcome.next.disableDestination) return 0;
@@ -152,12 +193,12 @@ export class Lane {
    * secrets from the next delivery on). Read again too when a rotation's overlap ends, and every
    * TARGET_TTL_MS regardless.
    */
-  private async settings(): Promise<{ value: LaneTarget; route: Route } | null> {
+  private async settings(): Promise<LaneSettings | null> {
     const now = Date.now();
-    const version = this.dispatcher.feed.version;
+    const version = this.port.settingsVersion();
     const cached = this.target;
-    if (cached && now - cached.at <= TARGET_TTL_MS && now < (cached.value?.secretsUntil ?? Number.POSITIVE_INFINITY)) {
-      if (cached.version !== version && cached.value?.stamp !== (await this.dispatcher.stamp(this.destinationId))) {
+    if (cached && now - cached.at <= TARGET_TTL_MS && now < (cached.value?.value.secretsUntil ?? Number.POSITIVE_INFINITY)) {
+      if (cached.version !== version && cached.value?.value.stamp !== (await this.port.stamp(this.destinationId))) {
         this.target = undefined;
       } else {
         cached.version = version;
@@ -165,12 +206,8 @@ export class Lane {
     } else {
       this.target = undefined;
     }
-    if (!this.target) {
-      const value = await this.dispatcher.target(this.destinationId);
-      this.target = { value, route: value ? this.dispatcher.route(value.url) : null, at: now, version };
-    }
-    const { value, route } = this.target;
-    return value && route ? { value, route } : null;
+    if (!this.target) this.target = { value: await this.port.settings(this.destinationId), at: now, version };
+    return this.target.value;
   }
 
   private sleep(ms: number): void {

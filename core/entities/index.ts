@@ -6,6 +6,7 @@ export { EventEntity, EVENT_STATUSES, type Event, type EventStatus } from './eve
 export { ApiKeyEntity, API_SCOPES, type ApiKey, type ApiScope } from './api-key.entity.ts';
 export { OutboxEventEntity, SIGNAL_TYPES, type OutboxEvent, type SignalType } from './outbox-event.entity.ts';
 export { ChangeEpochEntity } from './change-epoch.entity.ts';
+export { ChangeEntity } from './change.entity.ts';
 export {
   WebhookDestinationEntity,
   DESTINATION_SCOPES,
@@ -64,6 +65,7 @@ import { EventEntity } from './event.entity.ts';
 import { ApiKeyEntity } from './api-key.entity.ts';
 import { OutboxEventEntity } from './outbox-event.entity.ts';
 import { ChangeEpochEntity } from './change-epoch.entity.ts';
+import { ChangeEntity } from './change.entity.ts';
 import { WebhookDestinationEntity } from './webhook-destination.entity.ts';
 import { WebhookDeliveryEntity, DeliveryAttemptEntity } from './webhook-delivery.entity.ts';
 import { EsignConnectionEntity, EsignInboundEventEntity } from './esign.entity.ts';
@@ -99,6 +101,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   OutboxEventEntity,
   ChangeEpochEntity,
+  ChangeEntity,
   WebhookDestinationEntity,
   WebhookDeliveryEntity,
   DeliveryAttemptEntity,

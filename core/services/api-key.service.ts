@@ -6,7 +6,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import * as v from '../validate.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -75,11 +75,11 @@ export class ApiKeyService {
         lastUsedAt: null,
         createdAt: now,
       });
-      await bumpChangeEpoch(em);
-      return { apiKey: apiKeyView(entity, now), key };
+      const change = recordChange(em, { kind: 'api_key', id: entity.id, lists: [] });
+      return { apiKey: apiKeyView(entity, now), key, change };
     });
-    this.deps.feed.changed();
-    return result;
+    this.deps.feed.changed([result.change]);
+    return { apiKey: result.apiKey, key: result.key };
   }
 
   /** Revokes a key at once; revoking twice is harmless. */
@@ -89,11 +89,11 @@ export class ApiKeyService {
       if (!key) throw notFound('API key', id);
       await requireResourceAdmin(em, actor, key.organization.id, 'API key', id);
       key.revokedAt ??= new Date();
-      await bumpChangeEpoch(em);
-      return apiKeyView(key);
+      const change = recordChange(em, { kind: 'api_key', id: key.id, lists: [] });
+      return { view: apiKeyView(key), change };
     });
-    this.deps.feed.changed();
-    return view;
+    this.deps.feed.changed([view.change]);
+    return view.view;
   }
 
   async list(actor: Actor, organizationId: string): Promise<ApiKeyView[]> {

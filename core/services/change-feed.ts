@@ -1,29 +1,127 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { raw } from '@mikro-orm/core';
-import { ChangeEpochEntity } from '../entities/index.ts';
+import { ChangeEntity, ChangeEpochEntity } from '../entities/index.ts';
 import type { Database } from '../db/orm.ts';
 
-/** Records, inside the caller's transaction, that public output or API keys changed. */
+export const CHANGE_KINDS = ['need', 'event', 'organization', 'api_key', 'destination', 'delivery'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+/** The public lists a change can show in or be embedded by. */
+export type PublicList = 'opportunities' | 'events';
+
+/** What one change touched: a resource, and the public lists that show or embed it. */
+export interface Touched {
+  kind: ChangeKind;
+  id: string;
+  lists: readonly PublicList[];
+}
+
+/** A change recorded in a transaction; its row's sequence number is known once committed. */
+export interface RecordedChange extends Touched {
+  readonly row?: { seq?: number };
+}
+
+/** What listeners hear: `all` when everything may have changed (bulk loads, a feed that fell behind). */
+export interface ChangeNotice {
+  all: boolean;
+  changes: readonly Touched[];
+}
+
+/** Cache tags: one resource, every resource of a kind, and one public list. */
+export const resourceTag = (kind: ChangeKind, id: string) => `${kind}:${id}`;
+export const kindTag = (kind: ChangeKind) => `${kind}:*`;
+export const listTag = (list: PublicList) => `list:${list}`;
+
+const tagsOf = (change: Touched) => [resourceTag(change.kind, change.id), kindTag(change.kind), ...change.lists.map(listTag)];
+
+/**
+ * Records, inside the caller's transaction, what the change touched. Call `feed.changed([change])`
+ * with the result once the transaction committed.
+ */
+export function recordChange(em: EntityManager, touched: Touched): RecordedChange {
+  const row = em.create(ChangeEntity, { kind: touched.kind, resourceId: touched.id, lists: touched.lists.join(','), at: new Date() });
+  return { kind: touched.kind, id: touched.id, lists: touched.lists, row };
+}
+
+/**
+ * Records, inside the caller's transaction, that anything may have changed (bulk work that does
+ * not say what it touched): every cache of every process retires everything.
+ */
 export async function bumpChangeEpoch(em: EntityManager): Promise<void> {
   await em.nativeUpdate(ChangeEpochEntity, { id: 1 }, { value: raw('value + 1') });
 }
 
 /**
- * Tells this process when data behind its caches changed: at once for changes it made itself,
- * within one poll interval for changes made by another process (the CLI, another instance).
+ * Takes the outbox's row lock for the rest of the transaction (a counter row of its own, which
+ * no cache watches): outbox writers take it before their insert and readers of the outbox's last
+ * sequence number before reading it, so no writer can commit a lower number after that read.
+ */
+export async function lockOutbox(em: EntityManager): Promise<void> {
+  await em.nativeUpdate(ChangeEpochEntity, { id: OUTBOX_LOCK }, { value: raw('value + 1') });
+}
+
+/** The `change_epoch` rows: 1 retires every cache when it moves; 2 is the outbox lock. */
+export const EPOCH = 1;
+export const OUTBOX_LOCK = 2;
+
+/** Carries committed changes between processes at once (Redis pub/sub); the database feed stays the fallback. */
+export interface ChangeBus {
+  publish(changes: readonly { seq: number | undefined; kind: ChangeKind; id: string; lists: readonly PublicList[] }[]): void;
+  subscribe(receive: (changes: { seq: number | undefined; kind: ChangeKind; id: string; lists: PublicList[] }[]) => void): void;
+  close(): Promise<void>;
+}
+
+export interface ChangeFeedOptions {
+  /** How often the database feed is read. @default 100 */
+  intervalMs?: number;
+  /** How long change rows are kept before any process prunes them. @default 600_000 */
+  keepMs?: number;
+}
+
+/** Rows read per poll; more waiting means this process fell far behind: it retires everything. */
+const POLL_ROWS = 1_000;
+/** Tags whose versions are kept; past it they are forgotten, which retires every entry once. */
+const MAX_TAGS = 100_000;
+/** How long a missing sequence number (a transaction still open elsewhere, or rolled back) is looked for. */
+const GAP_MS = 10_000;
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Tells this process what changed behind its caches: at once for changes it made itself (and,
+ * with a bus, for those of other processes), within one poll of the `changes` table otherwise.
+ *
+ * Caches tag each entry with what it shows (`need:<id>`, `list:opportunities`, ...) and the tags'
+ * versions when it was computed; a change bumps only the tags it touched, so it retires only the
+ * entries that show it. `changed()` with no argument, or a bump of the shared epoch by bulk
+ * work, retires everything.
  */
 export class ChangeFeed {
-  /** Increases whenever a change is seen; caches tag entries with it. */
+  /** Increases with every notice, whatever it touched. */
   version = 0;
-  private lastSeen: number | undefined;
+  /** Increases when everything is retired. */
+  generation = 0;
+  private counter = 0;
+  private floor = 0;
+  private readonly tags = new Map<string, number>();
+  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private readonly seen = new Set<number>();
+  private readonly gaps = new Map<number, number>();
+  private lastSeq: number | undefined;
+  private lastEpoch: number | undefined;
+  private lastPollAt = 0;
+  private lastPruneAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
-  private readonly listeners = new Set<() => void>();
+  private bus: ChangeBus | undefined;
+  private readonly intervalMs: number;
+  private readonly keepMs: number;
 
   constructor(
     private readonly db: Database,
-    private readonly intervalMs = 100,
-  ) {}
+    { intervalMs = 100, keepMs = 600_000 }: ChangeFeedOptions = {},
+  ) {
+    this.intervalMs = intervalMs;
+    this.keepMs = keepMs;
+  }
 
   start(): void {
     if (this.timer) return;
@@ -36,30 +134,137 @@ export class ChangeFeed {
     this.timer = undefined;
   }
 
-  /** Call after committing a change made in this process. */
-  changed(): void {
-    this.version++;
-    for (const listener of this.listeners) listener();
+  /** Publishes this process's changes on the bus and applies those of others as they arrive. */
+  attachBus(bus: ChangeBus): void {
+    this.bus = bus;
+    bus.subscribe((changes) => {
+      const fresh = changes.filter((c) => c.seq === undefined || !this.markSeen(c.seq));
+      if (fresh.length > 0) this.notify(fresh);
+    });
   }
 
-  onChange(listener: () => void): () => void {
+  /**
+   * Call after committing a change made in this process, with what it touched; with no
+   * argument, everything is retired.
+   */
+  changed(changes?: readonly RecordedChange[]): void {
+    if (changes === undefined) return this.notify(undefined);
+    for (const change of changes) if (change.row?.seq !== undefined) this.markSeen(change.row.seq);
+    this.notify(changes);
+    this.bus?.publish(changes.map((c) => ({ seq: c.row?.seq, kind: c.kind, id: c.id, lists: c.lists })));
+  }
+
+  onChange(listener: (notice: ChangeNotice) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Reads the shared epoch once; exposed so tests and start-up can sync without waiting. */
+  /** The counter's value now: a tag whose stamp is above it changed since. */
+  mark(): number {
+    return this.counter;
+  }
+
+  /** The tag's version: the counter's value when a change last touched it. */
+  stamp(tag: string): number {
+    return this.tags.get(tag) ?? this.floor;
+  }
+
+  /** Reads the changes other processes committed since the last poll; exposed so tests and start-up need not wait. */
   async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
     try {
-      const rows = await this.db.em.getConnection().execute<{ value: number }[]>('select value from change_epoch where id = 1');
-      const value = Number(rows[0]?.value ?? 0);
-      if (this.lastSeen !== undefined && value !== this.lastSeen) this.changed();
-      this.lastSeen = value;
+      await this.read();
     } catch {
       // The database is unreachable: caches keep serving; the next poll retries.
     } finally {
       this.polling = false;
     }
   }
+
+  private async read(): Promise<void> {
+    const connection = this.db.em.getConnection();
+    const now = Date.now();
+    const [epochRow] = await connection.execute<{ value: number }[]>('select value from change_epoch where id = 1');
+    const epoch = Number(epochRow?.value ?? 0);
+    if (this.lastSeq === undefined) {
+      const [top] = await connection.execute<{ seq: number | null }[]>('select max(seq) as seq from changes');
+      this.lastSeq = Number(top?.seq ?? 0);
+      this.lastEpoch = epoch;
+      this.lastPollAt = now;
+      return;
+    }
+    const rows = await connection.execute<ChangeRow[]>(
+      'select seq, kind, resource_id, lists from changes where seq > ? order by seq limit ?',
+      [this.lastSeq, POLL_ROWS],
+    );
+    const late = this.gaps.size > 0 ? await this.lateRows(now) : [];
+    const behind = now - this.lastPollAt > this.keepMs / 2 || rows.length === POLL_ROWS || epoch !== this.lastEpoch;
+    this.lastPollAt = now;
+    this.lastEpoch = epoch;
+    let expected = this.lastSeq + 1;
+    const fresh: Touched[] = [];
+    for (const row of [...late, ...rows]) {
+      const seq = Number(row.seq);
+      const applied = this.seen.has(seq);
+      if (seq > this.lastSeq) {
+        for (let missing = expected; missing < seq && this.gaps.size < POLL_ROWS; missing++) this.gaps.set(missing, now);
+        expected = seq + 1;
+        this.lastSeq = seq;
+      }
+      this.gaps.delete(seq);
+      if (applied) continue;
+      fresh.push({ kind: row.kind as ChangeKind, id: row.resource_id, lists: row.lists ? (row.lists.split(',') as PublicList[]) : [] });
+    }
+    for (const seq of this.seen) if (seq <= this.lastSeq && !this.gaps.has(seq)) this.seen.delete(seq);
+    if (behind) this.notify(undefined);
+    else if (fresh.length > 0) this.notify(fresh);
+    if (now - this.lastPruneAt > PRUNE_EVERY_MS) {
+      this.lastPruneAt = now;
+      await this.db.em.fork().nativeDelete(ChangeEntity, { at: { $lt: new Date(now - this.keepMs) } });
+    }
+  }
+
+  /** Rows of sequence numbers skipped earlier: transactions that committed after later ones. */
+  private async lateRows(now: number): Promise<ChangeRow[]> {
+    for (const [seq, since] of this.gaps) if (now - since > GAP_MS) this.gaps.delete(seq);
+    if (this.gaps.size === 0) return [];
+    const seqs = [...this.gaps.keys()];
+    return this.db.em
+      .getConnection()
+      .execute<ChangeRow[]>(`select seq, kind, resource_id, lists from changes where seq in (${seqs.map(() => '?').join(', ')})`, seqs);
+  }
+
+  /** True when the sequence number was applied already. */
+  private markSeen(seq: number): boolean {
+    if (this.seen.has(seq)) return true;
+    if (this.lastSeq !== undefined && seq <= this.lastSeq && !this.gaps.has(seq)) return true;
+    this.seen.add(seq);
+    return false;
+  }
+
+  private notify(changes: readonly Touched[] | undefined): void {
+    this.version++;
+    this.counter++;
+    if (changes === undefined) {
+      this.generation++;
+      this.floor = this.counter;
+      this.tags.clear();
+    } else {
+      if (this.tags.size > MAX_TAGS) {
+        this.floor = this.counter;
+        this.tags.clear();
+      }
+      for (const change of changes) for (const tag of tagsOf(change)) this.tags.set(tag, this.counter);
+    }
+    const notice: ChangeNotice = { all: changes === undefined, changes: changes ?? [] };
+    for (const listener of this.listeners) listener(notice);
+  }
+}
+
+interface ChangeRow {
+  seq: number | string;
+  kind: string;
+  resource_id: string;
+  lists: string;
 }

@@ -5,7 +5,7 @@ import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
@@ -59,11 +59,12 @@ export class DeliveryService {
       }
       delivery.status = 'pending';
       delivery.nextAttemptAt = now;
-      await bumpChangeEpoch(em);
-      return deliveryView(delivery);
+      // Dispatchers everywhere look at their lanes again at once.
+      const change = recordChange(em, { kind: 'delivery', id: delivery.id, lists: [] });
+      return { view: deliveryView(delivery), change };
     });
-    this.deps.feed.changed();
-    return view;
+    this.deps.feed.changed([view.change]);
+    return view.view;
   }
 
   /** The delivery, once the actor may administer its organization. */

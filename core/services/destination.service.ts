@@ -21,7 +21,7 @@ import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language, type W
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import { deliveryView, destinationView, secretContext, urlContext, type DeliveryView, type DestinationView } from '../webhooks/views.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { lockOutbox, recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
 
@@ -140,31 +140,30 @@ export class DestinationService {
       found.secretSealed = this.deps.webhooks.box.seal(secret, secretContext(found.id));
       found.updatedAt = now;
       // Dispatchers re-read the destination at once: both secrets sign from the next delivery.
-      await bumpChangeEpoch(em);
-      return found;
+      return { found, change: recordChange(em, { kind: 'destination', id: found.id, lists: [] }) };
     });
-    this.deps.feed.changed();
-    return { destination: destinationView(destination, this.deps.webhooks.box, now), secret };
+    this.deps.feed.changed([destination.change]);
+    return { destination: destinationView(destination.found, this.deps.webhooks.box, now), secret };
   }
 
   /** Turns a destination disabled by a 410 (or by hand) back on; pending deliveries resume. */
   async enable(actor: Actor, id: string): Promise<DestinationView> {
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
-      await bumpChangeEpoch(em);
+      await lockOutbox(em);
       if (found.status !== 'active') {
         // Signals of the time it was disabled are not sent, however late they are fanned out:
-        // it takes signals from here on, as a new destination does. (Outbox writers update the
-        // change epoch before their insert, so none can commit a lower number after this read.)
+        // it takes signals from here on, as a new destination does. (Outbox writers take the
+        // outbox lock before their insert, so none can commit a lower number after this read.)
         found.sinceSeq = await lastSeq(em);
       }
       found.status = 'active';
       found.disabledReason = null;
       found.updatedAt = new Date();
-      return found;
+      return { found, change: recordChange(em, { kind: 'destination', id: found.id, lists: [] }) };
     });
-    this.deps.feed.changed();
-    return destinationView(destination, this.deps.webhooks.box);
+    this.deps.feed.changed([destination.change]);
+    return destinationView(destination.found, this.deps.webhooks.box);
   }
 
   /** Queues a test signal to the destination, delivered like any other. */
@@ -188,11 +187,11 @@ export class DestinationService {
         nextAttemptAt: now,
         createdAt: now,
       });
-      await bumpChangeEpoch(em);
-      return deliveryView(delivery);
+      await lockOutbox(em);
+      return { view: deliveryView(delivery), change: recordChange(em, { kind: 'delivery', id: delivery.id, lists: [] }) };
     });
-    this.deps.feed.changed();
-    return view;
+    this.deps.feed.changed([view.change]);
+    return view.view;
   }
 
   private async insert(organizationId: string, format: DeliveryFormat, url: string, settings: Settings, connectedVia: 'manual' | 'oauth') {

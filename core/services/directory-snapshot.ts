@@ -1,10 +1,9 @@
-import type { Database } from '../db/orm.ts';
-import { OrganizationEntity, type Organization } from '../entities/index.ts';
-import { DISCOVERABLE_ORGANIZATION_FILTER, organizationProfile, type Links, type OrganizationProfile } from '../visibility.ts';
-import type { ChangeFeed } from './change-feed.ts';
+import type { OrganizationProfile, OrganizationRecord } from '../visibility.ts';
+import { kindTag, type ChangeFeed } from './change-feed.ts';
+import type { PublicReads } from './public-reads.ts';
 
 export interface DirectoryEntry {
-  row: Organization;
+  row: OrganizationRecord;
   profile: OrganizationProfile;
 }
 
@@ -15,29 +14,28 @@ export interface Directory {
 }
 
 /**
- * The discoverable organizations, read once per change of public data rather than on every
- * directory call. Tagged with the change feed's version like the REST page cache: a change made
- * here retires it at once, one made by another process within a poll of the epoch. Read-only:
- * its rows belong to an EntityManager of their own that is never flushed.
+ * The discoverable organizations, read once per change of an organization rather than on every
+ * directory call. A change of an organization made here retires it at once, one made by another
+ * process within a poll of the change feed; changes of needs, events or keys leave it alone.
+ * Read through the public read path (rows, not entities).
  */
 export class DirectorySnapshot {
-  private current: { version: number; directory: Directory } | undefined;
-  private loading: { version: number; promise: Promise<Directory> } | undefined;
+  private current: (Stamp & { directory: Directory }) | undefined;
+  private loading: (Stamp & { promise: Promise<Directory> }) | undefined;
 
   constructor(
-    private readonly db: Database,
+    private readonly reads: PublicReads,
     private readonly feed: ChangeFeed,
-    private readonly links: Links,
   ) {}
 
   get(): Promise<Directory> {
-    const version = this.feed.version;
-    if (this.current?.version === version) return Promise.resolve(this.current.directory);
-    if (this.loading?.version === version) return this.loading.promise;
+    if (this.current && this.fresh(this.current)) return Promise.resolve(this.current.directory);
+    if (this.loading && this.fresh(this.loading)) return this.loading.promise;
+    // Stamped before reading: a change during the read makes the next call read again.
+    const stamp = this.stamp();
     const promise = this.load().then(
       (directory) => {
-        // Tagged with the version seen before reading: a change during the read forces a new one.
-        if (!this.current || this.current.version < version) this.current = { version, directory };
+        this.current = { ...stamp, directory };
         if (this.loading?.promise === promise) this.loading = undefined;
         return directory;
       },
@@ -46,13 +44,27 @@ export class DirectorySnapshot {
         throw error;
       },
     );
-    this.loading = { version, promise };
+    this.loading = { ...stamp, promise };
     return promise;
   }
 
+  private stamp(): Stamp {
+    return { generation: this.feed.generation, organizations: this.feed.stamp(ORGANIZATIONS) };
+  }
+
+  private fresh(entry: Stamp): boolean {
+    return entry.generation === this.feed.generation && entry.organizations === this.feed.stamp(ORGANIZATIONS);
+  }
+
   private async load(): Promise<Directory> {
-    const rows = await this.db.em.fork().find(OrganizationEntity, DISCOVERABLE_ORGANIZATION_FILTER, { orderBy: { id: 'asc' } });
-    const entries = rows.map((row) => ({ row, profile: organizationProfile(row, this.links) }));
+    const entries = await this.reads.discoverable();
     return { entries, byId: new Map(entries.map((e) => [e.row.id, e])) };
   }
 }
+
+interface Stamp {
+  generation: number;
+  organizations: number;
+}
+
+const ORGANIZATIONS = kindTag('organization');

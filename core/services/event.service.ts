@@ -1,13 +1,13 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
 import { EventEntity, OrganizationEntity, type Event } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import { PUBLIC_EVENT_FILTER, eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
+import { recordChange, type PublicList } from './change-feed.ts';
 import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, rowsAfter, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface EventContent {
   title?: string;
@@ -33,19 +33,30 @@ export interface NewEvent extends EventContent {
 }
 
 const LIST = 'events';
+const LISTS: readonly PublicList[] = ['events'];
+const NO_LISTS: readonly PublicList[] = [];
 const PUBLIC_FIELDS = ['title', 'description', 'startsAt', 'endsAt', 'timezone', 'online', 'city', 'region', 'country'] as const;
 
 export class EventService {
+  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager | (() => EntityManager),
     private readonly deps: ServiceDeps,
-  ) {}
+  ) {
+    this.lazyEm = typeof em === 'function' ? em : () => em;
+  }
+
+  private readonly lazyEm: () => EntityManager;
+
+  private get em(): EntityManager {
+    return this.lazyEm();
+  }
 
   /** Creates a public event: `event.created`. */
   async create(actor: Actor, input: NewEvent): Promise<EventView> {
     requireInternal(actor, 'create events');
     const content = checkContent(input);
-    const view = await this.em.transactional(async (em) => {
+    const { view, change } = await this.em.transactional(async (em) => {
       const host = await em.findOne(OrganizationEntity, { id: input.organizationId });
       if (!host) throw notFound('organization', input.organizationId);
       const now = new Date();
@@ -72,10 +83,10 @@ export class EventService {
       });
       checkConsistency(event);
       if (isEventPublic(event)) await this.signal(em, event, 'event.created', false);
-      else await bumpChangeEpoch(em);
-      return eventView(event, this.deps.links);
+      const change = recordChange(em, { kind: 'event', id: event.id, lists: isEventPublic(event) ? LISTS : NO_LISTS });
+      return { view: eventView(event, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return view;
   }
 
@@ -120,20 +131,17 @@ export class EventService {
   /** A public event, or `not_found` when absent or cancelled. */
   async getPublic(_actor: Actor, id: string): Promise<EventView> {
     if (!isPlausibleId(id)) throw notFound('event', id);
-    const event = await this.em.findOne(EventEntity, { id, ...PUBLIC_EVENT_FILTER });
+    const event = await this.deps.reads.event(id);
     if (!event) throw notFound('event', id);
-    return eventView(event, this.deps.links);
+    return event;
   }
 
   /** Upcoming and ongoing public events, soonest first, by keyset. */
   async listPublic(_actor: Actor, args: PageArgs, now = new Date()): Promise<Page<EventView>> {
     const { first, after } = pageArgs(args);
-    const where: FilterQuery<Event> = { ...PUBLIC_EVENT_FILTER, endsAt: { $gt: now } };
-    if (after !== undefined) {
-      Object.assign(where, rowsAfter(this.em, 'starts_at', '>', this.deps.cursors.decode(LIST, after)));
-    }
-    const rows = await this.em.find(EventEntity, where, { orderBy: { startsAt: 'asc', id: 'asc' }, limit: first + 1 });
-    return keysetPage(this.deps.cursors, LIST, rows, first, (e) => eventView(e, this.deps.links), (e) => e.startsAt.getTime());
+    const position = after === undefined ? undefined : this.deps.cursors.decode(LIST, after);
+    const { views, positions } = await this.deps.reads.eventPage(first, position, now);
+    return keysetPage(this.deps.cursors, LIST, views, first, (e) => e, (e) => positions.get(e.id) ?? 0);
   }
 
   /** Any event, cancelled included (internal callers). */
@@ -146,17 +154,18 @@ export class EventService {
   }
 
   private async change(id: string, mutate: (event: Event) => 'event.updated' | 'event.cancelled' | undefined) {
-    const view = await this.em.transactional(async (em) => {
+    const { view, change } = await this.em.transactional(async (em) => {
       if (!isPlausibleId(id)) throw notFound('event', id);
       const event = await em.findOne(EventEntity, { id }, this.deps.forUpdate);
       if (!event) throw notFound('event', id);
+      const wasPublic = isEventPublic(event);
       const signal = mutate(event);
       event.updatedAt = new Date();
       if (signal) await this.signal(em, event, signal, true);
-      else await bumpChangeEpoch(em);
-      return eventView(event, this.deps.links);
+      const change = recordChange(em, { kind: 'event', id, lists: wasPublic || isEventPublic(event) ? LISTS : NO_LISTS });
+      return { view: eventView(event, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return view;
   }
 

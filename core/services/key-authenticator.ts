@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { hashApiKey, isWellFormedApiKey } from '../api-key-format.ts';
 import type { Database } from '../db/orm.ts';
 import { ApiKeyEntity, type ApiScope, type Plan } from '../entities/index.ts';
-import type { ChangeFeed } from './change-feed.ts';
+import type { ChangeFeed, ChangeNotice } from './change-feed.ts';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -23,7 +23,8 @@ type Lookup = AuthenticatedKey | 'unknown';
 
 /**
  * Resolves bearer keys to their organization and scopes. Lookups are cached briefly and
- * dropped whenever keys or plans change (in this process at once, elsewhere within a poll);
+ * dropped when their key or its organization changes (in this process at once, elsewhere
+ * within a poll of the change feed);
  * a malformed key is refused by its checksum without touching the database.
  */
 export class KeyAuthenticator {
@@ -37,7 +38,7 @@ export class KeyAuthenticator {
     { ttlMs = 30_000, flushIntervalMs = 15_000 }: KeyAuthenticatorOptions = {},
   ) {
     this.cache = new LRUCache({ max: 20_000, ttl: ttlMs });
-    feed.onChange(() => this.cache.clear());
+    feed.onChange((notice) => this.retire(notice));
     this.timer = setInterval(() => void this.flush(), flushIntervalMs);
     this.timer.unref();
   }
@@ -63,6 +64,25 @@ export class KeyAuthenticator {
     // Keyed by the key itself so a cached check needs no hashing; the store holds only hashes.
     this.cache.set(key, lookup);
     return this.peek(key, now) ?? null;
+  }
+
+  /**
+   * Drops only the lookups a change made stale: a key's own change retires that key (and any
+   * refusal kept, since the change may be the key's creation); an organization's change retires
+   * its keys (their plan); changes of needs, events or destinations retire nothing.
+   */
+  private retire(notice: ChangeNotice): void {
+    if (notice.all) return this.cache.clear();
+    const keys = new Set<string>();
+    const organizations = new Set<string>();
+    for (const change of notice.changes) {
+      if (change.kind === 'api_key') keys.add(change.id);
+      else if (change.kind === 'organization') organizations.add(change.id);
+    }
+    if (keys.size === 0 && organizations.size === 0) return;
+    for (const [key, lookup] of this.cache.entries()) {
+      if (lookup === 'unknown' ? keys.size > 0 : keys.has(lookup.keyId) || organizations.has(lookup.organizationId)) this.cache.delete(key);
+    }
   }
 
   /** Writes pending last-use times. */

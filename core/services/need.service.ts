@@ -4,11 +4,11 @@ import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedS
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import { PUBLIC_NEED_FILTER, isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
+import { recordChange, type PublicList, type RecordedChange } from './change-feed.ts';
 import { draftReviewUrl } from './member-access-policy.ts';
 import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, rowsAfter, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
 export interface NeedContent {
   title?: string;
@@ -37,12 +37,23 @@ export interface NeedReviewView {
 }
 
 const LIST = 'opportunities';
+const LISTS: readonly PublicList[] = ['opportunities'];
+const NO_LISTS: readonly PublicList[] = [];
 
 export class NeedService {
+  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager | (() => EntityManager),
     private readonly deps: ServiceDeps,
-  ) {}
+  ) {
+    this.lazyEm = typeof em === 'function' ? em : () => em;
+  }
+
+  private readonly lazyEm: () => EntityManager;
+
+  private get em(): EntityManager {
+    return this.lazyEm();
+  }
 
   /** Creates a need and publishes it at once: `need.created`. */
   async publish(actor: Actor, input: NewNeed): Promise<NeedView> {
@@ -125,20 +136,17 @@ export class NeedService {
   /** A public need, or `not_found` when absent or no longer public. */
   async getPublic(_actor: Actor, id: string): Promise<NeedView> {
     if (!isPlausibleId(id)) throw notFound('opportunity', id);
-    const need = await this.em.findOne(NeedEntity, { id, ...PUBLIC_NEED_FILTER });
+    const need = await this.deps.reads.need(id);
     if (!need) throw notFound('opportunity', id);
-    return needView(need, this.deps.links);
+    return need;
   }
 
   /** Public needs, newest published first, by keyset. */
   async listPublic(_actor: Actor, args: PageArgs): Promise<Page<NeedView>> {
     const { first, after } = pageArgs(args);
-    const where: FilterQuery<Need> = { ...PUBLIC_NEED_FILTER };
-    if (after !== undefined) {
-      Object.assign(where, rowsAfter(this.em, 'published_at', '<', this.deps.cursors.decode(LIST, after)));
-    }
-    const rows = await this.em.find(NeedEntity, where, { orderBy: { publishedAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return keysetPage(this.deps.cursors, LIST, rows, first, (n) => needView(n, this.deps.links), (n) => n.publishedAt?.getTime() ?? 0);
+    const position = after === undefined ? undefined : this.deps.cursors.decode(LIST, after);
+    const { views, positions } = await this.deps.reads.needPage(first, position);
+    return keysetPage(this.deps.cursors, LIST, views, first, (n) => n, (n) => positions.get(n.id) ?? 0);
   }
 
   /** Any need, whatever its state (internal callers). */
@@ -168,7 +176,7 @@ export class NeedService {
 
   private async create(input: NewNeed, state: NeedState): Promise<NeedView> {
     const content = checkContent(input);
-    const view = await this.em.transactional(async (em) => {
+    const { view, change } = await this.em.transactional(async (em) => {
       const org = await em.findOne(OrganizationEntity, { id: input.organizationId });
       if (!org) throw notFound('organization', input.organizationId);
       const now = new Date();
@@ -194,9 +202,10 @@ export class NeedService {
         updatedAt: now,
       });
       if (isNeedPublic(need)) await this.signal(em, need, 'need.created');
-      return needView(need, this.deps.links);
+      const change = recordChange(em, { kind: 'need', id: need.id, lists: isNeedPublic(need) ? LISTS : NO_LISTS });
+      return { view: needView(need, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return view;
   }
 
@@ -221,17 +230,19 @@ export class NeedService {
 
   /** Loads, mutates, and records the resulting signal (if any) in one transaction. */
   private async change(id: string, mutate: (need: Need) => 'need.created' | 'need.updated' | 'need.withdrawn' | undefined) {
-    const view = await this.em.transactional(async (em) => {
+    const { view, change } = await this.em.transactional(async (em) => {
       if (!isPlausibleId(id)) throw notFound('need', id);
       const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
       if (!need) throw notFound('need', id);
+      const wasPublic = isNeedPublic(need);
       const signal = mutate(need);
       need.updatedAt = new Date();
       if (signal) await this.signal(em, need, signal);
-      else await bumpChangeEpoch(em);
-      return needView(need, this.deps.links);
+      // The list shows the need if it was public before or is now; drafts touch no list.
+      const change: RecordedChange = recordChange(em, { kind: 'need', id, lists: wasPublic || isNeedPublic(need) ? LISTS : NO_LISTS });
+      return { view: needView(need, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return view;
   }
 

@@ -6,7 +6,7 @@ import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { recordChange, type PublicList } from './change-feed.ts';
 import { requireOrganizationAdmin } from './organization-admin.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
 
@@ -33,11 +33,23 @@ export interface NewOrganization extends OrganizationProfileInput {
   plan: Plan;
 }
 
+/** Lists whose items embed their organization's name (needs, events): an organization's change retires them. */
+const EMBEDDED_IN: readonly PublicList[] = ['opportunities', 'events'];
+
 export class OrganizationService {
+  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager | (() => EntityManager),
     private readonly deps: ServiceDeps,
-  ) {}
+  ) {
+    this.lazyEm = typeof em === 'function' ? em : () => em;
+  }
+
+  private readonly lazyEm: () => EntityManager;
+
+  private get em(): EntityManager {
+    return this.lazyEm();
+  }
 
   async create(actor: Actor, input: NewOrganization): Promise<OrganizationProfile> {
     requireInternal(actor, 'create organizations');
@@ -45,7 +57,7 @@ export class OrganizationService {
       throw invalidInput('id', 'id must be 1 to 64 lowercase letters, digits or dashes, not starting or ending with a dash');
     }
     const fields = checkProfile(input);
-    const profile = await this.em.transactional(async (em) => {
+    const { profile, change } = await this.em.transactional(async (em) => {
       if (await em.count(OrganizationEntity, { id: input.id })) {
         throw new DomainError('conflict', `An organization with id '${input.id}' already exists`, 'id');
       }
@@ -78,27 +90,27 @@ export class OrganizationService {
         createdAt: now,
         updatedAt: now,
       });
-      await bumpChangeEpoch(em);
-      return organizationProfile(org, this.deps.links);
+      const change = recordChange(em, { kind: 'organization', id: org.id, lists: EMBEDDED_IN });
+      return { profile: organizationProfile(org, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return profile;
   }
 
   async update(actor: Actor, id: string, input: OrganizationProfileInput): Promise<OrganizationProfile> {
     requireInternal(actor, 'update organizations');
     const fields = checkProfile(input);
-    const profile = await this.em.transactional(async (em) => {
+    const { profile, change } = await this.em.transactional(async (em) => {
       const org = await em.findOne(OrganizationEntity, { id }, this.deps.forUpdate);
       if (!org) throw notFound('organization', id);
       for (const [key, value] of Object.entries(fields)) {
         if (value !== undefined) (org as Record<string, unknown>)[key] = value;
       }
       org.updatedAt = new Date();
-      await bumpChangeEpoch(em);
-      return organizationProfile(org, this.deps.links);
+      const change = recordChange(em, { kind: 'organization', id: org.id, lists: EMBEDDED_IN });
+      return { profile: organizationProfile(org, this.deps.links), change };
     });
-    this.deps.feed.changed();
+    this.deps.feed.changed([change]);
     return profile;
   }
 
@@ -109,9 +121,9 @@ export class OrganizationService {
   async getProfile(actor: Actor, id: string): Promise<OrganizationProfile> {
     if (actor.kind === 'apiKey' && actor.organizationId !== id) throw notFound('organization', id);
     if (!isPlausibleId(id)) throw notFound('organization', id);
-    const org = await this.em.findOne(OrganizationEntity, { id });
-    if (!org || (actor.kind === 'public' && !isOrganizationDiscoverable(org))) throw notFound('organization', id);
-    return organizationProfile(org, this.deps.links);
+    const profile = await this.deps.reads.organizationProfile(id);
+    if (!profile || (actor.kind === 'public' && !isOrganizationDiscoverable(profile.admin))) throw notFound('organization', id);
+    return profile;
   }
 
   /** The profile with its administrative facts, for internal callers and the organization's admins. */
@@ -124,10 +136,8 @@ export class OrganizationService {
   }
 
   /** Names of the organizations behind public needs and events. */
-  async summaries(ids: readonly string[]): Promise<(OrganizationSummary | null)[]> {
-    const rows = await this.em.find(OrganizationEntity, { id: { $in: [...ids] } }, { fields: ['id', 'name'] });
-    const byId = new Map(rows.map((o) => [o.id, { id: o.id, name: o.name }]));
-    return ids.map((id) => byId.get(id) ?? null);
+  summaries(ids: readonly string[]): Promise<(OrganizationSummary | null)[]> {
+    return this.deps.reads.organizationNames(ids);
   }
 
   /** Every organization, by id (internal callers). */

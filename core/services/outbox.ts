@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { OutboxEventEntity, type SignalType } from '../entities/index.ts';
-import { bumpChangeEpoch } from './change-feed.ts';
+import { lockOutbox } from './change-feed.ts';
 
 export interface Signal {
   type: SignalType;
@@ -13,7 +13,10 @@ export interface Signal {
 
 export const signalId = (type: SignalType, resourceId: string, version: number) => `evt-${type}-${resourceId}-v${version}`;
 
-/** Writes the signal's outbox row; call inside the transaction that makes the change. */
+/**
+ * Writes the signal's outbox row; call inside the transaction that makes the change (which
+ * records what it touched with `recordChange` too).
+ */
 export async function recordSignal(em: EntityManager, signal: Signal): Promise<void> {
   em.create(OutboxEventEntity, {
     eventId: signalId(signal.type, signal.resourceId, signal.resourceVersion),
@@ -25,5 +28,5 @@ export async function recordSignal(em: EntityManager, signal: Signal): Promise<v
     occurredAt: new Date(),
     data: signal.data,
   });
-  await bumpChangeEpoch(em);
+  await lockOutbox(em);
 }

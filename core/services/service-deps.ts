@@ -1,17 +1,20 @@
-import { LockMode, raw, type EntityManager } from '@mikro-orm/core';
-import type { CursorCodec, KeysetPosition } from '../cursor.ts';
+import { LockMode } from '@mikro-orm/core';
+import type { CursorCodec } from '../cursor.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { UrlPolicy } from '../webhooks/url-policy.ts';
 import type { DatabaseKind } from '../db/orm.ts';
 import { invalidInput } from '../errors.ts';
 import type { Links } from '../visibility.ts';
 import type { ChangeFeed } from './change-feed.ts';
+import type { PublicReads } from './public-reads.ts';
 
 /** What every domain service needs besides its EntityManager; one instance per process. */
 export interface ServiceDeps {
   links: Links;
   cursors: CursorCodec;
   feed: ChangeFeed;
+  /** The public read path: prepared statements, no entities. */
+  reads: PublicReads;
   /** Row lock for read-modify-write (PostgreSQL); SQLite serializes writers itself. */
   forUpdate: { lockMode?: LockMode.PESSIMISTIC_WRITE };
   webhooks: { box: SecretBox; policy: UrlPolicy };
@@ -50,17 +53,6 @@ export function keysetPage<Row extends { id: string }, View extends { id: string
   const items = kept.map(view);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > first && last ? cursorFor(last) : null, cursorFor };
-}
-
-/**
- * The rows after `position` in a `(column, id)` order, as one row-value comparison (`<` for a
- * descending list, `>` for an ascending one). SQLite and PostgreSQL both seek a `(…, column, id)`
- * index straight to it; the equivalent `column <= t and (column < t or id < i)` makes them scan
- * every row that shares the instant `t`, which a bulk import can make a long run.
- */
-export function rowsAfter(em: EntityManager, column: string, comparison: '<' | '>', position: KeysetPosition) {
-  const at = em.getPlatform().processDateProperty(new Date(position.at));
-  return { [raw((alias) => `(${alias}.${column}, ${alias}.id) ${comparison} (?, ?)`, [at, position.id])]: [] };
 }
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -10,12 +10,12 @@ import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
 import { createMemberConnector } from '../mcp/member/member-connector.ts';
 import { McpLimits } from '../mcp/public/mcp-limits.ts';
-import { PUBLIC_MCP_OPERATIONS } from '../mcp/public/operations.ts';
 import { createPublicMcp, MCP_PATH } from '../mcp/public/public-mcp.ts';
+import * as publicMcpDocuments from '../generated/mcp-public.ts';
+import * as restDocuments from '../generated/rest.ts';
 import { Operations } from '../operations.ts';
 import { ApiLimits } from '../rest/limits.ts';
 import { openApiDocument } from '../rest/openapi.ts';
-import { REST_OPERATIONS } from '../rest/operations.ts';
 import { PageCache } from '../rest/page-cache.ts';
 import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
@@ -74,7 +74,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   core.attachLimits(apiLimits);
   const rest = createRestApi({
     contexts,
-    operations: new Operations(schema, REST_OPERATIONS),
+    operations: Operations.generated(schema, restDocuments),
     limits: apiLimits,
     cache: new PageCache(core.feed),
     openapi: openApiDocument(config.publicBaseUrl),
@@ -91,7 +91,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
-    operations: new Operations(schema, PUBLIC_MCP_OPERATIONS),
+    operations: Operations.generated(schema, publicMcpDocuments),
     feed: core.feed,
     limits: new McpLimits({
       perMinute: config.mcp.ratePerMinute,

@@ -35,7 +35,8 @@ function operation(options: {
   badRequest?: boolean;
 }) {
   const responses: Record<string, object> = {
-    '200': { description: 'Success', headers: LIMIT_HEADERS, content: json(ref(options.schema)) },
+    '200': { description: 'Success', headers: { ...LIMIT_HEADERS, ETag: header('ETag') }, content: json(ref(options.schema)) },
+    '304': { $ref: '#/components/responses/NotModified' },
     ...(options.badRequest || options.byId ? { '400': { $ref: '#/components/responses/BadRequest' } } : {}),
     '401': { $ref: '#/components/responses/Unauthorized' },
     '403': { $ref: '#/components/responses/Forbidden' },
@@ -52,7 +53,7 @@ function operation(options: {
       tags: [options.tag],
       security: [{ bearerAuth: [options.scope] }],
       'x-required-scopes': [options.scope],
-      ...(options.parameters ? { parameters: options.parameters } : {}),
+      parameters: [...(options.parameters ?? []), { $ref: '#/components/parameters/ifNoneMatch' }],
       responses,
     },
   };
@@ -93,6 +94,13 @@ export function openApiDocument(publicBaseUrl: string) {
         '120 requests per minute per key (`X-RateLimit-*`), and a monthly quota per organization',
         '(Base 1,000; Alpha 10,000; Clan 100,000 calls per calendar month, UTC; `X-Monthly-Quota-*`). A refused',
         'request carries `Retry-After`.',
+        '',
+        '## Conditional requests',
+        '',
+        'Every 200 carries a strong `ETag`. Send it back as `If-None-Match` and an unchanged answer is a `304 Not Modified`',
+        'with no body. A 304 counts against the rate limit and the monthly quota like any call: it is known only after the key,',
+        'limits and scope are checked and the operation ran, and it answers what the call asks (has this changed?). It saves',
+        'bandwidth, not quota.',
         '',
         '## Pagination',
         '',
@@ -198,6 +206,14 @@ export function openApiDocument(publicBaseUrl: string) {
           description: `Identifier, 1 to ${MAX_ID_LENGTH} characters.`,
           schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
         },
+        ifNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description:
+            'ETags of answers already held (or `*`): an unchanged answer is a 304 with no body. Counts against rate limit and quota.',
+          schema: { type: 'string' },
+        },
         ...webhookParameters(),
       },
       headers: {
@@ -211,8 +227,16 @@ export function openApiDocument(publicBaseUrl: string) {
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
         'WWW-Authenticate': { description: 'Bearer challenge.', schema: { type: 'string' } },
         Allow: { description: 'Methods allowed: GET.', schema: { type: 'string' } },
+        ETag: {
+          description: "Strong validator of the answer's exact bytes; send it back as `If-None-Match`.",
+          schema: { type: 'string' },
+        },
       },
       responses: {
+        NotModified: {
+          description: 'The answer matches an `If-None-Match` ETag: no body. Counted against the rate limit and the monthly quota.',
+          headers: { ...LIMIT_HEADERS, ETag: header('ETag') },
+        },
         BadRequest: problemResponse('A parameter is invalid (`invalid_parameter`) or the cursor was altered (`invalid_cursor`).', ['invalid_parameter', 'invalid_cursor'], true),
         Unauthorized: {
           ...problemResponse('Missing, unknown, revoked or expired key (`invalid_key`).', ['invalid_key']),

@@ -1,13 +1,13 @@
-// The named GraphQL operations behind the REST API, one per route. Parsed and validated
-// against the schema at start-up.
+import type * as documents from '../generated/rest.ts';
+import type { OperationsOf } from '../operations.ts';
+import { event, opportunity, organization } from './representations.ts';
+
+// The named GraphQL operations behind the REST API, one per route. Each resource's selection comes
+// from its declaration in representations.ts; `npm run codegen` turns this text into the typed
+// documents of facades/generated/rest.ts, which the API runs (validated at start-up).
 export const REST_OPERATIONS = /* GraphQL */ `
   query RestOrganization($id: ID!) {
-    organization(id: $id) {
-      id name description website logoUrl sectors capabilities networks profileUrl updatedAt
-      place { city region country }
-      partnerPayment { confirmedRatePercent partnersCount }
-      proofs { completedPacks references certifications }
-    }
+    organization(id: $id) { ...RestOrganization }
   }
 
   query RestOpportunities($first: Int!, $after: String) {
@@ -32,15 +32,12 @@ export const REST_OPERATIONS = /* GraphQL */ `
     event(id: $id) { ...RestEvent }
   }
 
-  fragment RestOpportunity on Opportunity {
-    id title description requiredExpertise remoteAllowed url publishedAt updatedAt deadline
-    place { city region country }
-    organization { id name }
-  }
+  fragment RestOrganization on Organization { ${organization.selection} }
 
-  fragment RestEvent on Event {
-    id title description startsAt endsAt timezone online url updatedAt
-    place { city region country }
-    host { id name }
-  }
+  fragment RestOpportunity on Opportunity { ${opportunity.selection} }
+
+  fragment RestEvent on Event { ${event.selection} }
 `;
+
+export type RestOperations = OperationsOf<typeof documents>;
+export type RestOperationName = keyof RestOperations & string;

@@ -1,17 +1,33 @@
-import type { ChangeFeed } from '../../core/index.ts';
-import { EpochCache, type EpochCacheOptions } from '../epoch-cache.ts';
+import { createHash } from 'node:crypto';
+import { EpochCache, type CacheFeed, type EpochCacheOptions } from '../epoch-cache.ts';
 
 export interface CachedPage {
   status: number;
   body: Buffer;
+  /** Strong validator of the body's bytes, quoted (`"…"`); computed once, when the page is made. */
+  etag: string;
+  /** What the page shows, as change-feed tags. */
+  tags: readonly string[];
 }
 
 /** Most bytes of REST answers kept: 10,000 pages of 50 items stay well within it. */
 const MAX_BYTES = 512 * 1024 * 1024;
 
-/** Serialized REST answers of public operations, by operation and variables; server errors are never kept. */
+/** The strong ETag of a body: a digest of its exact bytes. */
+export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+/**
+ * Serialized REST answers of public operations, by operation and variables; server errors are
+ * never kept. A page is retired when a change touches one of its tags (see EpochCache).
+ */
 export class PageCache extends EpochCache<CachedPage> {
-  constructor(feed: Pick<ChangeFeed, 'version'>, options: Omit<EpochCacheOptions<CachedPage>, 'keep' | 'sizeOf'> = {}) {
-    super(feed, { maxBytes: MAX_BYTES, ...options, sizeOf: (page) => page.body.length, keep: (page) => page.status < 500 });
+  constructor(feed: CacheFeed, options: Omit<EpochCacheOptions<CachedPage>, 'keep' | 'sizeOf' | 'tags'> = {}) {
+    super(feed, {
+      maxBytes: MAX_BYTES,
+      ...options,
+      sizeOf: (page) => page.body.length,
+      keep: (page) => page.status < 500,
+      tags: (page) => page.tags,
+    });
   }
 }

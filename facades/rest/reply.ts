@@ -40,6 +40,13 @@ export class Reply {
     this.res.end(body);
   }
 
+  /** 304 Not Modified: the validator and the other headers, no body (RFC 9110 §15.4.5). */
+  notModified(etag: string): void {
+    this.headers.push('etag', etag, 'cache-control', 'no-store');
+    this.res.writeHead(304, this.headers as unknown as string[]);
+    this.res.end();
+  }
+
   problem(code: ProblemCode, detail: string, parameter?: string): void {
     const body = Buffer.from(JSON.stringify(problem(code, detail, this.requestId, parameter)));
     this.send(PROBLEMS[code].status, body, { type: PROBLEM_TYPE });

@@ -1,106 +1,120 @@
-// GraphQL results → the JSON of the public API (snake_case, DESIGN §3). Every field is copied
-// by name: nothing reaches a response unless it is listed here.
+// The public API's resources (DESIGN §3), each declared once against the schema's generated types:
+// the REST operations' selections, the JSON mappers and the OpenAPI schemas all come from here.
+// Nothing reaches a response unless it is listed here.
+import { MAX_ID_LENGTH } from '../../core/index.ts';
+import type * as Schema from '../generated/schema-types.ts';
+import {
+  alwaysPresent,
+  boolean,
+  dateTime,
+  integer,
+  nullableDateTime,
+  nullableInteger,
+  nullableString,
+  representation,
+  string,
+  strings,
+} from './representation.ts';
 
-interface Place {
-  city: string | null;
-  region: string | null;
-  country: string | null;
-}
+export const place = representation<Schema.Place>()(
+  {
+    city: { from: 'city', schema: nullableString({ examples: ['Lille'] }) },
+    region: { from: 'region', schema: nullableString({ examples: ['Hauts-de-France'] }) },
+    country: { from: 'country', schema: nullableString({ description: 'ISO 3166-1 alpha-2 code', pattern: '^[A-Z]{2}$', examples: ['FR'] }) },
+  },
+  { component: 'Place', description: 'Where something is. Any part may be unknown.' },
+);
 
-export interface OrganizationNode {
-  id: string;
-  name: string;
-  description: string;
-  website: string | null;
-  logoUrl: string | null;
-  sectors: string[];
-  capabilities: string[];
-  networks: string[];
-  profileUrl: string;
-  updatedAt: string;
-  place: Place;
-  partnerPayment: { confirmedRatePercent: number | null; partnersCount: number };
-  proofs: { completedPacks: number; references: number; certifications: number };
-}
+export const organizationRef = representation<Schema.OrganizationSummary>()(
+  {
+    id: { from: 'id', schema: string() },
+    name: { from: 'name', schema: string() },
+  },
+  { component: 'OrganizationRef' },
+);
 
-export interface OpportunityNode {
-  id: string;
-  title: string;
-  description: string;
-  requiredExpertise: string[];
-  remoteAllowed: boolean;
-  url: string;
-  publishedAt: string | null;
-  updatedAt: string;
-  deadline: string | null;
-  place: Place | null;
-  organization: { id: string; name: string };
-}
+const partnerPayment = representation<Schema.PartnerPayment>()(
+  {
+    confirmed_rate_percent: {
+      from: 'confirmedRatePercent',
+      schema: nullableInteger({ minimum: 0, maximum: 100, description: 'Null before any payment is due.' }),
+    },
+    partners_count: { from: 'partnersCount', schema: integer({ minimum: 0 }) },
+  },
+  { description: 'Partner payment record as a rate and a count, never an amount.' },
+);
 
-export interface EventNode {
-  id: string;
-  title: string;
-  description: string;
-  startsAt: string;
-  endsAt: string;
-  timezone: string;
-  online: boolean;
-  url: string;
-  updatedAt: string;
-  place: Place | null;
-  host: { id: string; name: string };
-}
+const proofs = representation<Schema.Proofs>()(
+  {
+    completed_packs: { from: 'completedPacks', schema: integer({ minimum: 0 }) },
+    references: { from: 'references', schema: integer({ minimum: 0 }) },
+    certifications: { from: 'certifications', schema: integer({ minimum: 0 }) },
+  },
+  { description: 'Track record, as counts.' },
+);
+
+export const organization = representation<Schema.Organization>()(
+  {
+    id: { from: 'id', schema: string({ examples: ['atelier-nord'] }) },
+    name: { from: 'name', schema: string() },
+    description: { from: 'description', schema: string() },
+    website: { from: 'website', schema: nullableString({ format: 'uri' }) },
+    logo_url: { from: 'logoUrl', schema: nullableString({ format: 'uri' }) },
+    sectors: { from: 'sectors', schema: strings() },
+    capabilities: { from: 'capabilities', schema: strings() },
+    place: { from: 'place', of: place },
+    networks: { from: 'networks', schema: strings() },
+    partner_payment: { from: 'partnerPayment', of: partnerPayment },
+    proofs: { from: 'proofs', of: proofs },
+    profile_url: { from: 'profileUrl', schema: string({ format: 'uri' }) },
+    updated_at: { from: 'updatedAt', schema: dateTime() },
+  },
+  { component: 'Organization' },
+);
+
+export const opportunity = representation<Schema.Opportunity>()(
+  {
+    id: { from: 'id', schema: string({ maxLength: MAX_ID_LENGTH, examples: ['n_3kq8w2m1x9p4za'] }) },
+    title: { from: 'title', schema: string() },
+    description: { from: 'description', schema: string() },
+    required_expertise: { from: 'requiredExpertise', schema: strings() },
+    remote_allowed: { from: 'remoteAllowed', schema: boolean() },
+    place: { from: 'place', of: place, nullable: true },
+    organization: { from: 'organization', of: organizationRef },
+    url: { from: 'url', schema: string({ format: 'uri' }) },
+    // Only published opportunities are public: the public read path never gives one without it.
+    published_at: { from: 'publishedAt', schema: alwaysPresent(dateTime()) },
+    updated_at: { from: 'updatedAt', schema: dateTime() },
+    deadline: { from: 'deadline', schema: nullableDateTime() },
+  },
+  { component: 'Opportunity' },
+);
+
+export const event = representation<Schema.Event>()(
+  {
+    id: { from: 'id', schema: string({ maxLength: MAX_ID_LENGTH, examples: ['ev_7fz2k1m0q8r3ta'] }) },
+    title: { from: 'title', schema: string() },
+    description: { from: 'description', schema: string() },
+    starts_at: { from: 'startsAt', schema: dateTime() },
+    ends_at: { from: 'endsAt', schema: dateTime() },
+    timezone: { from: 'timezone', schema: string({ description: 'IANA time zone of the event', examples: ['Europe/Paris'] }) },
+    online: { from: 'online', schema: boolean() },
+    place: { from: 'place', of: place, nullable: true, description: 'Null for online events.' },
+    url: { from: 'url', schema: string({ format: 'uri' }) },
+    host: { from: 'host', of: organizationRef },
+    updated_at: { from: 'updatedAt', schema: dateTime() },
+  },
+  { component: 'Event' },
+);
+
+/** What the organization's mapper reads (the public connector and the administration pages share it). */
+export type OrganizationNode = Parameters<typeof organization.json>[0];
+export const organizationJson = (node: OrganizationNode) => organization.json(node);
 
 export interface Connection<T> {
   edges: { node: T }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
-
-const place = (p: Place | null) => (p ? { city: p.city, region: p.region, country: p.country } : null);
-
-export const organizationJson = (o: OrganizationNode) => ({
-  id: o.id,
-  name: o.name,
-  description: o.description,
-  website: o.website,
-  logo_url: o.logoUrl,
-  sectors: o.sectors,
-  capabilities: o.capabilities,
-  place: place(o.place),
-  networks: o.networks,
-  partner_payment: { confirmed_rate_percent: o.partnerPayment.confirmedRatePercent, partners_count: o.partnerPayment.partnersCount },
-  proofs: { completed_packs: o.proofs.completedPacks, references: o.proofs.references, certifications: o.proofs.certifications },
-  profile_url: o.profileUrl,
-  updated_at: o.updatedAt,
-});
-
-export const opportunityJson = (n: OpportunityNode) => ({
-  id: n.id,
-  title: n.title,
-  description: n.description,
-  required_expertise: n.requiredExpertise,
-  remote_allowed: n.remoteAllowed,
-  place: place(n.place),
-  organization: { id: n.organization.id, name: n.organization.name },
-  url: n.url,
-  published_at: n.publishedAt,
-  updated_at: n.updatedAt,
-  deadline: n.deadline,
-});
-
-export const eventJson = (e: EventNode) => ({
-  id: e.id,
-  title: e.title,
-  description: e.description,
-  starts_at: e.startsAt,
-  ends_at: e.endsAt,
-  timezone: e.timezone,
-  online: e.online,
-  place: place(e.place),
-  url: e.url,
-  host: { id: e.host.id, name: e.host.name },
-  updated_at: e.updatedAt,
-});
 
 export const listJson = <T, R>(connection: Connection<T>, map: (node: T) => R) => ({
   data: connection.edges.map((edge) => map(edge.node)),

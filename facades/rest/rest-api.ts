@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedKey } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
+import type { RestOperationName, RestOperations } from './operations.ts';
 import { createApiDocs, DOCS_PATH } from './docs.ts';
 import type { ApiLimits } from './limits.ts';
-import type { CachedPage, PageCache } from './page-cache.ts';
+import { etagOf, type CachedPage, type PageCache } from './page-cache.ts';
 import { PROBLEMS, problemCodeOf, type ProblemCode } from './problem.ts';
 import { andThen, type MaybePromise } from './maybe-promise.ts';
 import { Reply } from './reply.ts';
-import { ParameterError, type OperationCall, type Route } from './route.ts';
+import { ParameterError, ifNoneMatch, type OperationCall, type Route, type TypedCall } from './route.ts';
 import { eventRoute, eventsRoute } from './routes/events.route.ts';
 import { opportunitiesRoute, opportunityRoute } from './routes/opportunities.route.ts';
 import { organizationRoute } from './routes/organization.route.ts';
@@ -19,7 +20,8 @@ export const ROUTES: readonly Route[] = [organizationRoute, opportunitiesRoute, 
 
 export interface RestApiOptions {
   contexts: Contexts;
-  operations: Operations;
+  /** Built from the generated documents of facades/generated/rest.ts. */
+  operations: Operations<RestOperations>;
   limits: ApiLimits;
   cache: PageCache;
   /** The OpenAPI document, served without authentication. */
@@ -71,11 +73,22 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     // the usual call runs to its answer without a promise.
     const key = bearer(req.headers.authorization);
     const grant = key === undefined ? null : (contexts.cachedApiKey(key) ?? contexts.apiKey(key));
-    return andThen(grant, (grant) => (grant ? metered(grant, found, reply, q === -1 ? '' : url.slice(q + 1)) : invalidKey(reply)));
+    const query = q === -1 ? '' : url.slice(q + 1);
+    const conditional = req.headers['if-none-match'];
+    return andThen(grant, (grant) => (grant ? metered(grant, found, reply, query, conditional) : invalidKey(reply)));
   };
 
-  /** Rate (429) → scope (403) → quota (429) → the route. */
-  function metered(grant: AuthenticatedKey, found: MatchedRoute, reply: Reply, query: string): MaybePromise<void> {
+  /**
+   * Rate (429) → scope (403) → quota (429) → the route. A conditional request is metered like
+   * any other: whether the data changed is only known once the route ran (README, "Conditional requests").
+   */
+  function metered(
+    grant: AuthenticatedKey,
+    found: MatchedRoute,
+    reply: Reply,
+    query: string,
+    conditional: string | undefined,
+  ): MaybePromise<void> {
     return andThen(limits.consumeRate(grant.keyId), (rate) => {
       reply.rate(rate.window);
       if (!rate.allowed) {
@@ -92,12 +105,18 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
         if (!quota.allowed) {
           return reply.header('retry-after', quota.retryAfter).problem('quota_exceeded', `The organization's ${quota.window.limit} calls for this month are spent`);
         }
-        return answer(grant, found, reply, query);
+        return answer(grant, found, reply, query, conditional);
       });
     });
   }
 
-  function answer(grant: AuthenticatedKey, { route, rawId }: MatchedRoute, reply: Reply, query: string): MaybePromise<void> {
+  function answer(
+    grant: AuthenticatedKey,
+    { route, rawId }: MatchedRoute,
+    reply: Reply,
+    query: string,
+    conditional: string | undefined,
+  ): MaybePromise<void> {
     let call: OperationCall;
     try {
       const id = rawId === undefined ? undefined : decodePathId(rawId);
@@ -109,19 +128,26 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     const cacheKey = `${call.operation}\u0000${JSON.stringify(call.variables)}`;
     const page = cache.peek(cacheKey) ?? cache.compute(cacheKey, () => runOperation(call, grant));
     return andThen(page, (page) => {
-      if (page.status === 200) return reply.send(200, page.body);
+      if (page.status === 200) {
+        if (ifNoneMatch(conditional, page.etag)) return reply.notModified(page.etag);
+        return reply.header('etag', page.etag).send(200, page.body);
+      }
       const cached = JSON.parse(page.body.toString()) as { code: ProblemCode; detail: string; parameter?: string };
       return reply.problem(cached.code, cached.detail, cached.code === 'not_found' ? undefined : (cached.parameter ?? parameterOf(cached.code)));
     });
   }
 
-  async function runOperation(call: OperationCall, grant: AuthenticatedKey): Promise<CachedPage> {
+  async function runOperation<N extends RestOperationName>(call: TypedCall<N>, grant: AuthenticatedKey): Promise<CachedPage> {
     const outcome = await operations.run(call.operation, call.variables, contexts.forApiKey(grant));
-    if (outcome.ok) return { status: 200, body: Buffer.from(JSON.stringify(call.render(outcome.data))) };
+    if (outcome.ok) {
+      const body = Buffer.from(JSON.stringify(call.render(outcome.data)));
+      return { status: 200, body, etag: etagOf(body), tags: call.tags(outcome.data) };
+    }
     const code = problemCodeOf(outcome.error.code);
     if (code === 'internal_error') throw outcome.error;
     // Problem bodies are cached without the request id, which is filled in per answer.
-    return { status: PROBLEMS[code].status, body: Buffer.from(JSON.stringify({ code, detail: outcome.error.message, parameter: outcome.error.field })) };
+    const body = Buffer.from(JSON.stringify({ code, detail: outcome.error.message, parameter: outcome.error.field }));
+    return { status: PROBLEMS[code].status, body, etag: '', tags: call.tags(undefined) };
   }
 
   function problemPage(reply: Reply, code: string) {

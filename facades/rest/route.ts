@@ -1,4 +1,6 @@
 import { DEFAULT_PAGE_SIZE, MAX_ID_LENGTH, MAX_PAGE_SIZE, hasControlCharacters, type ApiScope, type AuthenticatedKey } from '../../core/index.ts';
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
+import type { RestOperationName, RestOperations } from './operations.ts';
 import type { ProblemCode } from './problem.ts';
 
 export interface RouteInput {
@@ -9,12 +11,16 @@ export interface RouteInput {
   grant: AuthenticatedKey;
 }
 
-/** What a route asks of the schema: one named operation and how to render its data. */
-export interface OperationCall {
-  operation: string;
-  variables: Record<string, unknown>;
-  render(data: any): unknown;
+/** What a route asks of the schema: one named operation, its variables and how to render its data, typed from its document. */
+export interface TypedCall<N extends RestOperationName> {
+  operation: N;
+  variables: VariablesOf<RestOperations[N]>;
+  render(data: ResultOf<RestOperations[N]>): unknown;
+  /** What the answer shows, as change-feed tags; `data` is undefined for a 4xx answer (say, not found). */
+  tags(data: ResultOf<RestOperations[N]> | undefined): readonly string[];
 }
+
+export type OperationCall = { [N in RestOperationName]: TypedCall<N> }[RestOperationName];
 
 export interface Route {
   /** Path below /api/v1, e.g. `/opportunities/{id}`. */
@@ -67,4 +73,18 @@ export function pathId(id: string | undefined): string {
   }
   if (hasControlCharacters(id)) throw new ParameterError('invalid_parameter', 'id', 'id must not contain control characters');
   return id;
+}
+
+/**
+ * Whether an `If-None-Match` header matches the answer's strong ETag: `*`, or one of its
+ * comma-separated validators, compared weakly as RFC 9110 §13.1.2 asks (a `W/` prefix is ignored).
+ */
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  for (const part of header.split(',')) {
+    const candidate = part.trim();
+    if ((candidate.startsWith('W/') ? candidate.slice(2) : candidate) === etag) return true;
+  }
+  return false;
 }

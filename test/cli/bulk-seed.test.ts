@@ -1,7 +1,7 @@
 // `packline seed --needs N --events N` against a running service: the rows it writes are public,
 // listed by REST and GraphQL in order across ties, send no webhook, and the feed indexes the
-// lists seek are in place (EXPLAIN of the very queries the lists ran).
-import type { AbstractSqlConnection } from '@mikro-orm/knex';
+// lists seek are in place (EXPLAIN of the very statements the lists run).
+import { PUBLIC_LIST_STATEMENTS } from '../../core/services/public-reads.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createOrganization, expectOk, sql, walk } from '../rest/helpers.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -24,8 +24,6 @@ interface EventItem {
 let stack: Stack;
 let key: string;
 let postgres: boolean;
-/** SQL of the list queries the service ran, captured from the ORM's knex. */
-const listQueries: string[] = [];
 
 const scalar = async (query: string) => Number(Object.values((await sql(stack, query))[0] as object)[0]);
 
@@ -40,10 +38,6 @@ beforeAll(async () => {
   stack = await startStack({ demo: false, env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
   postgres = stack.config.databaseUrl !== undefined;
   key = (await createKey(stack, await createOrganization(stack, 'clan'))).key;
-  const knex = (stack.app.core.db.em.getConnection() as AbstractSqlConnection).getKnex();
-  knex.on('query', (q: { sql: string }) => {
-    if (/ from [`"](needs|events)[`"] as /.test(q.sql) && / order by /.test(q.sql)) listQueries.push(q.sql);
-  });
 });
 
 afterAll(() => stack?.close());
@@ -129,7 +123,7 @@ describe('packline seed --needs/--events', () => {
     expect(items.every((e) => Date.parse(e.ends_at) > Date.parse(e.starts_at))).toBe(true);
   });
 
-  it('the feed indexes exist, and the list queries the walks ran, deep pages included, seek them', async () => {
+  it('the feed indexes exist, and the public read path\'s list statements, deep pages included, seek them', async () => {
     const indexes = postgres
       ? ((await sql(stack, `select indexname as name, indexdef as def from pg_indexes where tablename in ('needs', 'events')`)) as { name: string; def: string }[])
       : ((await sql(stack, `select name, sql as def from sqlite_master where type = 'index' and tbl_name in ('needs', 'events')`)) as { name: string; def: string }[]);
@@ -138,17 +132,21 @@ describe('packline seed --needs/--events', () => {
     expect(columns('events_upcoming_feed_idx')).toBe('(status, demo, starts_at, id, ends_at)');
     expect(columns('events_public_feed_idx'), 'replaced by events_upcoming_feed_idx').toBeUndefined();
 
-    const deepNeeds = listQueries.filter((q) => /from [`"]needs[`"]/.test(q) && q.includes('(n0.published_at, n0.id) < (')).at(-1);
-    const deepEvents = listQueries.filter((q) => /from [`"]events[`"]/.test(q) && q.includes('(e0.starts_at, e0.id) > (')).at(-1);
-    const firstNeeds = listQueries.find((q) => /from [`"]needs[`"]/.test(q) && !q.includes(') < ('));
-    expect(deepNeeds, 'a deep opportunities page ran').toBeDefined();
-    expect(deepEvents, 'a deep events page ran').toBeDefined();
-    expect(firstNeeds, 'the first opportunities page ran').toBeDefined();
+    // The public read path's own list statements, with the position of a row deep in each list.
+    const { needsFirst, needsAfter, eventsAfter } = PUBLIC_LIST_STATEMENTS;
+    const at = (value: unknown) => (postgres ? value : Number(value));
+    const [needRow] = await sql(stack, "select published_at as t, id from needs where state = 'public' and demo = false order by published_at desc, id desc limit 1 offset 2000");
+    const now = postgres ? new Date() : Date.now();
+    const [eventRow] = await sql(stack, "select starts_at as t, id from events where status = 'public' and demo = false and ends_at > ? order by starts_at, id limit 1 offset 300", [now]);
+    const deepNeeds = { sql: needsAfter.sqlite, params: [at(needRow.t), needRow.id, 51] };
+    const deepEvents = { sql: eventsAfter.sqlite, params: [now, at(eventRow.t), eventRow.id, 51] };
+    const firstNeeds = { sql: needsFirst.sqlite, params: [51] };
 
     if (postgres) {
       await sql(stack, 'analyze needs');
       await sql(stack, 'analyze events');
-      const plan = async (query: string) => ((await sql(stack, `explain analyze ${query}`)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+      const plan = async (q: { sql: string; params: unknown[] }) =>
+        ((await sql(stack, `explain analyze ${q.sql}`, q.params)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       // No node of the plan reads more than the page (50 + 1 rows) and nothing is filtered out after
       // reading: the index is sought to the cursor. (On a table this small the planner may fetch
       // the last page's rows by bitmap and sort those few; the benchmark shows 1,000,000 rows.)
@@ -158,14 +156,15 @@ describe('packline seed --needs/--events', () => {
         expect(text).not.toMatch(/Seq Scan|Rows Removed by Filter/);
         expect(Math.max(...[...text.matchAll(/actual time=\S+ rows=(\d+)/g)].map((m) => Number(m[1])))).toBeLessThanOrEqual(51);
       };
-      expectSeek(await plan(deepNeeds!), 'needs_public_feed_idx', /Index Cond: .*ROW\(published_at, \(id\)::text\) < ROW\(/);
-      expectSeek(await plan(deepEvents!), 'events_upcoming_feed_idx', /Index Cond: .*ROW\(starts_at, \(id\)::text\) > ROW\(.*ends_at >/);
-      expectSeek(await plan(firstNeeds!), 'needs_public_feed_idx', /Index Cond: \(\(state = 'public'::text\) AND \(demo = false\)\)/);
+      expectSeek(await plan(deepNeeds), 'needs_public_feed_idx', /Index Cond: .*ROW\(published_at, \(id\)::text\) < ROW\(/);
+      expectSeek(await plan(deepEvents), 'events_upcoming_feed_idx', /Index Cond: .*ROW\(starts_at, \(id\)::text\) > ROW\(.*ends_at >/);
+      expectSeek(await plan(firstNeeds), 'needs_public_feed_idx', /Index Cond: \(\(state = 'public'::text\) AND \(demo = false\)\)/);
     } else {
-      const plan = async (query: string) => ((await sql(stack, `explain query plan ${query}`)) as { detail: string }[]).map((r) => r.detail).join('\n');
-      expect(await plan(deepNeeds!)).toBe('SEARCH n0 USING INDEX needs_public_feed_idx (state=? AND demo=? AND (published_at,id)<(?,?))');
-      expect(await plan(deepEvents!)).toBe('SEARCH e0 USING INDEX events_upcoming_feed_idx (status=? AND demo=? AND (starts_at,id)>(?,?))');
-      expect(await plan(firstNeeds!)).toBe('SEARCH n0 USING INDEX needs_public_feed_idx (state=? AND demo=?)');
+      const plan = async (q: { sql: string; params: unknown[] }) =>
+        ((await sql(stack, `explain query plan ${q.sql}`, q.params)) as { detail: string }[]).map((r) => r.detail).join('\n');
+      expect(await plan(deepNeeds)).toBe('SEARCH needs USING INDEX needs_public_feed_idx (state=? AND demo=? AND (published_at,id)<(?,?))');
+      expect(await plan(deepEvents)).toBe('SEARCH events USING INDEX events_upcoming_feed_idx (status=? AND demo=? AND (starts_at,id)>(?,?))');
+      expect(await plan(firstNeeds)).toBe('SEARCH needs USING INDEX needs_public_feed_idx (state=? AND demo=?)');
     }
   });
 

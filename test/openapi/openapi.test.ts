@@ -117,6 +117,13 @@ describe('OpenAPI contract of /api/v1', () => {
 
     // 400: bad limit, bad cursor, cursor of the other list, repeated parameter, bad ids.
     const otherCursor = { '/opportunities': events.meta.next_cursor, '/events': opportunities.meta.next_cursor };
+    // 304: the ETag of the answer just served, sent back.
+    for (const c of answers.filter((a) => a.expected === 200 && a.key === undefined && a.status === 200)) {
+      const etag = c.response.headers.get('etag')!;
+      const headers = { 'if-none-match': etag };
+      await run([authed({ label: `${c.label}, not modified`, path: c.path, url: c.url, headers, expected: 304 })]);
+    }
+
     const ownCursor = { '/opportunities': opportunities.meta.next_cursor as string, '/events': events.meta.next_cursor as string };
     for (const path of LISTS) {
       const tampered = `${ownCursor[path].slice(0, -2)}${ownCursor[path].endsWith('AA') ? 'BB' : 'AA'}`;
@@ -254,7 +261,9 @@ describe('OpenAPI contract of /api/v1', () => {
       const statuses = Object.keys(op.responses);
       expect(statuses).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
       const byId = path.endsWith('{id}');
-      const parameters = (op.parameters ?? []).map((p: object) => validator.resolve(p, '')[0]);
+      const parameters = (op.parameters ?? [])
+        .map((p: object) => validator.resolve(p, '')[0])
+        .filter((p: { in: string }) => p.in !== 'header');
       if (byId) expect(statuses).toContain('404');
       else expect(statuses).not.toContain('404');
       if (parameters.length > 0) expect(statuses).toContain('400');
@@ -263,22 +272,25 @@ describe('OpenAPI contract of /api/v1', () => {
       for (const status of statuses) {
         const [response] = validator.resolve(op.responses[status], '');
         expect(response.description, `${path} ${status}`).toEqual(expect.any(String));
-        const type = status === '200' ? 'application/json' : 'application/problem+json';
-        expect(Object.keys(response.content ?? {}), `${path} ${status}`).toEqual([type]);
+        const types = status === '200' ? ['application/json'] : status === '304' ? [] : ['application/problem+json'];
+        expect(Object.keys(response.content ?? {}), `${path} ${status}`).toEqual(types);
       }
     });
 
     it('describes the parameters as the service checks them (limit 1–50, default 20; id 1–120)', () => {
       for (const path of LISTS) {
         const params = (doc.paths[path]!.get.parameters as object[]).map((p) => validator.resolve(p, '')[0]);
-        expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['query:cursor', 'query:limit']);
+        expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:If-None-Match', 'query:cursor', 'query:limit']);
         const limit = params.find((p) => p.name === 'limit');
         expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 20 });
         expect(limit.required ?? false).toBe(false);
       }
       for (const path of BY_ID) {
         const params = (doc.paths[path]!.get.parameters as object[]).map((p) => validator.resolve(p, '')[0]);
-        expect(params).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+        expect(params).toEqual([
+          expect.objectContaining({ name: 'id', in: 'path', required: true }),
+          expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
+        ]);
         expect(params[0].schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 120 });
       }
     });
@@ -325,7 +337,7 @@ describe('OpenAPI contract of /api/v1', () => {
   });
 
   describe('live answers match the document', () => {
-    const statuses = [200, 400, 401, 403, 404, 405, 429, 500];
+    const statuses = [200, 304, 400, 401, 403, 404, 405, 429, 500];
     it.each(statuses)('every %i answer has a documented status, content type, body and headers', (status) => {
       const selected = answers.filter((a) => a.expected === status);
       expect(selected.length).toBeGreaterThan(0);

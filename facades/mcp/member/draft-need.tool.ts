@@ -2,14 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, runTool, type MemberToolDeps } from './tool-kit.ts';
 
-interface Draft {
-  assistantDraftNeed: {
-    state: string;
-    reviewUrl: string;
-    need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; organization: { id: string; name: string } };
-  };
-}
-
 const NOTE = 'Nothing is published. The member opens review_url, reviews the draft and publishes it there.';
 
 const input = z.strictObject({
@@ -44,7 +36,7 @@ export function registerDraftNeed(server: McpServer, deps: MemberToolDeps): void
       annotations: { title: 'Draft a need', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     guarded(deps, 'draft_need', (args: z.infer<typeof input>) =>
-      runTool<Draft>(
+      runTool(
         deps,
         'AssistantDraftNeed',
         {

@@ -5,11 +5,11 @@ import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRoute
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
+import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { createMemberServer } from './member-server.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
-import { MEMBER_OPERATIONS } from './operations.ts';
 
 /** Every address the member connector answers; nothing else reaches its express app. */
 const EXACT = new Set([
@@ -61,7 +61,7 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
   }
 
   const resource = new URL(memberConnectorUrl(config.publicBaseUrl));
-  const operations = new Operations(schema, MEMBER_OPERATIONS);
+  const operations = Operations.generated(schema, memberDocuments);
   const provider = new MemberOAuthProvider({ contexts, operations, browser, resource: resource.href });
   const scopesSupported = [...ASSISTANT_SCOPES];
   const metadata = {

@@ -2,10 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, READS, runTool, type MemberToolDeps } from './tool-kit.ts';
 
-interface Account {
-  assistantAccount: { id: string; name: string; profileUrl: string; organizations: { id: string; name: string; role: string; profileUrl: string }[] };
-}
-
 const output = z.object({
   id: z.string(),
   name: z.string(),
@@ -23,7 +19,7 @@ export function registerMyAccount(server: McpServer, deps: MemberToolDeps): void
       annotations: { title: 'My account', ...READS },
     },
     guarded(deps, 'my_account', () =>
-      runTool<Account>(deps, 'AssistantMyAccount', {}, ({ assistantAccount: a }) => ({
+      runTool(deps, 'AssistantMyAccount', {}, ({ assistantAccount: a }) => ({
         id: a.id,
         name: a.name,
         profile_url: a.profileUrl,

@@ -2,17 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, READS, runTool, type MemberToolDeps } from './tool-kit.ts';
 
-interface Invitations {
-  assistantInvitations: {
-    id: string;
-    teamName: string;
-    invitedBy: { id: string; name: string };
-    opportunity: { id: string; title: string; url: string } | null;
-    invitedAt: string;
-    url: string;
-  }[];
-}
-
 const NOTE = 'Accepting or refusing an invitation happens on Packline: give the member the url of the invitation.';
 
 const output = z.object({
@@ -39,7 +28,7 @@ export function registerMyInvitations(server: McpServer, deps: MemberToolDeps): 
       annotations: { title: 'My pending team invitations', ...READS },
     },
     guarded(deps, 'my_invitations', () =>
-      runTool<Invitations>(deps, 'AssistantMyInvitations', {}, ({ assistantInvitations }) => ({
+      runTool(deps, 'AssistantMyInvitations', {}, ({ assistantInvitations }) => ({
         invitations: assistantInvitations.map((i) => ({
           id: i.id,
           team_name: i.teamName,

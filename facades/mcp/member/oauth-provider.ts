@@ -14,26 +14,17 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
+import type { VariablesOf } from '@graphql-typed-document-node/core';
+import type { MemberApplicationFragment as Application, MemberTokensFragment as Tokens } from '../../generated/mcp-member.ts';
 import type { Operations } from '../../operations.ts';
+import type { MemberOperations } from './operations.ts';
 import { consentAddress, type PendingConsent } from '../../web/account/consent-handoff.ts';
 import type { Browser } from '../../web/kit/browser.ts';
 
-interface Application {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  createdAt: string;
-}
-interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  scope: string;
-}
-
 export interface MemberOAuthProviderOptions {
   contexts: Contexts;
-  operations: Operations;
+  /** Built from the generated documents of facades/generated/mcp-member.ts. */
+  operations: Operations<MemberOperations>;
   browser: Browser;
   /** The member connector's canonical address: the only resource tokens are issued for. */
   resource: string;
@@ -55,13 +46,13 @@ export class MemberOAuthProvider implements OAuthServerProvider {
     };
   }
 
-  private run<T>(operation: string, variables: Record<string, unknown>) {
-    return this.options.operations.run<T>(operation, variables, this.options.contexts.forActor(INTERNAL));
+  private run<N extends keyof MemberOperations & string>(operation: N, variables: VariablesOf<MemberOperations[N]>) {
+    return this.options.operations.run(operation, variables, this.options.contexts.forActor(INTERNAL));
   }
 
   private async getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
     if (!/^cli_[a-z0-9]{14}$/.test(clientId)) return undefined;
-    const outcome = await this.run<{ assistantApplication: Application }>('OAuthApplication', { id: clientId });
+    const outcome = await this.run('OAuthApplication', { id: clientId });
     if (!outcome.ok) {
       if (outcome.error.code === 'not_found') return undefined;
       throw outcome.error;
@@ -71,7 +62,7 @@ export class MemberOAuthProvider implements OAuthServerProvider {
 
   /** Every application becomes a public client (no secret to keep), whatever it asked for (RFC 7591 §3.2.1). */
   private async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
-    const outcome = await this.run<{ registerAssistantApplication: Application }>('OAuthRegisterApplication', {
+    const outcome = await this.run('OAuthRegisterApplication', {
       input: { name: client.client_name ?? null, redirectUris: client.redirect_uris },
     });
     if (!outcome.ok) {
@@ -105,7 +96,7 @@ export class MemberOAuthProvider implements OAuthServerProvider {
 
   async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, codeVerifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
     if (!codeVerifier) throw new InvalidRequestError('code_verifier is required');
-    const outcome = await this.run<{ exchangeAssistantCode: Tokens }>('OAuthExchangeCode', {
+    const outcome = await this.run('OAuthExchangeCode', {
       input: { clientId: client.client_id, code, codeVerifier, redirectUri: redirectUri ?? null, resource: resource?.href ?? null },
     });
     if (!outcome.ok) throw oauthError(outcome.error);
@@ -113,7 +104,7 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
-    const outcome = await this.run<{ refreshAssistantTokens: Tokens }>('OAuthRefresh', {
+    const outcome = await this.run('OAuthRefresh', {
       input: { clientId: client.client_id, refreshToken, scopes: scopes ?? null, resource: resource?.href ?? null },
     });
     if (!outcome.ok) throw oauthError(outcome.error);
@@ -138,7 +129,7 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   }
 
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    const outcome = await this.run<{ revokeAssistantToken: boolean }>('OAuthRevokeToken', { clientId: client.client_id, token: request.token });
+    const outcome = await this.run('OAuthRevokeToken', { clientId: client.client_id, token: request.token });
     if (!outcome.ok) throw oauthError(outcome.error);
   }
 }

@@ -1,7 +1,12 @@
+import type * as documents from '../../generated/mcp-member.ts';
+import type { OperationsOf } from '../../operations.ts';
+
 // The named GraphQL operations behind the member connector: its authorization server (run as
 // the internal caller) and its tools (run as the assistant acting for the member). The member's
 // sign-in, consent and account pages have theirs in facades/web/account/operations.ts. Parsed and
-// validated against the schema at start-up.
+// validated against the schema at start-up;
+// `npm run codegen` turns them into the typed documents of facades/generated/mcp-member.ts, which
+// the connector runs.
 export const MEMBER_OPERATIONS = /* GraphQL */ `
   fragment MemberApplication on AssistantApplication { id name redirectUris createdAt }
   fragment MemberTokens on AssistantTokens { accessToken refreshToken expiresIn scope }
@@ -20,3 +25,5 @@ export const MEMBER_OPERATIONS = /* GraphQL */ `
     assistantDraftNeed(input: $input) { state reviewUrl need { id title description requiredExpertise remoteAllowed organization { id name } } }
   }
 `;
+
+export type MemberOperations = OperationsOf<typeof documents>;

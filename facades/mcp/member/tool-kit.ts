@@ -2,12 +2,15 @@
 // member, answering with one JSON text item plus the same value as structuredContent, and
 // turning failures into tool errors the model can act on.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { Logger } from '../../../core/index.ts';
 import type { Context } from '../../../schema/index.ts';
 import type { Operations } from '../../operations.ts';
+import type { MemberOperations } from './operations.ts';
 
 export interface MemberToolDeps {
-  operations: Operations;
+  /** Built from the generated documents of facades/generated/mcp-member.ts. */
+  operations: Operations<MemberOperations>;
   /** A fresh context for the assistant acting for the member: one per operation run. */
   context(): Context;
   requestId: string;
@@ -17,8 +20,14 @@ export interface MemberToolDeps {
 /** Reads only the member's own data. */
 export const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export async function runTool<T>(deps: MemberToolDeps, operation: string, variables: Record<string, unknown>, render: (data: T) => Record<string, unknown>): Promise<CallToolResult> {
-  const outcome = await deps.operations.run<T>(operation, variables, deps.context());
+/** Runs a named operation, typed from its document, and answers with what `render` makes of its data. */
+export async function runTool<N extends keyof MemberOperations & string>(
+  deps: MemberToolDeps,
+  operation: N,
+  variables: VariablesOf<MemberOperations[N]>,
+  render: (data: ResultOf<MemberOperations[N]>) => Record<string, unknown>,
+): Promise<CallToolResult> {
+  const outcome = await deps.operations.run(operation, variables, deps.context());
   if (!outcome.ok) {
     const at = outcome.error.field ? ` (${outcome.error.field})` : '';
     return { content: [{ type: 'text', text: `${outcome.error.message}${at}` }], isError: true };

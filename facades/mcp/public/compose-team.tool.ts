@@ -5,14 +5,6 @@ import { guarded, query, READ_ONLY, structured, text, toolError, whole, type Too
 // The need text is read for expertise and dropped: it is passed to the operation and nowhere
 // else, never logged (failures log the error class only) and never stored.
 
-interface Proposal {
-  required: { concept: string; label: string }[];
-  members: { organizationId: string; name: string; profileUrl: string; covers: string[]; reasons: string[]; score: number }[];
-  coveragePercent: number;
-  gaps: string[];
-  explanation: string;
-}
-
 const input = z.strictObject({
   need_text: text(10_000).optional().describe('The need in plain words, English or French; read for the expertise it names, never stored or logged'),
   required_expertise: z
@@ -86,7 +78,7 @@ export function registerComposeTeam(server: McpServer, deps: ToolDeps): void {
             maxMembers: args.max_members,
           },
         };
-        const found = await query<{ composeTeam: Proposal }>(deps, 'McpComposeTeam', variables);
+        const found = await query(deps, 'McpComposeTeam', variables);
         if (!found.ok) return found.result;
         const p = found.data.composeTeam;
         return structured({

@@ -1,17 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { present } from '../../operations.ts';
 import { guarded, query, READ_ONLY, remembered, structured, text, toolError, type ToolDeps } from './tool-kit.ts';
-import { organizationJson, organizationText, type OrganizationNode } from './organization-json.ts';
+import { organizationJson, organizationText } from './organization-json.ts';
 
 // The `fetch` of deep-research clients: one document in full, by an id `search` returned.
-
-interface FaqNode {
-  id: string;
-  question: string;
-  answer: string;
-  url: string;
-  faqUrl: string;
-}
 
 const input = z.strictObject({
   id: text(130).describe('An id returned by search: org:<id> or faq:<id>'),
@@ -41,9 +34,9 @@ export function registerFetch(server: McpServer, deps: ToolDeps): void {
       const colon = id.indexOf(':');
       const [kind, key] = colon === -1 ? ['', id] : [id.slice(0, colon), id.slice(colon + 1)];
       if (kind === 'org') {
-        const found = await query<{ directoryOrganization: OrganizationNode }>(deps, 'McpOrganization', { id: key });
+        const found = await query(deps, 'McpOrganization', { id: key });
         if (!found.ok) return found.result;
-        const org = organizationJson(found.data.directoryOrganization);
+        const org = organizationJson(present(found.data.directoryOrganization));
         return structured({
           id,
           title: org.name,
@@ -53,9 +46,9 @@ export function registerFetch(server: McpServer, deps: ToolDeps): void {
         });
       }
       if (kind === 'faq') {
-        const found = await query<{ faqEntry: FaqNode }>(deps, 'McpFaqEntry', { id: key });
+        const found = await query(deps, 'McpFaqEntry', { id: key });
         if (!found.ok) return found.result;
-        const entry = found.data.faqEntry;
+        const entry = present(found.data.faqEntry);
         return structured({
           id,
           title: entry.question,

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { present } from '../../operations.ts';
 import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps } from './tool-kit.ts';
-import { organizationJson, organizationOutput, type OrganizationNode } from './organization-json.ts';
+import { organizationJson, organizationOutput } from './organization-json.ts';
 
 const input = z.strictObject({
   id: text(124).describe('The organization id from search_organizations (org:<id> from search is accepted too)'),
@@ -20,8 +21,8 @@ export function registerGetOrganization(server: McpServer, deps: ToolDeps): void
       annotations: { title: 'Get an organization', ...READ_ONLY },
     },
     guarded(deps, 'get_organization', ({ id }: z.infer<typeof input>) => remembered(deps, 'get_organization', { id }, async () => {
-      const found = await query<{ directoryOrganization: OrganizationNode }>(deps, 'McpOrganization', { id: id.startsWith('org:') ? id.slice(4) : id });
-      return found.ok ? structured(organizationJson(found.data.directoryOrganization)) : found.result;
+      const found = await query(deps, 'McpOrganization', { id: id.startsWith('org:') ? id.slice(4) : id });
+      return found.ok ? structured(organizationJson(present(found.data.directoryOrganization))) : found.result;
     })),
   );
 }

@@ -1,5 +1,9 @@
+import type * as documents from '../../generated/mcp-public.ts';
+import type { OperationsOf } from '../../operations.ts';
+
 // The named GraphQL operations behind the public assistant connector, one or two per tool.
-// Parsed and validated against the schema at start-up, run with the public actor.
+// `npm run codegen` turns them into the typed documents of facades/generated/mcp-public.ts, which
+// the connector runs (validated at start-up) with the public actor.
 export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
   query McpSearchOrganizations($filter: DirectoryFilter, $first: Int!, $after: String) {
     directoryOrganizations(filter: $filter, first: $first, after: $after) {
@@ -44,3 +48,5 @@ export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
     id question answer url faqUrl
   }
 `;
+
+export type PublicMcpOperations = OperationsOf<typeof documents>;

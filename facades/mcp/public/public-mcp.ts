@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PUBLIC, type ChangeFeed, type Logger } from '../../../core/index.ts';
+import { PUBLIC, kindTag, type ChangeFeed, type Logger } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
+import type { PublicMcpOperations } from './operations.ts';
 import { clientAddress, limitKey } from './client-address.ts';
 import { createHostGuard } from './host-guard.ts';
 import type { McpLimits } from './mcp-limits.ts';
@@ -15,12 +16,15 @@ export const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 256 * 1024;
 /** Tools' answers kept: the most searches and profiles a busy hour asks for, within 64 MiB. */
 const ANSWERS = { maxEntries: 5_000, maxBytes: 64 * 1024 * 1024 };
+/** Every tool answers from the directory of organizations: a change of any organization retires the answers, other changes none. */
+const ANSWER_TAGS = [kindTag('organization')];
 
 export interface PublicMcpOptions {
   contexts: Contexts;
-  operations: Operations;
-  /** Versions public data: a change retires the tools' kept answers. */
-  feed: Pick<ChangeFeed, 'version'>;
+  /** Built from the generated documents of facades/generated/mcp-public.ts. */
+  operations: Operations<PublicMcpOperations>;
+  /** Tells of changes: a change of an organization retires the tools' kept answers. */
+  feed: Pick<ChangeFeed, 'generation' | 'mark' | 'stamp'>;
   limits: McpLimits;
   log: Logger;
   /** Host and Origin values accepted: `host` or `host:port`. */
@@ -36,7 +40,7 @@ export interface PublicMcpOptions {
  */
 export function createPublicMcp({ contexts, operations, feed, limits, log, allowedHosts, trustedProxies = 0 }: PublicMcpOptions) {
   const guard = createHostGuard(allowedHosts);
-  const answers = new EpochCache<CallToolResult>(feed, { ...ANSWERS, sizeOf: answerBytes });
+  const answers = new EpochCache<CallToolResult>(feed, { ...ANSWERS, sizeOf: answerBytes, tags: () => ANSWER_TAGS });
 
   return async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     res.setHeader('x-request-id', requestId);

@@ -1,11 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, query, READ_ONLY, remembered, structured, text, whole, type ToolDeps } from './tool-kit.ts';
-import { organizationJson, organizationOutput, type OrganizationNode } from './organization-json.ts';
-
-interface Data {
-  directoryOrganizations: { edges: { node: OrganizationNode }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-}
+import { organizationJson, organizationOutput } from './organization-json.ts';
 
 const input = z.strictObject({
   capability: text(120).optional().describe('An expertise offered, English or French; synonyms match ("ux" finds "ux design", "développement web" finds "web development")'),
@@ -37,7 +33,7 @@ export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): 
     },
     guarded(deps, 'search_organizations', (args: z.infer<typeof input>) => remembered(deps, 'search_organizations', args, async () => {
       const filter = { capability: args.capability, sector: args.sector, place: args.place, network: args.network, text: args.query };
-      const found = await query<Data>(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
+      const found = await query(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
       if (!found.ok) return found.result;
       const { edges, pageInfo } = found.data.directoryOrganizations;
       return structured({

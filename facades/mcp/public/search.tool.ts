@@ -4,11 +4,6 @@ import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps 
 
 // The `search` of deep-research clients: ids they pass to `fetch`, a title and a link to cite.
 
-interface Data {
-  directoryOrganizations: { edges: { node: { id: string; name: string; profileUrl: string } }[] };
-  faqSearch: { entry: { id: string; question: string; faqUrl: string } }[];
-}
-
 const ORGANIZATIONS = 10;
 const FAQ_ENTRIES = 5;
 
@@ -39,7 +34,7 @@ export function registerSearch(server: McpServer, deps: ToolDeps): void {
       annotations: { title: 'Search', ...READ_ONLY },
     },
     guarded(deps, 'search', (args: z.infer<typeof input>) => remembered(deps, 'search', args, async () => {
-      const found = await query<Data>(deps, 'McpSearch', { text: args.query, first: ORGANIZATIONS, faqLimit: FAQ_ENTRIES });
+      const found = await query(deps, 'McpSearch', { text: args.query, first: ORGANIZATIONS, faqLimit: FAQ_ENTRIES });
       if (!found.ok) return found.result;
       const { directoryOrganizations, faqSearch } = found.data;
       return structured({

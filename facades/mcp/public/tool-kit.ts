@@ -1,16 +1,19 @@
 // What every public tool shares: how it runs a named operation, how it answers (one JSON text
 // item plus the same value as structuredContent), and how failures become readable tool errors.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import type { DomainError, Logger } from '../../../core/index.ts';
 import type { Context } from '../../../schema/index.ts';
 import type { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
 import type { McpLimits } from './mcp-limits.ts';
+import type { PublicMcpOperations } from './operations.ts';
 
 /** What a tool may use while answering one HTTP request. */
 export interface ToolDeps {
-  operations: Operations;
+  /** Built from the generated documents of facades/generated/mcp-public.ts. */
+  operations: Operations<PublicMcpOperations>;
   /** A fresh context for the public actor: one per operation run. */
   context(): Context;
   limits: McpLimits;
@@ -27,9 +30,15 @@ export type Outcome<T> = { ok: true; data: T } | { ok: false; result: CallToolRe
 /** Every tool only reads public data. */
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-/** Runs a named operation with a fresh public context; a domain failure becomes a tool error. */
-export async function query<T>(deps: ToolDeps, operation: string, variables: Record<string, unknown>): Promise<Outcome<T>> {
-  const outcome = await deps.operations.run<T>(operation, variables, deps.context());
+type Name = keyof PublicMcpOperations & string;
+
+/** Runs a named operation with a fresh public context, typed from its document; a domain failure becomes a tool error. */
+export async function query<N extends Name>(
+  deps: ToolDeps,
+  operation: N,
+  variables: VariablesOf<PublicMcpOperations[N]>,
+): Promise<Outcome<ResultOf<PublicMcpOperations[N]>>> {
+  const outcome = await deps.operations.run(operation, variables, deps.context());
   return outcome.ok ? outcome : { ok: false, result: toolError(domainText(outcome.error)) };
 }
 

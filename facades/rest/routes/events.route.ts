@@ -1,17 +1,31 @@
-import { eventJson, listJson, type Connection, type EventNode } from '../representations.ts';
+import type { RestEventQuery, RestEventsQuery } from '../../generated/rest.ts';
+import { event, listJson } from '../representations.ts';
+import { listTag, resourceTag } from '../../../core/index.ts';
 import { listParameters, pathId, type Route } from '../route.ts';
+import { present } from '../../operations.ts';
 
-const renderList = (data: { events: Connection<EventNode> }) => listJson(data.events, eventJson);
-const renderOne = (data: { event: EventNode }) => eventJson(data.event);
+const renderList = (data: RestEventsQuery) => listJson(data.events, event.json);
+const renderOne = (data: RestEventQuery) => event.json(present(data.event));
+const LIST_TAGS = [listTag('events')];
 
 export const eventsRoute: Route = {
   path: '/events',
   scope: 'events:read',
-  call: ({ query }) => ({ operation: 'RestEvents', variables: listParameters(query), render: renderList }),
+  call: ({ query }) => ({ operation: 'RestEvents', variables: listParameters(query), render: renderList, tags: () => LIST_TAGS }),
 };
 
 export const eventRoute: Route = {
   path: '/events/{id}',
   scope: 'events:read',
-  call: ({ id }) => ({ operation: 'RestEvent', variables: { id: pathId(id) }, render: renderOne }),
+  call: ({ id }) => {
+    const eventId = pathId(id);
+    return {
+      operation: 'RestEvent',
+      variables: { id: eventId },
+      render: renderOne,
+      // The host's name is part of the answer: a change of the host retires it too.
+      tags: (data?: RestEventQuery) =>
+        [resourceTag('event', eventId), ...(data?.event ? [resourceTag('organization', data.event.host.id)] : [])],
+    };
+  },
 };

@@ -1,17 +1,31 @@
-import { listJson, opportunityJson, type Connection, type OpportunityNode } from '../representations.ts';
+import type { RestOpportunitiesQuery, RestOpportunityQuery } from '../../generated/rest.ts';
+import { listJson, opportunity } from '../representations.ts';
+import { listTag, resourceTag } from '../../../core/index.ts';
 import { listParameters, pathId, type Route } from '../route.ts';
+import { present } from '../../operations.ts';
 
-const renderList = (data: { opportunities: Connection<OpportunityNode> }) => listJson(data.opportunities, opportunityJson);
-const renderOne = (data: { opportunity: OpportunityNode }) => opportunityJson(data.opportunity);
+const renderList = (data: RestOpportunitiesQuery) => listJson(data.opportunities, opportunity.json);
+const renderOne = (data: RestOpportunityQuery) => opportunity.json(present(data.opportunity));
+const LIST_TAGS = [listTag('opportunities')];
 
 export const opportunitiesRoute: Route = {
   path: '/opportunities',
   scope: 'opportunities:read',
-  call: ({ query }) => ({ operation: 'RestOpportunities', variables: listParameters(query), render: renderList }),
+  call: ({ query }) => ({ operation: 'RestOpportunities', variables: listParameters(query), render: renderList, tags: () => LIST_TAGS }),
 };
 
 export const opportunityRoute: Route = {
   path: '/opportunities/{id}',
   scope: 'opportunities:read',
-  call: ({ id }) => ({ operation: 'RestOpportunity', variables: { id: pathId(id) }, render: renderOne }),
+  call: ({ id }) => {
+    const needId = pathId(id);
+    return {
+      operation: 'RestOpportunity',
+      variables: { id: needId },
+      render: renderOne,
+      // The organization's name is part of the answer: a change of the organization retires it too.
+      tags: (data?: RestOpportunityQuery) =>
+        [resourceTag('need', needId), ...(data?.opportunity ? [resourceTag('organization', data.opportunity.organization.id)] : [])],
+    };
+  },
 };

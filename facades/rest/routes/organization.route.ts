@@ -1,10 +1,18 @@
-import { organizationJson, type OrganizationNode } from '../representations.ts';
+import type { RestOrganizationQuery } from '../../generated/rest.ts';
+import { organization } from '../representations.ts';
+import { resourceTag } from '../../../core/index.ts';
 import type { Route } from '../route.ts';
+import { present } from '../../operations.ts';
 
-const render = (data: { organization: OrganizationNode }) => organizationJson(data.organization);
+const render = (data: RestOrganizationQuery) => organization.json(present(data.organization));
 
 export const organizationRoute: Route = {
   path: '/organization',
   scope: 'organization:read',
-  call: ({ grant }) => ({ operation: 'RestOrganization', variables: { id: grant.organizationId }, render }),
+  call: ({ grant }) => ({
+    operation: 'RestOrganization',
+    variables: { id: grant.organizationId },
+    render,
+    tags: () => [resourceTag('organization', grant.organizationId)],
+  }),
 };

@@ -1,0 +1,125 @@
+import type { MikroORM } from '@mikro-orm/core';
+import type { DatabaseKind } from './orm.ts';
+
+/**
+ * One SQL statement with typed rows, written once with `?` placeholders (PostgreSQL gets `$1…`)
+ * or once per database where their SQL differs. Each connection prepares it once and keeps it.
+ */
+export interface Statement<Row> {
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgresql: string;
+  /** Carries the row type only. */
+  readonly row?: Row;
+}
+
+export function statement<Row>(name: string, sql: string | { sqlite: string; postgresql: string }): Statement<Row> {
+  const { sqlite, postgresql } = typeof sql === 'string' ? { sqlite: sql, postgresql: sql } : sql;
+  let n = 0;
+  return { name, sqlite, postgresql: postgresql.replace(/\?/g, () => `$${++n}`) };
+}
+
+/** Runs statements on one database, on MikroORM's own connections. */
+export interface QueryRunner {
+  readonly kind: DatabaseKind;
+  all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]>;
+}
+
+/** Turns a column's value, as each driver returns it, into JavaScript. */
+export interface RowCodec {
+  bool(value: unknown): boolean;
+  date(value: unknown): Date;
+  optionalDate(value: unknown): Date | null;
+  /** A JSON column (text on SQLite, parsed already on PostgreSQL). */
+  json<T>(value: unknown): T;
+  /** A date as a statement's parameter. */
+  param(date: Date): number | Date;
+}
+
+const SQLITE_CODEC: RowCodec = {
+  bool: (value) => value === 1 || value === true,
+  date: (value) => new Date(value as number),
+  optionalDate: (value) => (value === null || value === undefined ? null : new Date(value as number)),
+  json: <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as T,
+  param: (date) => date.getTime(),
+};
+
+const POSTGRESQL_CODEC: RowCodec = {
+  bool: (value) => value === true,
+  date: (value) => (value instanceof Date ? value : new Date(value as string)),
+  optionalDate: (value) => (value === null || value === undefined ? null : value instanceof Date ? value : new Date(value as string)),
+  json: <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as T,
+  param: (date) => date,
+};
+
+export const rowCodec = (kind: DatabaseKind): RowCodec => (kind === 'sqlite' ? SQLITE_CODEC : POSTGRESQL_CODEC);
+
+interface Pool<Connection> {
+  acquireConnection(): Promise<Connection>;
+  releaseConnection(connection: Connection): Promise<void>;
+}
+
+interface SqliteConnection {
+  prepare(sql: string): { all(params: readonly unknown[]): unknown[] };
+  readonly inTransaction: boolean;
+  readonly open?: boolean;
+}
+
+interface PostgresClient {
+  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+const poolOf = <C>(orm: MikroORM) => (orm.em as unknown as { getKnex(): { client: Pool<C> } }).getKnex().client;
+
+/**
+ * SQLite: the ORM's one connection, whose statements SqliteDriver prepares once and keeps.
+ * libsql runs a statement to completion synchronously, so a read needs the connection only
+ * for that instant: while no transaction is open on it, the read runs at once; during a
+ * write transaction it waits for the connection like any other query (it never sees a
+ * transaction's uncommitted rows).
+ */
+class SqliteRunner implements QueryRunner {
+  readonly kind = 'sqlite' as const;
+  private connection: SqliteConnection | undefined;
+  private readonly pool: Pool<SqliteConnection>;
+
+  constructor(orm: MikroORM) {
+    this.pool = poolOf<SqliteConnection>(orm);
+  }
+
+  async all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
+    const idle = this.connection;
+    if (idle && idle.open !== false && !idle.inTransaction) return idle.prepare(statement.sqlite).all(params) as Row[];
+    const connection = await this.pool.acquireConnection();
+    try {
+      this.connection = connection;
+      return connection.prepare(statement.sqlite).all(params) as Row[];
+    } finally {
+      await this.pool.releaseConnection(connection);
+    }
+  }
+}
+
+/** PostgreSQL: the ORM's pool; each connection prepares a named statement once (node-postgres keeps it). */
+class PostgresRunner implements QueryRunner {
+  readonly kind = 'postgresql' as const;
+  private readonly pool: Pool<PostgresClient>;
+
+  constructor(orm: MikroORM) {
+    this.pool = poolOf<PostgresClient>(orm);
+  }
+
+  async all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
+    const client = await this.pool.acquireConnection();
+    try {
+      return (await client.query({ name: statement.name, text: statement.postgresql, values: params })).rows as Row[];
+    } finally {
+      await this.pool.releaseConnection(client);
+    }
+  }
+}
+
+/** The query runner of the database behind `orm`: one per database, for the life of the process. */
+export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunner {
+  return kind === 'sqlite' ? new SqliteRunner(orm) : new PostgresRunner(orm);
+}

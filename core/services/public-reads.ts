@@ -1,0 +1,271 @@
+import DataLoader from 'dataloader';
+import type { KeysetPosition } from '../cursor.ts';
+import { rowCodec, statement, type QueryRunner, type RowCodec } from '../db/query-layer.ts';
+import {
+  DISCOVERABLE_ORGANIZATION_SQL,
+  PUBLIC_EVENT_SQL,
+  PUBLIC_NEED_SQL,
+  eventView,
+  needView,
+  organizationProfile,
+  type EventView,
+  type Links,
+  type NeedView,
+  type OrganizationProfile,
+  type OrganizationRecord,
+  type OrganizationSummary,
+} from '../visibility.ts';
+
+// The public read path: prepared statements through the query layer, rows turned straight into
+// the visibility module's views (no entity, no unit of work), the visibility rules applied in
+// the statements themselves. Reads by id are batched: the ids asked for in one tick, by every
+// request of the process, go out as one statement. A deep page seeks its index with one row-value
+// comparison, `(published_at, id) < (?, ?)`: SQLite and PostgreSQL both seek a `(…, column, id)`
+// index straight to it, where `column <= t and (column < t or id < i)` scans every row sharing `t`.
+
+const NEED_COLUMNS =
+  'id, organization_id, title, description, required_expertise, remote_allowed, city, region, country, deadline, ' +
+  'state, discreet, demo, version, published_at, withdrawn_at, updated_at';
+const EVENT_COLUMNS =
+  'id, host_id, title, description, starts_at, ends_at, timezone, online, city, region, country, ' +
+  'status, demo, version, cancelled_at, updated_at';
+const ORGANIZATION_COLUMNS =
+  'id, name, plan, listed, demo, complete, description, website, logo_url, sectors, capabilities, networks, city, region, country, ' +
+  'partner_payments_due, partner_payments_confirmed, partners_count, completed_packs, references_count, certifications_count, ' +
+  'created_at, updated_at';
+
+/**
+ * `id in (the ids)`, with the list as one parameter: one prepared statement for any number of
+ * ids. On SQLite the list's rows lead the join (`cross join` fixes the order), so each id is one
+ * primary-key lookup rather than a scan of the table probing the list.
+ */
+const byIds = (table: string, columns: string, where: string) => ({
+  sqlite:
+    `select ${columns.split(', ').map((c) => `t.${c}`).join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` +
+    (where ? ` where ${where}` : ''),
+  postgresql: `select ${columns} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
+});
+
+type Row = Record<string, unknown>;
+
+const STATEMENTS = {
+  needsById: statement<Row>('public_needs_by_id', byIds('needs', NEED_COLUMNS, PUBLIC_NEED_SQL)),
+  needsFirst: statement<Row>(
+    'public_needs_first',
+    `select ${NEED_COLUMNS} from needs where ${PUBLIC_NEED_SQL} order by published_at desc, id desc limit ?`,
+  ),
+  needsAfter: statement<Row>(
+    'public_needs_after',
+    `select ${NEED_COLUMNS} from needs where ${PUBLIC_NEED_SQL} and (published_at, id) < (?, ?) ` +
+      'order by published_at desc, id desc limit ?',
+  ),
+  eventsById: statement<Row>('public_events_by_id', byIds('events', EVENT_COLUMNS, PUBLIC_EVENT_SQL)),
+  eventsFirst: statement<Row>(
+    'public_events_first',
+    `select ${EVENT_COLUMNS} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? order by starts_at, id limit ?`,
+  ),
+  eventsAfter: statement<Row>(
+    'public_events_after',
+    `select ${EVENT_COLUMNS} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? and (starts_at, id) > (?, ?) ` +
+      'order by starts_at, id limit ?',
+  ),
+  organizationsById: statement<Row>('organizations_by_id', byIds('organizations', ORGANIZATION_COLUMNS, '')),
+  organizationNames: statement<{ id: string; name: string }>('organization_names_by_id', byIds('organizations', 'id, name', '')),
+  discoverable: statement<Row>(
+    'discoverable_organizations',
+    `select ${ORGANIZATION_COLUMNS} from organizations where ${DISCOVERABLE_ORGANIZATION_SQL} order by id`,
+  ),
+};
+
+/** The list statements, for tests and benchmarks that check the databases' plans of them. */
+export const PUBLIC_LIST_STATEMENTS = {
+  needsFirst: STATEMENTS.needsFirst,
+  needsAfter: STATEMENTS.needsAfter,
+  eventsAfter: STATEMENTS.eventsAfter,
+} as const;
+
+/** A page of rows in keyset order, with each view's position. */
+export interface RowPage<V> {
+  /** Up to `first + 1` views: the extra one only tells that more follow. */
+  views: V[];
+  positions: Map<string, number>;
+}
+
+/** Most ids read by one statement. */
+const MAX_BATCH = 100;
+
+export class PublicReads {
+  private readonly codec: RowCodec;
+  private readonly needs: DataLoader<string, NeedView | null>;
+  private readonly events: DataLoader<string, EventView | null>;
+  private readonly organizations: DataLoader<string, OrganizationProfile | null>;
+  private readonly names: DataLoader<string, OrganizationSummary | null>;
+
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly links: Links,
+  ) {
+    this.codec = rowCodec(runner.kind);
+    const loader = <V>(load: (ids: readonly string[]) => Promise<Map<string, V>>) =>
+      new DataLoader<string, V | null>(async (ids) => {
+        const found = await load(ids);
+        return ids.map((id) => found.get(id) ?? null);
+      }, { cache: false, maxBatchSize: MAX_BATCH });
+    this.needs = loader((ids) => this.byId(STATEMENTS.needsById, ids, (row) => this.needOf(row)));
+    this.events = loader((ids) => this.byId(STATEMENTS.eventsById, ids, (row) => this.eventOf(row)));
+    this.organizations = loader((ids) =>
+      this.byId(STATEMENTS.organizationsById, ids, (row) => organizationProfile(this.organization(row), this.links)),
+    );
+    this.names = loader(async (ids) => {
+      const rows = await this.runner.all(STATEMENTS.organizationNames, [this.idList(ids)]);
+      return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name }]));
+    });
+  }
+
+  /** A public need; null when absent or not public. */
+  need(id: string): Promise<NeedView | null> {
+    return this.needs.load(id);
+  }
+
+  private needOf(arg: Row): NeedView {
+    const c = this.codec;
+    return needView(
+      {
+        id: arg.id as string,
+        organization: { id: arg.organization_id as string },
+        title: arg.title as string,
+        description: arg.description as string,
+        requiredExpertise: c.json<string[]>(arg.required_expertise),
+        remoteAllowed: c.bool(arg.remote_allowed),
+        city: (arg.city as string | null) ?? null,
+        region: (arg.region as string | null) ?? null,
+        country: (arg.country as string | null) ?? null,
+        deadline: c.optionalDate(arg.deadline),
+        state: arg.state as NeedView['admin']['state'],
+        discreet: c.bool(arg.discreet),
+        demo: c.bool(arg.demo),
+        version: Number(arg.version),
+        publishedAt: c.optionalDate(arg.published_at),
+        withdrawnAt: c.optionalDate(arg.withdrawn_at),
+        updatedAt: c.date(arg.updated_at),
+      },
+      this.links,
+    );
+  }
+
+  /** Public needs, newest published first, after `position` when given: `first + 1` rows. */
+  async needPage(first: number, position: KeysetPosition | undefined): Promise<RowPage<NeedView>> {
+    const rows = position
+      ? await this.runner.all(STATEMENTS.needsAfter, [this.codec.param(new Date(position.at)), position.id, first + 1])
+      : await this.runner.all(STATEMENTS.needsFirst, [first + 1]);
+    return this.page(rows, (row) => this.needOf(row), (row) => this.codec.optionalDate(row.published_at)?.getTime() ?? 0);
+  }
+
+  /** A public event; null when absent or cancelled. */
+  event(id: string): Promise<EventView | null> {
+    return this.events.load(id);
+  }
+
+  private eventOf(arg: Row): EventView {
+    const c = this.codec;
+    return eventView(
+      {
+        id: arg.id as string,
+        host: { id: arg.host_id as string },
+        title: arg.title as string,
+        description: arg.description as string,
+        startsAt: c.date(arg.starts_at),
+        endsAt: c.date(arg.ends_at),
+        timezone: arg.timezone as string,
+        online: c.bool(arg.online),
+        city: (arg.city as string | null) ?? null,
+        region: (arg.region as string | null) ?? null,
+        country: (arg.country as string | null) ?? null,
+        status: arg.status as EventView['admin']['status'],
+        demo: c.bool(arg.demo),
+        version: Number(arg.version),
+        cancelledAt: c.optionalDate(arg.cancelled_at),
+        updatedAt: c.date(arg.updated_at),
+      },
+      this.links,
+    );
+  }
+
+  /** Upcoming and ongoing public events at `now`, soonest first, after `position` when given: `first + 1` rows. */
+  async eventPage(first: number, position: KeysetPosition | undefined, now: Date): Promise<RowPage<EventView>> {
+    const p = this.codec.param;
+    const rows = position
+      ? await this.runner.all(STATEMENTS.eventsAfter, [p(now), p(new Date(position.at)), position.id, first + 1])
+      : await this.runner.all(STATEMENTS.eventsFirst, [p(now), first + 1]);
+    return this.page(rows, (row) => this.eventOf(row), (row) => this.codec.date(row.starts_at).getTime());
+  }
+
+  /** Any organization's profile (callers decide who may see it); null when absent. */
+  organizationProfile(id: string): Promise<OrganizationProfile | null> {
+    return this.organizations.load(id);
+  }
+
+  /** Names of organizations, by id; null for an unknown id. */
+  async organizationNames(ids: readonly string[]): Promise<(OrganizationSummary | null)[]> {
+    const found = await this.names.loadMany(ids);
+    return found.map((entry) => (entry instanceof Error ? null : entry));
+  }
+
+  /** Every discoverable organization, by id, as the public directory shows them. */
+  async discoverable(): Promise<{ row: OrganizationRecord; profile: OrganizationProfile }[]> {
+    const rows = await this.runner.all(STATEMENTS.discoverable, []);
+    return rows.map((r) => {
+      const row = this.organization(r);
+      return { row, profile: organizationProfile(row, this.links) };
+    });
+  }
+
+  private organization(r: Row): OrganizationRecord {
+    const c = this.codec;
+    return {
+      id: r.id as string,
+      name: r.name as string,
+      plan: r.plan as OrganizationRecord['plan'],
+      listed: c.bool(r.listed),
+      demo: c.bool(r.demo),
+      complete: c.bool(r.complete),
+      description: r.description as string,
+      website: (r.website as string | null) ?? null,
+      logoUrl: (r.logo_url as string | null) ?? null,
+      sectors: c.json<string[]>(r.sectors),
+      capabilities: c.json<string[]>(r.capabilities),
+      networks: c.json<string[]>(r.networks),
+      city: (r.city as string | null) ?? null,
+      region: (r.region as string | null) ?? null,
+      country: (r.country as string | null) ?? null,
+      partnerPaymentsDue: Number(r.partner_payments_due),
+      partnerPaymentsConfirmed: Number(r.partner_payments_confirmed),
+      partnersCount: Number(r.partners_count),
+      completedPacks: Number(r.completed_packs),
+      referencesCount: Number(r.references_count),
+      certificationsCount: Number(r.certifications_count),
+      createdAt: c.date(r.created_at),
+      updatedAt: c.date(r.updated_at),
+    };
+  }
+
+  private async byId<V>(st: (typeof STATEMENTS)['needsById'], ids: readonly string[], view: (row: Row) => V): Promise<Map<string, V>> {
+    const rows = await this.runner.all(st, [this.idList(ids)]);
+    return new Map(rows.map((row) => [row.id as string, view(row)]));
+  }
+
+  /** The id list parameter: a JSON array on SQLite (json_each), an array on PostgreSQL (any). */
+  private idList(ids: readonly string[]): unknown {
+    return this.runner.kind === 'sqlite' ? JSON.stringify(ids) : ids;
+  }
+
+  private page<V extends { id: string }>(rows: Row[], view: (row: Row) => V, position: (row: Row) => number): RowPage<V> {
+    const positions = new Map<string, number>();
+    const views = rows.map((row) => {
+      const v = view(row);
+      positions.set(v.id, position(row));
+      return v;
+    });
+    return { views, positions };
+  }
+}

@@ -1,0 +1,74 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { GraphQLID, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../core/index.ts';
+import type { Context } from '../schema/index.ts';
+import { Operations } from './operations.ts';
+
+// A schema of one field, and a module shaped as `npm run codegen` writes them.
+const Greeting = new GraphQLObjectType({ name: 'Greeting', fields: { text: { type: new GraphQLNonNull(GraphQLString) } } });
+const schema = new GraphQLSchema({
+  query: new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      greeting: {
+        type: Greeting,
+        args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+        resolve: (_root, { id }: { id: string }) => {
+          if (id === 'missing') throw new DomainError('not_found', 'No such greeting');
+          if (id === 'broken') throw new Error('database unreachable');
+          return { text: `hello ${id}` };
+        },
+      },
+    },
+  }),
+});
+const generated = {
+  GreetingDocument: parse('query Greeting($id: ID!) { greeting(id: $id) { text } }') as TypedDocumentNode<
+    { greeting: { text: string } | null },
+    { id: string }
+  >,
+  GreetingTextFragmentDoc: parse('fragment GreetingText on Greeting { text }') as TypedDocumentNode<{ text: string }, unknown>,
+};
+const context = {} as Context;
+
+describe('Operations', () => {
+  const operations = Operations.generated(schema, generated);
+
+  it('runs a generated operation by name, its result typed from the document', async () => {
+    const outcome = await operations.run('Greeting', { id: 'ada' }, context);
+    expect(outcome.ok).toBe(true);
+    // Typed: `outcome.data.greeting` is `{ text: string } | null`, no cast.
+    if (outcome.ok) expect(outcome.data.greeting?.text).toBe('hello ada');
+  });
+
+  it('gives a domain failure back as a value and throws anything else', async () => {
+    const outcome = await operations.run('Greeting', { id: 'missing' }, context);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    await expect(operations.run('Greeting', { id: 'broken' }, context)).rejects.toThrow('database unreachable');
+  });
+
+  it('refuses names it does not hold, at compile time and at run time', async () => {
+    // @ts-expect-error: not an operation of this facade (fragments are not operations either)
+    await expect(operations.run('GreetingText', {}, context)).rejects.toThrow('Unknown operation GreetingText');
+    // @ts-expect-error: the variables are checked against the document
+    await expect(operations.run('Greeting', { identifier: 'ada' }, context)).rejects.toThrow(/Variable "\$id"/);
+  });
+
+  it('lets no caller of a generated facade choose its own result type', async () => {
+    // @ts-expect-error: the result comes from the document, never from a type argument
+    const outcome = await operations.run<{ greeting: { colour: string } }>('Greeting', { id: 'ada' }, context);
+    expect(outcome).toEqual({ ok: true, data: { greeting: { text: 'hello ada' } } });
+  });
+
+  it('refuses, at start-up, documents the schema does not validate', () => {
+    const wrong = { WrongDocument: parse('query Wrong { greeting(id: "1") { colour } }') };
+    expect(() => new Operations(schema, wrong)).toThrow(/Invalid facade operations: Cannot query field "colour"/);
+  });
+
+  it('still runs operations given as text, by name', async () => {
+    const untyped = new Operations(schema, 'query Hello($id: ID!) { greeting(id: $id) { text } }');
+    const outcome = await untyped.run<{ greeting: { text: string } }>('Hello', { id: 'bo' }, context);
+    expect(outcome).toEqual({ ok: true, data: { greeting: { text: 'hello bo' } } });
+  });
+});
