@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,5 +46,33 @@ describe('SQLite transactions against a second writing process', () => {
     expect(await epoch()).toBe(1);
     expect(writeFromOtherProcess()).toBe('written');
     expect(await epoch()).toBe(2);
+  });
+
+  it('rejects with the lock\'s own error when BEGIN cannot take the lock, and runs none of the work', async () => {
+    // Another process holds the write lock until its stdin closes.
+    const holder = spawn(process.execPath, ['-e', `
+      const Database = require('libsql');
+      const db = new Database(process.argv[1]);
+      db.exec('begin immediate');
+      console.log('holding');
+      process.stdin.resume();
+      process.stdin.on('end', () => { db.exec('rollback'); db.close(); });`, join(dataDir, 'packline.sqlite')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    await once(holder.stdout, 'data');
+    const connection = server.em.getConnection();
+    await connection.execute('pragma busy_timeout = 0');
+    let ran = false;
+    try {
+      await expect(
+        server.em.fork().transactional(async () => {
+          ran = true;
+        }),
+      ).rejects.toThrow(/locked|busy/i);
+      expect(ran).toBe(false);
+    } finally {
+      await connection.execute('pragma busy_timeout = 10000');
+      holder.stdin.end();
+      await once(holder, 'exit');
+    }
+    expect(writeFromOtherProcess()).toBe('written');
   });
 });

@@ -9,12 +9,16 @@ import { createRequire } from 'node:module';
 // write lock up front, so the second writer waits its busy_timeout instead of failing.
 
 const require = createRequire(import.meta.url);
-type KnexTransaction = new (...args: unknown[]) => { query(conn: unknown, sql: string): Promise<unknown> };
+type KnexTransaction = new (...args: unknown[]) => { trxClient: { query(conn: unknown, sql: string): Promise<unknown> } };
 const SqliteTransaction: KnexTransaction = require('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js');
 
+// Knex's own begin swallows a failed BEGIN (it rejects the transaction's outcome but still hands the
+// transaction to its caller), so a writer that could not take the lock in time failed later with
+// "Transaction query already complete" and the cause was lost. Rejecting here hands out no
+// transaction and reports the cause ("database is locked") to the caller.
 class ImmediateTransaction extends SqliteTransaction {
   begin(conn: unknown): Promise<unknown> {
-    return this.query(conn, 'BEGIN IMMEDIATE;');
+    return this.trxClient.query(conn, 'BEGIN IMMEDIATE;');
   }
 }
 
