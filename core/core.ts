@@ -127,7 +127,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
   const directory = new DirectorySnapshot(deps.reads, feed);
-  const deliveryStore = new DeliveryStore(createScriptRunner(db, databaseKind(options)), db, box);
+  const deliveryStore = new DeliveryStore(createScriptRunner(db, databaseKind(options)), box);
   let liveLimits: LiveLimits | undefined;
   return {
     db,

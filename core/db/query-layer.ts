@@ -25,35 +25,6 @@ export interface QueryRunner {
   all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]>;
 }
 
-/** Turns a column's value, as each driver returns it, into JavaScript. */
-export interface RowCodec {
-  bool(value: unknown): boolean;
-  date(value: unknown): Date;
-  optionalDate(value: unknown): Date | null;
-  /** A JSON column (text on SQLite, parsed already on PostgreSQL). */
-  json<T>(value: unknown): T;
-  /** A date as a statement's parameter. */
-  param(date: Date): number | Date;
-}
-
-const SQLITE_CODEC: RowCodec = {
-  bool: (value) => value === 1 || value === true,
-  date: (value) => new Date(value as number),
-  optionalDate: (value) => (value === null || value === undefined ? null : new Date(value as number)),
-  json: <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as T,
-  param: (date) => date.getTime(),
-};
-
-const POSTGRESQL_CODEC: RowCodec = {
-  bool: (value) => value === true,
-  date: (value) => (value instanceof Date ? value : new Date(value as string)),
-  optionalDate: (value) => (value === null || value === undefined ? null : value instanceof Date ? value : new Date(value as string)),
-  json: <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as T,
-  param: (date) => date,
-};
-
-export const rowCodec = (kind: DatabaseKind): RowCodec => (kind === 'sqlite' ? SQLITE_CODEC : POSTGRESQL_CODEC);
-
 interface Pool<Connection> {
   acquireConnection(): Promise<Connection>;
   releaseConnection(connection: Connection): Promise<void>;

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { KeysetPosition } from '../cursor.ts';
-import { rowCodec, statement, type QueryRunner, type RowCodec } from '../db/query-layer.ts';
+import { statement, type QueryRunner } from '../db/query-layer.ts';
+import { rowCodec, type RowCodec } from '../db/row-codec.ts';
 import {
   DISCOVERABLE_ORGANIZATION_SQL,
   PUBLIC_EVENT_SQL,
@@ -135,19 +136,19 @@ export class PublicReads {
         organization: { id: arg.organization_id as string },
         title: arg.title as string,
         description: arg.description as string,
-        requiredExpertise: c.json<string[]>(arg.required_expertise),
-        remoteAllowed: c.bool(arg.remote_allowed),
+        requiredExpertise: c.readJson<string[]>(arg.required_expertise),
+        remoteAllowed: c.readBool(arg.remote_allowed),
         city: (arg.city as string | null) ?? null,
         region: (arg.region as string | null) ?? null,
         country: (arg.country as string | null) ?? null,
-        deadline: c.optionalDate(arg.deadline),
+        deadline: c.readOptionalDate(arg.deadline),
         state: arg.state as NeedView['admin']['state'],
-        discreet: c.bool(arg.discreet),
-        demo: c.bool(arg.demo),
+        discreet: c.readBool(arg.discreet),
+        demo: c.readBool(arg.demo),
         version: Number(arg.version),
-        publishedAt: c.optionalDate(arg.published_at),
-        withdrawnAt: c.optionalDate(arg.withdrawn_at),
-        updatedAt: c.date(arg.updated_at),
+        publishedAt: c.readOptionalDate(arg.published_at),
+        withdrawnAt: c.readOptionalDate(arg.withdrawn_at),
+        updatedAt: c.readDate(arg.updated_at),
       },
       this.links,
     );
@@ -156,9 +157,9 @@ export class PublicReads {
   /** Public needs, newest published first, after `position` when given: `first + 1` rows. */
   async needPage(first: number, position: KeysetPosition | undefined): Promise<RowPage<NeedView>> {
     const rows = position
-      ? await this.runner.all(STATEMENTS.needsAfter, [this.codec.param(new Date(position.at)), position.id, first + 1])
+      ? await this.runner.all(STATEMENTS.needsAfter, [this.codec.date(new Date(position.at)), position.id, first + 1])
       : await this.runner.all(STATEMENTS.needsFirst, [first + 1]);
-    return this.page(rows, (row) => this.needOf(row), (row) => this.codec.optionalDate(row.published_at)?.getTime() ?? 0);
+    return this.page(rows, (row) => this.needOf(row), (row) => this.codec.readOptionalDate(row.published_at)?.getTime() ?? 0);
   }
 
   /** A public event; null when absent or cancelled. */
@@ -174,18 +175,18 @@ export class PublicReads {
         host: { id: arg.host_id as string },
         title: arg.title as string,
         description: arg.description as string,
-        startsAt: c.date(arg.starts_at),
-        endsAt: c.date(arg.ends_at),
+        startsAt: c.readDate(arg.starts_at),
+        endsAt: c.readDate(arg.ends_at),
         timezone: arg.timezone as string,
-        online: c.bool(arg.online),
+        online: c.readBool(arg.online),
         city: (arg.city as string | null) ?? null,
         region: (arg.region as string | null) ?? null,
         country: (arg.country as string | null) ?? null,
         status: arg.status as EventView['admin']['status'],
-        demo: c.bool(arg.demo),
+        demo: c.readBool(arg.demo),
         version: Number(arg.version),
-        cancelledAt: c.optionalDate(arg.cancelled_at),
-        updatedAt: c.date(arg.updated_at),
+        cancelledAt: c.readOptionalDate(arg.cancelled_at),
+        updatedAt: c.readDate(arg.updated_at),
       },
       this.links,
     );
@@ -193,11 +194,11 @@ export class PublicReads {
 
   /** Upcoming and ongoing public events at `now`, soonest first, after `position` when given: `first + 1` rows. */
   async eventPage(first: number, position: KeysetPosition | undefined, now: Date): Promise<RowPage<EventView>> {
-    const p = this.codec.param;
+    const p = (date: Date) => this.codec.date(date);
     const rows = position
       ? await this.runner.all(STATEMENTS.eventsAfter, [p(now), p(new Date(position.at)), position.id, first + 1])
       : await this.runner.all(STATEMENTS.eventsFirst, [p(now), first + 1]);
-    return this.page(rows, (row) => this.eventOf(row), (row) => this.codec.date(row.starts_at).getTime());
+    return this.page(rows, (row) => this.eventOf(row), (row) => this.codec.readDate(row.starts_at).getTime());
   }
 
   /** Any organization's profile (callers decide who may see it); null when absent. */
@@ -226,15 +227,15 @@ export class PublicReads {
       id: r.id as string,
       name: r.name as string,
       plan: r.plan as OrganizationRecord['plan'],
-      listed: c.bool(r.listed),
-      demo: c.bool(r.demo),
-      complete: c.bool(r.complete),
+      listed: c.readBool(r.listed),
+      demo: c.readBool(r.demo),
+      complete: c.readBool(r.complete),
       description: r.description as string,
       website: (r.website as string | null) ?? null,
       logoUrl: (r.logo_url as string | null) ?? null,
-      sectors: c.json<string[]>(r.sectors),
-      capabilities: c.json<string[]>(r.capabilities),
-      networks: c.json<string[]>(r.networks),
+      sectors: c.readJson<string[]>(r.sectors),
+      capabilities: c.readJson<string[]>(r.capabilities),
+      networks: c.readJson<string[]>(r.networks),
       city: (r.city as string | null) ?? null,
       region: (r.region as string | null) ?? null,
       country: (r.country as string | null) ?? null,
@@ -244,8 +245,8 @@ export class PublicReads {
       completedPacks: Number(r.completed_packs),
       referencesCount: Number(r.references_count),
       certificationsCount: Number(r.certifications_count),
-      createdAt: c.date(r.created_at),
-      updatedAt: c.date(r.updated_at),
+      createdAt: c.readDate(r.created_at),
+      updatedAt: c.readDate(r.updated_at),
     };
   }
 

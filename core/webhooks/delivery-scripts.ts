@@ -7,7 +7,8 @@ import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './envelope.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { all, allForIds, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type RowCodec, type Script } from './delivery-sql.ts';
+import { all, allForIds, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type Script } from './delivery-sql.ts';
+import type { RowCodec } from '../db/row-codec.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
@@ -156,6 +157,33 @@ export const DELIVERY_SCRIPTS = {
     const seqs = rows.slice(0, handled).map((row) => Number(row.seq));
     yield* forIds(seqs, [now], (list) => `update outbox_events set fanned_out_at = ? where seq in (${list})`);
     return { rows: handled, destinations: [...touched] };
+  }),
+
+  /**
+   * Takes the lanes of `ids` that no live dispatcher holds (free, expired, or already `owner`'s)
+   * until `now + leaseMs`; returns those `owner` now holds.
+   */
+  claimLanes: write(function* (codec: RowCodec, { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number }): Script<string[]> {
+    yield* forIds(
+      ids,
+      [owner, codec.date(now + leaseMs), codec.date(now), owner],
+      (list) => `update webhook_destinations set lease_owner = ?, lease_expires_at = ? where (lease_owner is null or lease_expires_at < ? or lease_owner = ?) and id in (${list})`,
+    );
+    const held = yield* allForIds<{ id: string; lease_owner: string | null }>(ids, (list) => `select id, lease_owner from webhook_destinations where id in (${list})`);
+    return held.filter((row) => row.lease_owner === owner).map((row) => row.id);
+  }),
+
+  /** Extends `owner`'s leases to `now + leaseMs`; returns the lanes it still holds. */
+  renewLanes: write(function* (codec: RowCodec, { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number }): Script<string[]> {
+    yield* run('update webhook_destinations set lease_expires_at = ? where lease_owner = ?', [codec.date(now + leaseMs), owner]);
+    return (yield* all<{ id: string }>('select id from webhook_destinations where lease_owner = ?', [owner])).map((row) => row.id);
+  }),
+
+  /** Gives `owner`'s lanes back (only those of `ids` when given), so another dispatcher takes them at once. */
+  releaseLanes: write(function* (_codec: RowCodec, { owner, ids }: { owner: string; ids?: string[] | undefined }): Script<void> {
+    const release = 'update webhook_destinations set lease_owner = null, lease_expires_at = null where lease_owner = ?';
+    if (ids) yield* forIds(ids, [owner], (list) => `${release} and id in (${list})`);
+    else yield* run(release, [owner]);
   }),
 
   /** Active destinations that have deliveries waiting. */

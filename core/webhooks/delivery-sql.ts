@@ -1,11 +1,10 @@
-import type { DatabaseKind } from '../db/orm.ts';
 
 /**
  * Plain SQL for the dispatcher's hot path: turning outbox rows into deliveries, reading a lane's
  * queue, recording attempts. Going through entities there cost more than the HTTP requests
  * themselves (entity construction and change tracking for rows that are written once and read
  * once), so these statements bypass the unit of work and write rows as MikroORM's platforms
- * store them (see `RowCodec`). Everything else about deliveries stays on the entities.
+ * store them (see `RowCodec` in core/db/row-codec.ts). Everything else about deliveries stays on the entities.
  *
  * Each unit of work is written once, as a `Script`: a generator that yields statements and gets
  * their rows back (delivery-scripts.ts). A runner carries it out on one database: on SQLite
@@ -59,48 +58,6 @@ export function* allForIds<T>(ids: readonly (string | number)[], statement: (pla
 export function insertSql(table: string, columns: readonly string[], count: number): string {
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   return `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: count }, () => tuple).join(', ')}`;
-}
-
-/** Column values as each database keeps them: MikroORM's SQLite platform stores dates as epoch milliseconds and JSON as text. */
-export class RowCodec {
-  constructor(readonly kind: DatabaseKind) {}
-
-  date(value: Date | number): Date | number {
-    const ms = typeof value === 'number' ? value : value.getTime();
-    return this.kind === 'sqlite' ? ms : new Date(ms);
-  }
-
-  readDate(value: unknown): Date {
-    return new Date(this.readMs(value));
-  }
-
-  readMs(value: unknown): number {
-    if (value instanceof Date) return value.getTime();
-    if (typeof value === 'number') return value;
-    return typeof value === 'string' && !/^\d+$/.test(value) ? Date.parse(value) : Number(value);
-  }
-
-  bool(value: boolean): boolean | number {
-    return this.kind === 'sqlite' ? (value ? 1 : 0) : value;
-  }
-
-  readBool(value: unknown): boolean {
-    return value === true || value === 1 || value === '1';
-  }
-
-  /** JSON text; PostgreSQL casts it into its jsonb column. */
-  json(value: unknown): string {
-    return JSON.stringify(value);
-  }
-
-  readJson<T>(value: unknown): T {
-    return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-  }
-
-  /** A JSON column as text: SQLite keeps the very text written; PostgreSQL's jsonb comes back parsed. */
-  readJsonText(value: unknown): string {
-    return typeof value === 'string' ? value : JSON.stringify(value);
-  }
 }
 
 export const DELIVERY_COLUMNS = [

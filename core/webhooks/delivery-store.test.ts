@@ -103,6 +103,31 @@ describe('the delivery store', () => {
     expect(new Set(kept.items.map((delivery) => delivery.id))).toEqual(new Set(newest.map((delivery) => delivery.id)));
   });
 
+  it('leases lanes: one owner at a time, renewed by their owner, taken over once expired, given back', async () => {
+    await core.services().organizations.create(INTERNAL, { id: 'store-lease', name: 'Leases', plan: 'clan' });
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const created = await core.services().destinations.create(INTERNAL, { organizationId: 'store-lease', format: 'standard-json', url: `http://127.0.0.1:9/lease-${n}` });
+      ids.push(created.destination.id);
+    }
+    const [a, b, c] = ids as [string, string, string];
+    const store = core.deliveryStore;
+    expect(await store.claim('one', [a, b], 60_000)).toEqual(expect.arrayContaining([a, b]));
+    // Held by a live owner: another dispatcher gets only the free lane.
+    expect(await store.claim('two', [a, b, c], 60_000)).toEqual([c]);
+    expect(new Set(await store.renew('one', 60_000))).toEqual(new Set([a, b]));
+    // An expired lease is free to take.
+    expect((await store.claim('one', [a], -1)).sort()).toEqual([a]);
+    expect(await store.claim('two', [a], 60_000)).toEqual([a]);
+    expect(await store.renew('one', 60_000)).toEqual([b]);
+    await store.release('one', [b]);
+    expect(await store.renew('one', 60_000)).toEqual([]);
+    expect((await store.claim('two', [b], 60_000))).toEqual([b]);
+    await store.release('two');
+    expect(await store.renew('two', 60_000)).toEqual([]);
+    expect(await store.claim('one', [], 60_000)).toEqual([]);
+  });
+
   it("fails a call with the database's own message, and refuses calls once its runner is closed", async () => {
     const outcome: AttemptOutcome = {
       deliveryId: 'dlv_nobody',

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../db/orm.ts';
-import { WebhookDestinationEntity, type Plan } from '../entities/index.ts';
+import type { Plan } from '../entities/index.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
@@ -60,7 +59,6 @@ export class DeliveryStore {
 
   constructor(
     private readonly sql: ScriptRunner,
-    private readonly db: Database,
     private readonly box: SecretBox,
   ) {}
 
@@ -87,30 +85,18 @@ export class DeliveryStore {
   /** Takes the lanes of `ids` that no other live dispatcher holds; returns those now held by `owner`. */
   async claim(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
     if (ids.length === 0) return [];
-    const em = this.db.em.fork();
-    const now = new Date();
-    await em.nativeUpdate(
-      WebhookDestinationEntity,
-      { id: { $in: ids }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lt: now } }, { leaseOwner: owner }] },
-      { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-    );
-    const held = await em.find(WebhookDestinationEntity, { id: { $in: ids }, leaseOwner: owner }, { fields: ['id'] });
-    return held.map((row) => row.id);
+    return this.sql.call('claimLanes', { owner, ids, leaseMs, now: Date.now() });
   }
 
   /** Extends `owner`'s leases; returns the lanes it still holds. */
-  async renew(owner: string, leaseMs: number): Promise<string[]> {
-    const em = this.db.em.fork();
-    const now = new Date();
-    await em.nativeUpdate(WebhookDestinationEntity, { leaseOwner: owner }, { leaseExpiresAt: new Date(now.getTime() + leaseMs) });
-    const held = await em.find(WebhookDestinationEntity, { leaseOwner: owner }, { fields: ['id'] });
-    return held.map((row) => row.id);
+  renew(owner: string, leaseMs: number): Promise<string[]> {
+    return this.sql.call('renewLanes', { owner, leaseMs, now: Date.now() });
   }
 
   /** Gives lanes back (all of `owner`'s when `ids` is omitted) so another dispatcher takes them at once. */
   async release(owner: string, ids?: string[]): Promise<void> {
-    const where = ids ? { leaseOwner: owner, id: { $in: ids } } : { leaseOwner: owner };
-    await this.db.em.fork().nativeUpdate(WebhookDestinationEntity, where, { leaseOwner: null, leaseExpiresAt: null });
+    if (ids?.length === 0) return;
+    await this.sql.call('releaseLanes', { owner, ids });
   }
 
   /** Lanes' targets, by destination id (null for a destination that is gone): one read for them all. */
