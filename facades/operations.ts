@@ -67,8 +67,8 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
     if (!document) throw new Error(`Unknown operation ${operationName}`);
     const outcome = compileQuery(this.schema, document, operationName);
     if (!isCompiledQuery(outcome)) throw new Error(`Operation ${operationName} does not compile: ${outcome.errors?.map((e) => e.message).join('; ')}`);
-    this.compiled.set(operationName, (compiled = outcome));
-    return compiled;
+    this.compiled.set(operationName, outcome);
+    return outcome;
   }
 
   /**

@@ -155,7 +155,10 @@ export function captureRequests(receipts: Receipt[]): Map<string, CapturedReques
       headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     let list = byPath.get(receipt.path);
-    if (!list) byPath.set(receipt.path, (list = []));
+    if (!list) {
+      list = [];
+      byPath.set(receipt.path, list);
+    }
     list.push({ headers, body: receipt.body });
   }
   return byPath;

@@ -112,7 +112,7 @@ export async function startWebhookServer({
     spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo', '--role', role], { cwd: ROOT, env, stdio: ['ignore', 'pipe', fd] }),
   );
   closeSync(fd);
-  const banner = role === 'dispatcher' ? /dispatcher is listening on (\S+):(\d+)/ : /Packline is listening on (\S+):(\d+)[^]*^Try: /m;
+  const banner = role === 'dispatcher' ? /dispatcher is listening on (\S+):(\d+)/ : /Packline is listening on (\S+):(\d+)[\s\S]*^Try: /m;
   let output = '';
   const listening = new Promise<{ port: number; at: number }>((resolve) => {
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -37,7 +37,10 @@ function cachePreparedStatements(connection: RawConnection): void {
   const statements = new LRUCache<string, object>({ max: STATEMENTS_PER_CONNECTION });
   connection.prepare = (sql: string) => {
     let statement = statements.get(sql);
-    if (statement === undefined) statements.set(sql, (statement = prepare(sql) as object));
+    if (statement === undefined) {
+      statement = prepare(sql) as object;
+      statements.set(sql, statement);
+    }
     return statement;
   };
 }

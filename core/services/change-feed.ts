@@ -148,7 +148,10 @@ export class ChangeFeed {
    * argument, everything is retired.
    */
   changed(changes?: readonly RecordedChange[]): void {
-    if (changes === undefined) return this.notify(undefined);
+    if (changes === undefined) {
+      this.notify(undefined);
+      return;
+    }
     for (const change of changes) if (change.row?.seq !== undefined) this.markSeen(change.row.seq);
     this.notify(changes);
     this.bus?.publish(changes.map((c) => ({ seq: c.row?.seq, kind: c.kind, id: c.id, lists: c.lists })));

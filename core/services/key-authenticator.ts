@@ -72,7 +72,10 @@ export class KeyAuthenticator {
    * its keys (their plan); changes of needs, events or destinations retire nothing.
    */
   private retire(notice: ChangeNotice): void {
-    if (notice.all) return this.cache.clear();
+    if (notice.all) {
+      this.cache.clear();
+      return;
+    }
     const keys = new Set<string>();
     const organizations = new Set<string>();
     for (const change of notice.changes) {

@@ -82,7 +82,10 @@ export class SqliteConnection {
 
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
-    if (statement === undefined) this.statements.set(sql, (statement = this.connection.prepare(sql)));
+    if (statement === undefined) {
+      statement = this.connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
     return statement;
   }
 }

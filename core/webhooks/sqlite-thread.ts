@@ -38,7 +38,10 @@ function drain(): void {
   for (let call = reads.shift(); call; call = reads.shift()) answer(call);
   const write = writes.shift();
   if (write) answer(write);
-  if (reads.length > 0 || writes.length > 0) return schedule();
+  if (reads.length > 0 || writes.length > 0) {
+    schedule();
+    return;
+  }
   if (closing) {
     connection.close();
     port.close();

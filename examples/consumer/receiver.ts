@@ -186,11 +186,20 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== WEBHOOK_PATH) return reply(res, 404, { error: 'not_found' });
-    if (req.method !== 'POST') return reply(res, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    if (path !== WEBHOOK_PATH) {
+      reply(res, 404, { error: 'not_found' });
+      return;
+    }
+    if (req.method !== 'POST') {
+      reply(res, 405, { error: 'method_not_allowed' }, { allow: 'POST' });
+      return;
+    }
 
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) return tooLarge(req, res);
+    if (declared > MAX_BODY_BYTES) {
+      tooLarge(req, res);
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let aborted = false;
@@ -225,11 +234,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       log.warn('delivery refused', { reason: error.reason });
-      return reply(res, 401, { error: error.reason });
+      reply(res, 401, { error: error.reason });
+      return;
     }
 
     const effect = effectOf(envelope);
-    if (effect === null) return reply(res, 400, { error: 'malformed_data' });
+    if (effect === null) {
+      reply(res, 400, { error: 'malformed_data' });
+      return;
+    }
 
     let fresh: boolean;
     try {
@@ -237,11 +250,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     } catch (error) {
       // Nothing was committed: a 5xx makes Packline deliver it again later.
       log.warn('could not store the delivery', { event_id: envelope.id, error: errorText(error) });
-      return reply(res, 500, { error: 'storage_failed' });
+      reply(res, 500, { error: 'storage_failed' });
+      return;
     }
     if (!fresh) {
       log.info('duplicate delivery ignored', { event_id: envelope.id });
-      return reply(res, 200, { duplicate: true });
+      reply(res, 200, { duplicate: true });
+      return;
     }
     log.info('delivery applied', { event_id: envelope.id, type: envelope.type });
     reply(res, 200, { received: true });

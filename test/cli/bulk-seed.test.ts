@@ -54,7 +54,7 @@ describe('packline seed --needs/--events', () => {
       [['--needs'], /--needs/],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(['seed', ...args], stack.env)));
-    results.forEach((result, i) => expectFailure(result, cases[i]![1]));
+    for (const [i, result] of results.entries()) expectFailure(result, cases[i]![1]);
     expect(await scalar('select count(*) from needs')).toBe(0);
     expect(await scalar('select count(*) from events')).toBe(0);
   });

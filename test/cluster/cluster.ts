@@ -133,7 +133,7 @@ export class Cluster {
     const proc = spawnCli(['start', '--role', role, '--no-demo'], this.env(extra));
     const instance: Instance = { role, proc, origin: '' };
     this.instances.push(instance);
-    const ready = role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[^]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/;
+    const ready = role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[\s\S]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/;
     const [, port] = await proc.waitForOutput(ready, 90_000);
     instance.origin = `http://127.0.0.1:${port}`;
     return instance;

@@ -137,15 +137,15 @@ export class TestBrowser {
   async submit(html: string, action: string, extra: Record<string, string> = {}): Promise<Response> {
     const form = formHtml(html, action);
     const fields: Record<string, string> = {};
-    for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = unescape(match[2]!);
-    return this.request(unescape(action), { form: { ...fields, ...extra } });
+    for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[match[1]!] = unescapeHtml(match[2]!);
+    return this.request(unescapeHtml(action), { form: { ...fields, ...extra } });
   }
 }
 
 export function hidden(html: string, name: string): string {
   const match = new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html);
   if (!match) throw new Error(`no hidden field ${name} in:\n${html}`);
-  return unescape(match[1]!);
+  return unescapeHtml(match[1]!);
 }
 
 function formHtml(html: string, action: string): string {
@@ -154,7 +154,7 @@ function formHtml(html: string, action: string): string {
   return html.slice(start, html.indexOf('</form>', start));
 }
 
-const unescape = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /**
  * Discovery, registration and the authorization request with the SDK's `auth()`; the member

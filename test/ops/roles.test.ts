@@ -53,7 +53,7 @@ describe('roles: an API process and a dispatcher process over one database', () 
   async function start(role: 'api' | 'dispatcher', extra: Record<string, string> = {}): Promise<Running> {
     const proc = spawnCli(['start', '--role', role], { ...env, ...extra });
     running.push(proc);
-    const [, port] = await proc.waitForOutput(role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[^]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/, 45_000);
+    const [, port] = await proc.waitForOutput(role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[\s\S]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/, 45_000);
     return { proc, origin: `http://127.0.0.1:${port}` };
   }
 

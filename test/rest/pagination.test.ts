@@ -74,7 +74,7 @@ async function walkEveryLimit(list: '/opportunities' | '/events'): Promise<[numb
   for (let from = 1; from <= 50; from += 10) {
     const limits = Array.from({ length: 10 }, (_, i) => from + i);
     const walks = await Promise.all(limits.map((limit) => walk<Item>(stack, list, limit)));
-    limits.forEach((limit, i) => out.push([limit, walks[i]!]));
+    for (const [i, limit] of limits.entries()) out.push([limit, walks[i]!]);
   }
   return out;
 }
