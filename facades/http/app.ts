@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
+import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, SignInLimits, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
@@ -87,7 +87,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const memberConnector = createMemberConnector({ contexts, config, browser, log: log.child({ facade: 'mcp-member' }) });
-  const webPages = createWebPages({ contexts, config, browser, log: log.child({ facade: 'web' }) });
+  const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
+  const webPages = createWebPages({ contexts, config, browser, signInLimits, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
 import { SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
-import { ABILITIES, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import { ABILITIES, clientAddress, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, tooManyAttempts, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 interface Settings {
   account: { id: string; name: string; email: string };
@@ -98,6 +98,11 @@ ${form(session, '/account/password', 'password', 'Change password', html`
   router.post('/account/password', async (req: Request, res: Response) => {
     const session = await member(req, res, 'password', SETTINGS_PATH);
     if (!session) return;
+    // The current password is a password check like sign-in: same budgets, spent before it.
+    const address = clientAddress(req);
+    const account = session.context.actor.kind === 'memberSession' ? `member:${session.context.actor.memberId}` : 'member:?';
+    const attempt = await deps.signInLimits.attempt(address, account);
+    if (!attempt.allowed) return tooManyAttempts(res, requestIdOf(res), attempt.retryAfter, backToSettings);
     const outcome = await runAs<{ accountChangePassword: { token: string; expiresAt: string } }>(deps, session, 'AccountChangePassword', {
       currentPassword: field(req, 'current_password') ?? '',
       newPassword: field(req, 'new_password') ?? '',
@@ -107,6 +112,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
       if (!known) return failurePage(res, requestIdOf(res), outcome.error, backToSettings);
       return seeOther(res, `${SETTINGS_PATH}?error=${outcome.error.field}`, requestIdOf(res));
     }
+    await deps.signInLimits.succeeded(address, account);
     const { token, expiresAt } = outcome.data.accountChangePassword;
     const cookie = browser.cookie(SESSION_COOKIE, token, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 });
     seeOther(res, `${SETTINGS_PATH}?done=password`, requestIdOf(res), [cookie]);
