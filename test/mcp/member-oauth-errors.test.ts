@@ -120,16 +120,17 @@ describe('consent', () => {
 });
 
 describe('sign-in', () => {
-  it('pauses an account after ten wrong passwords, even for the right one', async () => {
+  it('pauses an account from this address after five wrong passwords, even for the right one', async () => {
     const target = 'guessed@atelier-nord.example';
     await createMember(stack, target);
     const attacker = new TestBrowser(stack);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await attacker.page('/account/login'))![1]!;
     const attempt = (password: string) => attacker.request('/account/login', { form: { email: target, password, return_to: '/account/settings', csrf } });
-    for (let i = 0; i < 10; i += 1) expect((await attempt(`wrong password ${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i += 1) expect((await attempt(`wrong password ${i}`)).status).toBe(401);
     const paused = await attempt('correct horse battery staple');
     expect(paused.status).toBe(429);
-    expect(await paused.text()).toContain('Too many wrong passwords');
+    expect(paused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await paused.text()).toContain('Too many sign-in attempts');
   });
 });
 
@@ -213,6 +214,21 @@ describe('token endpoint', () => {
     expect((await rawToolCall(stack, second.body.access_token as string, 'my_account')).status).toBe(401);
     expect(await refresh(second.body.refresh_token as string)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await grantsOf(email)).some((g) => g.revokedReason === 'refresh_token_reused')).toBe(true);
+  });
+
+  it('a refresh asking for an ability not approved is refused and leaves the refresh token usable', async () => {
+    const approved = await approvedCode(stack, browser, email, { scope: 'account:read' });
+    const first = await exchange(stack, approved);
+    const ended = async () => (await grantsOf(email)).filter((g) => g.revokedReason === 'refresh_token_reused').length;
+    const endedBefore = await ended();
+    const refresh = (extra: Record<string, string> = {}) => tokenRequest(stack, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: first.body.refresh_token as string, ...extra });
+    const wider = await refresh({ scope: 'account:read needs:draft' });
+    expect(wider.status).toBe(400);
+    expect(wider.body.error).toBe('invalid_scope');
+    const renewed = await refresh();
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.scope).toBe('account:read');
+    expect(await ended()).toBe(endedBefore);
   });
 
   it('stores codes and tokens only as hashes', async () => {
