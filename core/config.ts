@@ -53,6 +53,15 @@ export interface Config {
    * flight may take to finish before their connections are cut. @default 10
    */
   shutdownGraceSeconds: number;
+  /** Deadlines for a client to send its request: slow or idle senders are answered 408 and cut off. */
+  http: HttpConfig;
+}
+
+export interface HttpConfig {
+  /** HTTP_HEADERS_TIMEOUT_SECONDS: the request line and headers, from the first byte. @default 20 */
+  headersTimeoutSeconds: number;
+  /** HTTP_REQUEST_TIMEOUT_SECONDS: the whole request, body included. @default 60 */
+  requestTimeoutSeconds: number;
 }
 
 /** The public assistant connector (`/mcp`). */
@@ -230,6 +239,11 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   const role = (value('ROLE') ?? 'all').toLowerCase();
   if (!isServerRole(role)) problems.push(`ROLE must be one of ${SERVER_ROLES.join(', ')} (got '${role}')`);
   const shutdownGraceSeconds = integer(value('SHUTDOWN_GRACE_SECONDS') ?? '10', 'SHUTDOWN_GRACE_SECONDS', 0, 600, problems);
+  const http: HttpConfig = {
+    headersTimeoutSeconds: integer(value('HTTP_HEADERS_TIMEOUT_SECONDS') ?? '20', 'HTTP_HEADERS_TIMEOUT_SECONDS', 1, 300, problems),
+    requestTimeoutSeconds: integer(value('HTTP_REQUEST_TIMEOUT_SECONDS') ?? '60', 'HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3_600, problems),
+  };
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -268,6 +282,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     },
     role: role as ServerRole,
     shutdownGraceSeconds,
+    http,
   };
 }
 

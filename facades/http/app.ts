@@ -134,7 +134,16 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     res.end(JSON.stringify(body));
   }
 
-  const server = createServer({ keepAliveTimeout: 65_000, ServerResponse: TrackedResponse }, (req, res) => {
+  const headersTimeout = config.http.headersTimeoutSeconds * 1000;
+  const server = createServer({
+    keepAliveTimeout: 65_000,
+    // Deliberate deadlines (README, Security): a client that trickles its headers or body is
+    // answered 408 and cut off. Node checks them every connectionsCheckingInterval.
+    headersTimeout,
+    requestTimeout: config.http.requestTimeoutSeconds * 1000,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+    ServerResponse: TrackedResponse,
+  }, (req, res) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.startedAt = performance.now();
@@ -153,22 +162,23 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (answering !== undefined) Promise.resolve(answering).catch((error: unknown) => fail(res, error));
   });
 
-  // Requests Node refuses before they reach the handler (oversized headers, malformed lines).
+  // Requests Node refuses before they reach the handler (oversized headers, malformed lines,
+  // deadlines): answered, then the socket is destroyed, as Node's own handler does, so no
+  // half-open connection stays behind waiting for the client to close.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const [status, reason, title, detail] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers too large', 'The request line or headers exceed 16 KiB']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'Request too slow', 'The request was not received in time']
+          : [400, 'Bad Request', 'Malformed request', 'The request could not be parsed as HTTP/1.1'];
     const requestId = randomUUID();
-    const body = JSON.stringify({
-      type: '/api/v1/problems/invalid_parameter',
-      title: status === 431 ? 'Request headers too large' : 'Malformed request',
-      status,
-      detail: status === 431 ? 'The request line or headers exceed 16 KiB' : 'The request could not be parsed as HTTP/1.1',
-      code: 'invalid_parameter',
-      request_id: requestId,
-    });
+    const body = JSON.stringify({ type: '/api/v1/problems/invalid_parameter', title, status, detail, code: 'invalid_parameter', request_id: requestId });
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
 
