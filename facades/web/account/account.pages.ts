@@ -13,6 +13,7 @@ interface Settings {
 interface Review {
   state: string;
   reviewUrl: string;
+  revision: string | null;
   need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
 }
 
@@ -142,6 +143,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
     const outcome = await runAs<{ accountNeed: Review }>(deps, session, 'AccountNeed', { id });
     if (!outcome.ok) return failurePage(res, requestId, outcome.error, backToSettings);
     const { need, state } = outcome.data.accountNeed;
+    const revision = outcome.data.accountNeed.revision ?? '';
     const done = req.query.done === 'published' ? DONE.published : undefined;
     const body = html`
 ${done ? html`<p class="note">${done}</p>` : ''}
@@ -151,7 +153,7 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 <p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
 ${state === 'draft'
   ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
-${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `publish\n${need.id}`, 'Publish')}`
+${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`)}`
   : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}`;
     sendHtml(res, requestId, 'Review a need', body);
   });
@@ -159,12 +161,16 @@ ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `p
   router.post(`${DRAFT_REVIEW_PATH}:id/publish`, async (req: Request, res: Response) => {
     const id = pathParam(req, 'id');
     const page = `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`;
-    const session = await member(req, res, `publish\n${id}`, page);
+    // The form is bound to the revision reviewed: a changed, published or private need refuses it.
+    const revision = field(req, 'revision') ?? '';
+    const session = await member(req, res, publishForm(id, revision), page);
     if (!session) return;
-    const outcome = await runAs(deps, session, 'AccountPublishNeed', { id });
+    const outcome = await runAs(deps, session, 'AccountPublishNeed', { id, revision });
     if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, html`<p><a href="${page}">Back to the need</a></p>`);
     seeOther(res, `${page}?done=published`, requestIdOf(res));
   });
 }
+
+const publishForm = (id: string, revision: string) => `publish\n${id}\n${revision}`;
 
 const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;
