@@ -54,6 +54,17 @@ async function approvedCode(s: Stack, b: TestBrowser, who: string, extra: Record
   return { clientId, verifier, code: code! };
 }
 
+/** An authorization error shown on Packline's page: 400, HTML, no redirect, nothing for the application. */
+async function expectErrorPage(res: Response, error: string): Promise<void> {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('location')).toBeNull();
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  const page = await res.text();
+  expect(page).toContain(`<code>${error}</code>`);
+  expect(page).toContain('href="/account/settings"');
+  expect(page).not.toContain('127.0.0.1:47321');
+}
+
 const exchange = (s: Stack, c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
   tokenRequest(s, { grant_type: 'authorization_code', client_id: c.clientId, code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT_URL, resource: MEMBER_URL, ...extra });
 
@@ -146,10 +157,7 @@ describe('authorization request', () => {
   it('a wrong resource is refused with invalid_target; a missing one means the member connector', async () => {
     const clientId = await register(stack);
     const res = await browser.request(authorizeUrl(clientId, pkce().challenge, { resource: 'https://elsewhere.example/mcp' }));
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('state')).toBe('st-1');
+    await expectErrorPage(res, 'invalid_target');
 
     const approved = await approvedCode(stack, browser, email);
     const tokens = await tokenRequest(stack, { grant_type: 'authorization_code', client_id: approved.clientId, code: approved.code, code_verifier: approved.verifier, redirect_uri: REDIRECT_URL });
@@ -160,9 +168,24 @@ describe('authorization request', () => {
   it('only S256 is accepted, and unknown abilities are refused', async () => {
     const clientId = await register(stack);
     const plain = await browser.request(authorizeUrl(clientId, 'a'.repeat(43), { code_challenge_method: 'plain' }));
-    expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    await expectErrorPage(plain, 'invalid_request');
     const scope = await browser.request(authorizeUrl(clientId, pkce().challenge, { scope: 'account:read needs:publish' }));
-    expect(new URL(scope.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+    await expectErrorPage(scope, 'invalid_scope');
+  });
+
+  it('never redirects an error to the application before the member answered, signed in or not (RFC 9700 §4.11)', async () => {
+    const clientId = await register(stack);
+    const stranger = new TestBrowser(stack);
+    for (const who of [stranger, browser]) {
+      const missing = await who.request(authorizeUrl(clientId, pkce().challenge, { response_type: 'token' }));
+      await expectErrorPage(missing, 'invalid_request');
+      const noChallenge = await who.request(`https://packline.test/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URL, state: 'st-1' })}`);
+      await expectErrorPage(noChallenge, 'invalid_request');
+    }
+    // A valid request still hands over to the consent page.
+    const valid = await stranger.request(authorizeUrl(clientId, pkce().challenge));
+    expect(valid.status).toBe(302);
+    expect(valid.headers.get('location')).toMatch(/^\/oauth\/consent\?request=/);
   });
 });
 
