@@ -502,6 +502,7 @@ export type MutationCancelEventArgs = {
 
 export type MutationCompleteTeamChatConnectionArgs = {
   incomingUrl: Scalars['String']['input'];
+  sessionId: InputMaybe<Scalars['ID']['input']>;
   state: Scalars['String']['input'];
 };
 
@@ -1165,6 +1166,7 @@ export type QueryOrganizationsArgs = {
 
 
 export type QueryPendingTeamChatConnectionArgs = {
+  sessionId: InputMaybe<Scalars['ID']['input']>;
   state: Scalars['String']['input'];
 };
 
