@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { privateDirectory } from './private-files.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -308,7 +309,7 @@ function developmentSecret(dataDir: string, file: string, persist: boolean, gene
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const secret = generate();
   if (persist) {
-    mkdirSync(dataDir, { recursive: true });
+    privateDirectory(dataDir);
     writeFileSync(path, `${secret}\n`, { mode: 0o600 });
     chmodSync(path, 0o600);
   }

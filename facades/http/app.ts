@@ -219,7 +219,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
 function json(res: ServerResponse, status: number, body: unknown, requestId: string) {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-request-id': requestId });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
   res.end(payload);
 }
 

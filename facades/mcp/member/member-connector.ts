@@ -77,6 +77,10 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustedProxies);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
