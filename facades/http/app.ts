@@ -188,9 +188,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return rest(req, res, requestId);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
+      res.setHeader('x-content-type-options', 'nosniff');
       return graphql(req, res);
     }
-    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return publicMcp(req, res, requestId);
+    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) {
+      res.setHeader('x-content-type-options', 'nosniff');
+      return publicMcp(req, res, requestId);
+    }
     if (url.startsWith(INBOUND_PREFIX)) return integrations.inbound(req, res, requestId);
     if (url.startsWith(INTEGRATIONS_PREFIX)) return integrations.pages(req, res, requestId);
     if (webPages.handles(url)) return webPages.handle(req, res, requestId);

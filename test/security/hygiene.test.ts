@@ -46,7 +46,7 @@ describe('nosniff', () => {
   });
   afterAll(() => stack?.close());
 
-  it('is sent by /healthz, /readyz, /metrics, the top-level 404 and the connector’s own answers', async () => {
+  it('is sent by /healthz, /readyz, /metrics, the top-level 404, GraphQL and the connectors’ own answers', async () => {
     const answers = [
       await fetch(`${stack.origin}/healthz`),
       await fetch(`${stack.origin}/readyz`),
@@ -55,8 +55,15 @@ describe('nosniff', () => {
       await fetch(`${stack.origin}/no/such/address`),
       await fetch(`${stack.origin}/.well-known/oauth-authorization-server`),
       await fetch(`${stack.origin}/token`, { method: 'POST' }),
+      await fetch(`${stack.origin}/graphql`, { method: 'POST' }),
+      await fetch(`${stack.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }),
+      await fetch(`${stack.origin}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 200, 404, 200, 400]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 200, 404, 200, 400, 401, 200, 200]);
     for (const res of answers) expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
   });
 });
