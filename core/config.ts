@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { privateDirectory } from './private-files.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -53,6 +54,15 @@ export interface Config {
    * flight may take to finish before their connections are cut. @default 10
    */
   shutdownGraceSeconds: number;
+  /** Deadlines for a client to send its request: slow or idle senders are answered 408 and cut off. */
+  http: HttpConfig;
+}
+
+export interface HttpConfig {
+  /** HTTP_HEADERS_TIMEOUT_SECONDS: the request line and headers, from the first byte. @default 20 */
+  headersTimeoutSeconds: number;
+  /** HTTP_REQUEST_TIMEOUT_SECONDS: the whole request, body included. @default 60 */
+  requestTimeoutSeconds: number;
 }
 
 /** The public assistant connector (`/mcp`). */
@@ -230,6 +240,11 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   const role = (value('ROLE') ?? 'all').toLowerCase();
   if (!isServerRole(role)) problems.push(`ROLE must be one of ${SERVER_ROLES.join(', ')} (got '${role}')`);
   const shutdownGraceSeconds = integer(value('SHUTDOWN_GRACE_SECONDS') ?? '10', 'SHUTDOWN_GRACE_SECONDS', 0, 600, problems);
+  const http: HttpConfig = {
+    headersTimeoutSeconds: integer(value('HTTP_HEADERS_TIMEOUT_SECONDS') ?? '20', 'HTTP_HEADERS_TIMEOUT_SECONDS', 1, 300, problems),
+    requestTimeoutSeconds: integer(value('HTTP_REQUEST_TIMEOUT_SECONDS') ?? '60', 'HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3_600, problems),
+  };
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -268,6 +283,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     },
     role: role as ServerRole,
     shutdownGraceSeconds,
+    http,
   };
 }
 
@@ -293,7 +309,7 @@ function developmentSecret(dataDir: string, file: string, persist: boolean, gene
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const secret = generate();
   if (persist) {
-    mkdirSync(dataDir, { recursive: true });
+    privateDirectory(dataDir);
     writeFileSync(path, `${secret}\n`, { mode: 0o600 });
     chmodSync(path, 0o600);
   }

@@ -23,5 +23,6 @@ export type { AuthenticatedKey } from './services/key-authenticator.ts';
 export type { UsageRecorder } from './services/usage-recorder.ts';
 export type { LiveLimits, UsageReport, KeyRateWindow } from './services/usage.service.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './services/service-deps.ts';
+export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './services/sign-in-limits.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

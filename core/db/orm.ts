@@ -1,13 +1,13 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENTITIES } from '../entities/index.ts';
 import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
 import { SQLITE_CONNECTION_PRAGMAS } from './sqlite-pragmas.ts';
+import { privateDirectory, privateFile, restrictExisting, sqliteFiles } from '../private-files.ts';
 
 export type Database = MikroORM;
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -54,7 +54,10 @@ export function ormOptions(options: DatabaseOptions): Options {
     return { ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } };
   }
   const dbName = options.sqlitePath ?? join(options.dataDir, 'packline.sqlite');
-  mkdirSync(options.dataDir, { recursive: true });
+  privateDirectory(options.dataDir);
+  const onDisk = dbName !== ':memory:' && !dbName.startsWith('file:');
+  // Created 0600 before SQLite opens it: SQLite gives -wal and -shm the database file's mode.
+  if (onDisk) privateFile(dbName);
   return {
     ...common,
     driver: SqliteDriver,
@@ -67,6 +70,7 @@ export function ormOptions(options: DatabaseOptions): Options {
       afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
         try {
           conn.exec(`pragma journal_mode = wal; pragma busy_timeout = 10000; ${SQLITE_CONNECTION_PRAGMAS}`);
+          if (onDisk) restrictExisting(sqliteFiles(dbName));
           done(null, conn);
         } catch (error) {
           done(error as Error, conn);

@@ -15,6 +15,11 @@ export const TeamChatAuthorizationEntity = defineEntity({
     language: p.string().length(5),
     kinds: p.json<SignalType[]>(),
     scope: p.string().length(10),
+    /**
+     * SHA-256 of the admin's browser session that started the flow from the administration
+     * pages: only that browser may finish it. Null for a flow started by the CLI operator.
+     */
+    sessionHash: p.string().length(64).nullable(),
     expiresAt: p.datetime(),
     createdAt: p.datetime(),
   }),

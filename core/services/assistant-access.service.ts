@@ -180,18 +180,19 @@ export class AssistantAccessService {
     if (!token || token.grant.client.id !== input.clientId) throw grantError('Unknown refresh token');
     const now = new Date();
     if (token.revokedAt || !isActive(token.grant)) throw grantError('This access has ended; the member must approve the application again');
-    const claimed = await this.em.nativeUpdate(AssistantTokenEntity, { hash, usedAt: null }, { usedAt: now });
-    if (claimed === 0) {
-      await this.endGrant(token.grant.id, 'refresh_token_reused', now);
-      throw grantError('The refresh token was already used; the access it belonged to has been ended');
-    }
-    if (token.expiresAt.getTime() <= now.getTime()) throw grantError('The refresh token has expired');
+    // The request is checked before the token is spent: a refused refresh leaves it usable.
     let scopes = token.scopes;
     if (input.scopes != null && input.scopes.length > 0) {
       const asked = checkScopes(input.scopes);
       if (asked.some((s) => !token.scopes.includes(s))) throw invalidInput('scope', 'A refresh cannot add abilities the member did not approve');
       scopes = asked;
     }
+    const claimed = await this.em.nativeUpdate(AssistantTokenEntity, { hash, usedAt: null }, { usedAt: now });
+    if (claimed === 0) {
+      await this.endGrant(token.grant.id, 'refresh_token_reused', now);
+      throw grantError('The refresh token was already used; the access it belonged to has been ended');
+    }
+    if (token.expiresAt.getTime() <= now.getTime()) throw grantError('The refresh token has expired');
     return this.em.transactional(async (em) => {
       // Spent and expired secrets of this grant are no longer needed, reuse detection included.
       await em.nativeDelete(AssistantTokenEntity, { grant: token.grant.id, expiresAt: { $lt: now } });

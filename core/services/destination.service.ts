@@ -46,7 +46,7 @@ export interface CreatedDestination {
 /** How long a replaced signing secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 /** How long an admin has to finish the team-chat connection flow. */
-const AUTHORIZATION_TTL_MS = 15 * 60 * 1000;
+const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 
 export class DestinationService {
   constructor(
@@ -65,7 +65,8 @@ export class DestinationService {
 
   /**
    * Starts the team-chat connection flow: keeps the settings under a one-time `state` the
-   * provider hands back with the admin.
+   * provider hands back with the admin. Started from the administration pages, the flow is
+   * bound to that browser session: a callback opened in another browser is refused.
    */
   async beginTeamChatConnection(actor: Actor, input: DestinationSettings, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
     await requireOrganizationAdmin(this.em, actor, input.organizationId, 'connect team-chat destinations');
@@ -77,7 +78,8 @@ export class DestinationService {
       if (!org) throw notFound('organization', input.organizationId);
       await this.requireRoom(em, org.id, org.plan);
       await em.nativeDelete(TeamChatAuthorizationEntity, { expiresAt: { $lt: now } });
-      em.create(TeamChatAuthorizationEntity, { stateHash: stateHash(state), organization: org, ...settings, expiresAt, createdAt: now });
+      const sessionHash = actor.kind === 'memberSession' ? stateHash(actor.sessionId) : null;
+      em.create(TeamChatAuthorizationEntity, { stateHash: stateHash(state), organization: org, ...settings, sessionHash, expiresAt, createdAt: now });
     });
     return { state, expiresAt };
   }
@@ -86,19 +88,21 @@ export class DestinationService {
    * Checks a state without using it, so the callback can refuse a stale or replayed one before
    * asking the provider to exchange its code (which would install a webhook nobody uses).
    */
-  async pendingTeamChatConnection(actor: Actor, state: string, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
+  async pendingTeamChatConnection(actor: Actor, state: string, sessionId: string | null = null, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
     requireInternal(actor, 'connect team-chat destinations');
     const found = await this.em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
     if (!found || found.expiresAt < now) throw invalidStateError();
+    checkBrowser(found, sessionId);
     return { state, expiresAt: found.expiresAt };
   }
 
   /** Ends the flow: the channel's incoming URL becomes a team-chat destination. The state works once. */
-  async completeTeamChatConnection(actor: Actor, state: string, incomingUrl: string, now = new Date()): Promise<DestinationView> {
+  async completeTeamChatConnection(actor: Actor, state: string, incomingUrl: string, sessionId: string | null = null, now = new Date()): Promise<DestinationView> {
     requireInternal(actor, 'connect team-chat destinations');
     const pending = await this.em.transactional(async (em) => {
       const found = await em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
       if (!found || found.expiresAt < now) throw invalidStateError();
+      checkBrowser(found, sessionId);
       em.remove(found);
       return { organizationId: found.organization.id, language: found.language as Language, kinds: found.kinds, scope: found.scope as DestinationScope };
     });
@@ -269,6 +273,13 @@ async function lastSeq(em: EntityManager): Promise<number> {
 }
 
 const stateHash = (state: string) => createHash('sha256').update(state).digest('hex');
+/** A flow started from the pages finishes only in the browser session that started it. */
+function checkBrowser(found: { sessionHash?: string | null }, sessionId: string | null): void {
+  if (found.sessionHash && (sessionId === null || stateHash(sessionId) !== found.sessionHash)) {
+    throw new DomainError('invalid_state', 'This connection was started in another browser or session; start it again from the administration pages in this browser');
+  }
+}
+
 const invalidStateError = () => new DomainError('invalid_state', 'This connection request is unknown or expired; start again');
 
 /** A sample of the destination's first kind, marked as a test by its resource id. */

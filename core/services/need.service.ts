@@ -34,7 +34,12 @@ export interface NewNeed extends NeedContent {
 export interface NeedReviewView {
   need: NeedView;
   reviewUrl: string;
+  /** Changes whenever the need does: the review page's publish form is bound to it. Absent for assistants. */
+  revision?: string;
 }
+
+/** The need's revision as the review page saw it: any later change makes it differ. */
+const revisionOf = (need: Need) => `${need.version}.${need.updatedAt.getTime()}`;
 
 const LIST = 'opportunities';
 const LISTS: readonly PublicList[] = ['opportunities'];
@@ -80,17 +85,26 @@ export class NeedService {
     requireMemberSession(actor, 'review needs');
     const need = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
     if (!need || !(await this.isMember(actor.memberId, need.organization.id))) throw notFound('need', id);
-    return this.review(needView(need, this.deps.links));
+    return this.review(needView(need, this.deps.links), revisionOf(need));
   }
 
-  /** The signed-in member publishes a draft of their own organization (the review page). Never an assistant. */
-  async publishForMember(actor: Actor, id: string): Promise<NeedReviewView> {
+  /**
+   * The signed-in member publishes a draft of their own organization (the review page), as it
+   * was when they reviewed it (`revision`). Only a draft: a need an admin made private stays
+   * private, and a publish form works once. Never an assistant.
+   */
+  async publishForMember(actor: Actor, id: string, revision: string): Promise<NeedReviewView> {
     await this.getForMember(actor, id);
-    return this.review(await this.publishNow(id));
+    await this.change(id, (need) => {
+      if (need.state !== 'draft') throw new DomainError('invalid_state', `Only a draft can be published from its review page; this need is ${need.state}`);
+      if (revisionOf(need) !== revision) throw new DomainError('invalid_state', 'The draft changed since this page was opened; review it again before publishing');
+      return this.markPublished(need);
+    });
+    return this.getForMember(actor, id);
   }
 
-  private review(need: NeedView): NeedReviewView {
-    return { need, reviewUrl: draftReviewUrl(this.deps.links.publicBaseUrl, need.id) };
+  private review(need: NeedView, revision: string): NeedReviewView {
+    return { need, reviewUrl: draftReviewUrl(this.deps.links.publicBaseUrl, need.id), revision };
   }
 
   /** Publishes a draft or a private need: `need.created`. */
@@ -103,11 +117,15 @@ export class NeedService {
     return this.change(id, (need) => {
       if (need.state === 'public') throw new DomainError('invalid_state', `Need '${id}' is already public`);
       if (need.state === 'withdrawn') throw new DomainError('invalid_state', `Need '${id}' was withdrawn; publish a new need instead`);
-      need.state = 'public';
-      need.publishedAt = new Date();
-      need.withdrawnAt = null;
-      return isNeedPublic(need) ? 'need.created' : undefined;
+      return this.markPublished(need);
     });
+  }
+
+  private markPublished(need: Need): 'need.created' | undefined {
+    need.state = 'public';
+    need.publishedAt = new Date();
+    need.withdrawnAt = null;
+    return isNeedPublic(need) ? 'need.created' : undefined;
   }
 
   /** Changes content; a public need whose public content changed sends `need.updated`. */

@@ -14,7 +14,7 @@ import { CliError, Runtime, type Output } from './runtime.ts';
 export const USAGE = `packline: the Packline service and its administration
 
 Server
-  packline start [--role all|api|dispatcher] [--no-demo]
+  packline start [--role all|api|dispatcher] [--no-demo] [--show-demo-key]
                                       serve (what \`npm start\` runs). --role, or ROLE: all (default) serves
                                       HTTP and delivers webhooks; api serves HTTP only; dispatcher delivers
                                       webhooks and answers /healthz, /readyz and /metrics only

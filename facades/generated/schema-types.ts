@@ -384,7 +384,7 @@ export type Membership = {
 export type Mutation = {
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
-  /** The signed-in member publishes a draft of their organization (need.created). Never available to an assistant. */
+  /** The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant. */
   accountPublishNeed: NeedReview;
   /** The signed-in member disconnects one of their applications. */
   accountRevokeGrant: AssistantGrant;
@@ -471,6 +471,7 @@ export type MutationAccountChangePasswordArgs = {
 
 export type MutationAccountPublishNeedArgs = {
   id: Scalars['ID']['input'];
+  revision: Scalars['String']['input'];
 };
 
 
@@ -501,6 +502,7 @@ export type MutationCancelEventArgs = {
 
 export type MutationCompleteTeamChatConnectionArgs = {
   incomingUrl: Scalars['String']['input'];
+  sessionId: InputMaybe<Scalars['ID']['input']>;
   state: Scalars['String']['input'];
 };
 
@@ -714,6 +716,8 @@ export type NeedEdge = {
 export type NeedReview = {
   need: Opportunity;
   reviewUrl: Scalars['String']['output'];
+  /** Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant. */
+  revision: Maybe<Scalars['String']['output']>;
   state: NeedState;
 };
 
@@ -1162,6 +1166,7 @@ export type QueryOrganizationsArgs = {
 
 
 export type QueryPendingTeamChatConnectionArgs = {
+  sessionId: InputMaybe<Scalars['ID']['input']>;
   state: Scalars['String']['input'];
 };
 

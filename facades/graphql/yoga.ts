@@ -3,6 +3,7 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { DomainError, INTERNAL, type Logger } from '../../core/index.ts';
 import type { Context, Contexts } from '../../schema/index.ts';
 import type { GraphQLSchema } from 'graphql';
+import { armorPlugins } from './armor.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -37,6 +38,8 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
     },
     context: () => contexts.forActor(INTERNAL),
     plugins: [
+      // Shape limits (aliases, depth, tokens, cost) after the token check below has run.
+      ...armorPlugins(),
       {
         onRequest({ request, endResponse, fetchAPI }) {
           const header = request.headers.get('authorization') ?? '';

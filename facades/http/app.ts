@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
+import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, SignInLimits, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
@@ -87,7 +87,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const memberConnector = createMemberConnector({ contexts, config, browser, log: log.child({ facade: 'mcp-member' }) });
-  const webPages = createWebPages({ contexts, config, browser, log: log.child({ facade: 'web' }) });
+  const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
+  const webPages = createWebPages({ contexts, config, browser, signInLimits, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
@@ -133,7 +134,16 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     res.end(JSON.stringify(body));
   }
 
-  const server = createServer({ keepAliveTimeout: 65_000, ServerResponse: TrackedResponse }, (req, res) => {
+  const headersTimeout = config.http.headersTimeoutSeconds * 1000;
+  const server = createServer({
+    keepAliveTimeout: 65_000,
+    // Deliberate deadlines (README, Security): a client that trickles its headers or body is
+    // answered 408 and cut off. Node checks them every connectionsCheckingInterval.
+    headersTimeout,
+    requestTimeout: config.http.requestTimeoutSeconds * 1000,
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+    ServerResponse: TrackedResponse,
+  }, (req, res) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.startedAt = performance.now();
@@ -152,22 +162,23 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (answering !== undefined) Promise.resolve(answering).catch((error: unknown) => fail(res, error));
   });
 
-  // Requests Node refuses before they reach the handler (oversized headers, malformed lines).
+  // Requests Node refuses before they reach the handler (oversized headers, malformed lines,
+  // deadlines): answered, then the socket is destroyed, as Node's own handler does, so no
+  // half-open connection stays behind waiting for the client to close.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const [status, reason, title, detail] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers too large', 'The request line or headers exceed 16 KiB']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'Request too slow', 'The request was not received in time']
+          : [400, 'Bad Request', 'Malformed request', 'The request could not be parsed as HTTP/1.1'];
     const requestId = randomUUID();
-    const body = JSON.stringify({
-      type: '/api/v1/problems/invalid_parameter',
-      title: status === 431 ? 'Request headers too large' : 'Malformed request',
-      status,
-      detail: status === 431 ? 'The request line or headers exceed 16 KiB' : 'The request could not be parsed as HTTP/1.1',
-      code: 'invalid_parameter',
-      request_id: requestId,
-    });
+    const body = JSON.stringify({ type: '/api/v1/problems/invalid_parameter', title, status, detail, code: 'invalid_parameter', request_id: requestId });
     socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
 
@@ -177,9 +188,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return rest(req, res, requestId);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
+      res.setHeader('x-content-type-options', 'nosniff');
       return graphql(req, res);
     }
-    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) return publicMcp(req, res, requestId);
+    if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) {
+      res.setHeader('x-content-type-options', 'nosniff');
+      return publicMcp(req, res, requestId);
+    }
     if (url.startsWith(INBOUND_PREFIX)) return integrations.inbound(req, res, requestId);
     if (url.startsWith(INTEGRATIONS_PREFIX)) return integrations.pages(req, res, requestId);
     if (webPages.handles(url)) return webPages.handle(req, res, requestId);
@@ -208,7 +223,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
 function json(res: ServerResponse, status: number, body: unknown, requestId: string) {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-request-id': requestId });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
   res.end(payload);
 }
 

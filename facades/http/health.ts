@@ -67,6 +67,7 @@ export function createReadinessRoute(readiness: Readiness) {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
       'content-length': Buffer.byteLength(body),
+      'x-content-type-options': 'nosniff',
       'x-request-id': requestId,
     });
     res.end(body);

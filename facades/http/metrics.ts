@@ -177,12 +177,12 @@ export function createMetricsRoute(metrics: Metrics, isInternalToken: (token: st
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (token === undefined || !isInternalToken(token)) {
       const body = JSON.stringify({ error: 'unauthorized', detail: 'Send the internal API token as Authorization: Bearer <token>' });
-      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer', 'cache-control': 'no-store', 'x-request-id': requestId });
+      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
       res.end(body);
       return;
     }
     const text = await metrics.registry.metrics();
-    res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store', 'x-request-id': requestId });
+    res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
     res.end(text);
   };
 }

@@ -4,10 +4,10 @@ export const INTEGRATION_OPERATIONS = /* GraphQL */ `
   mutation IntegrationReceiveEsignNotification($connectionId: ID!, $body: String!, $hmac: String!) {
     receiveEsignNotification(connectionId: $connectionId, body: $body, hmac: $hmac) { duplicate updated }
   }
-  query IntegrationPendingTeamChatConnection($state: String!) {
-    pendingTeamChatConnection(state: $state) { expiresAt }
+  query IntegrationPendingTeamChatConnection($state: String!, $sessionId: ID) {
+    pendingTeamChatConnection(state: $state, sessionId: $sessionId) { expiresAt }
   }
-  mutation IntegrationCompleteTeamChatConnection($state: String!, $incomingUrl: String!) {
-    completeTeamChatConnection(state: $state, incomingUrl: $incomingUrl) { id url }
+  mutation IntegrationCompleteTeamChatConnection($state: String!, $incomingUrl: String!, $sessionId: ID) {
+    completeTeamChatConnection(state: $state, incomingUrl: $incomingUrl, sessionId: $sessionId) { id url }
   }
 `;

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
+import { readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
 import { pathOf, queryOf, sendPage } from './http-io.ts';
 
 export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
@@ -56,7 +57,11 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     if (!code || !state) return sendPage(res, 400, { title: 'Connection failed', lines: ['The provider’s answer lacks its code or state. Start the connection again.'] }, requestId);
 
     const run = <T>(operation: string, variables: Record<string, unknown>) => operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
-    const pending = await run('IntegrationPendingTeamChatConnection', { state });
+    // A flow started from the administration pages ends only in the browser session that started it.
+    const token = readCookie(req, SESSION_COOKIE);
+    const session = token ? await contexts.memberSession(token) : null;
+    const sessionId = session?.actor.kind === 'memberSession' ? session.actor.sessionId : null;
+    const pending = await run('IntegrationPendingTeamChatConnection', { state, sessionId });
     if (!pending.ok) return failed(res, pending.error, requestId);
 
     const exchange = await exchangeCode(provider, code, callbackUrl(publicBaseUrl));
@@ -64,7 +69,7 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
       log.warn({ req_id: requestId, reason: exchange.reason }, 'team-chat code exchange failed');
       return sendPage(res, 502, { title: 'Connection failed', lines: [`The team-chat provider did not complete the connection (${exchange.reason}).`, 'Try again in a moment.'] }, requestId);
     }
-    const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', { state, incomingUrl: exchange.url });
+    const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', { state, incomingUrl: exchange.url, sessionId });
     if (!done.ok) return failed(res, done.error, requestId);
     const id = done.data.completeTeamChatConnection.id;
     return sendPage(res, 200, { title: 'Connected', lines: [`Connected: ${exchange.channel} → destination ${id}`, 'It is listed with your webhook destinations in the administration pages (/admin); you can close this page.'] }, requestId);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Config, Logger } from '../../core/index.ts';
+import type { Config, Logger, SignInLimits } from '../../core/index.ts';
 import { schema, type Contexts } from '../../schema/index.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
@@ -25,6 +25,8 @@ export interface WebPagesOptions {
   config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'webhooks'>;
   /** The cookies, form tokens and sealed hand-offs, shared with the member connector's `/authorize`. */
   browser: Browser;
+  /** Budgets of password checks: sign-in and the password change. */
+  signInLimits: SignInLimits;
   log: Logger;
 }
 
@@ -34,7 +36,7 @@ export interface WebPagesOptions {
  * administration pages of an organization's admins. Forms only, no script but the copy button;
  * each page runs named GraphQL operations as the signed-in member.
  */
-export function createWebPages({ contexts, config, browser, log }: WebPagesOptions): WebPages {
+export function createWebPages({ contexts, config, browser, signInLimits, log }: WebPagesOptions): WebPages {
   const handles = (url: string) => {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
@@ -52,7 +54,7 @@ export function createWebPages({ contexts, config, browser, log }: WebPagesOptio
   }
 
   const issuer = new URL(config.publicBaseUrl).href;
-  const account: PageDeps = { contexts, operations: new Operations(schema, ACCOUNT_OPERATIONS), browser, issuer, log };
+  const account: PageDeps = { contexts, operations: new Operations(schema, ACCOUNT_OPERATIONS), browser, issuer, signInLimits, log };
   const admin: PageDeps = { ...account, operations: new Operations(schema, ADMIN_OPERATIONS) };
 
   const app = express();

@@ -54,6 +54,11 @@ export const NeedReviewRef = builder.objectRef<NeedReviewView>('NeedReview').imp
     need: t.expose('need', { type: OpportunityRef }),
     state: t.field({ type: NeedStateEnum, resolve: (r) => r.need.admin.state }),
     reviewUrl: t.exposeString('reviewUrl'),
+    revision: t.string({
+      nullable: true,
+      description: 'Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant.',
+      resolve: (r) => r.revision ?? null,
+    }),
   }),
 });
 

@@ -75,9 +75,10 @@ builder.mutationFields((t) => ({
   }),
   accountPublishNeed: t.field({
     type: NeedReviewRef,
-    description: 'The signed-in member publishes a draft of their organization (need.created). Never available to an assistant.',
+    description:
+      'The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant.',
     authScopes: { memberSession: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.needs.publishForMember(ctx.actor, String(id)),
+    args: { id: t.arg.id({ required: true }), revision: t.arg.string({ required: true, description: 'NeedReview.revision as the member reviewed it.' }) },
+    resolve: (_root, { id, revision }, ctx) => ctx.services.needs.publishForMember(ctx.actor, String(id), revision),
   }),
 }));

@@ -329,8 +329,8 @@ describe('webhook administration pages', () => {
     expect(location.searchParams.get('scope')).toBe('incoming-webhook');
     expect(location.searchParams.get('redirect_uri')).toBe(`${PUBLIC_BASE_URL}/integrations/team-chat/callback`);
     const state = location.searchParams.get('state')!;
-    const pending = await stack.graphql(`query ($s: String!) { pendingTeamChatConnection(state: $s) { expiresAt } }`, { s: state });
-    expect(pending.pendingTeamChatConnection.expiresAt).toBeTruthy();
+    // Bound to this browser's session: without it the state is refused.
+    await expect(stack.graphql(`query ($s: String!) { pendingTeamChatConnection(state: $s) { expiresAt } }`, { s: state })).rejects.toThrow(/started in another browser/);
   });
 });
 

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runJson } from '../cli/run-cli.ts';
+import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization } from '../support/webhooks.ts';
 import { CLIENT_ID, StandInProvider } from './team-chat-provider.ts';
@@ -104,6 +105,51 @@ describe('team-chat connection flow', () => {
     const incomplete = await fetch(`${stack.origin}/integrations/team-chat/callback?state=only`);
     expect(incomplete.status).toBe(400);
     expect((await destinations()).length).toBe(count);
+  });
+
+  it('a flow started from the administration pages ends only in the browser that started it, once', async () => {
+    provider.mode = 'grant';
+    const email = 'chat-admin@chat-co.example';
+    await stack.graphql('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
+      input: { email, name: 'Chat Admin', password: PASSWORD, organizationId: ORG, role: 'admin' },
+    });
+    const admin = new TestBrowser(stack);
+    await admin.signIn(email, PASSWORD, '/admin');
+    const list = await admin.page(`/admin/orgs/${ORG}/webhooks`);
+    const action = `/admin/orgs/${ORG}/webhooks/team-chat`;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(list.slice(list.indexOf(`action="${action}"`)))![1]!;
+    const started = await admin.request(action, { form: { csrf, language: 'en', kinds: 'need.created', scope: 'platform' } });
+    expect(started.status).toBe(303);
+    const atProvider = await fetch(started.headers.get('location')!, { redirect: 'manual' });
+    const callback = atProvider.headers.get('location')!;
+    expect(callback.startsWith(`${CALLBACK}?`)).toBe(true);
+    const count = (await destinations()).length;
+    const calls = provider.tokenCalls;
+
+    // The victim's callback opened elsewhere: no session, or another member's session.
+    const elsewhere = await fetch(`${stack.origin}${callback.slice(PUBLIC_BASE_URL.length)}`);
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('started in another browser');
+    const otherEmail = 'other-admin@chat-co.example';
+    await stack.graphql('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
+      input: { email: otherEmail, name: 'Other Admin', password: PASSWORD, organizationId: ORG, role: 'admin' },
+    });
+    const other = new TestBrowser(stack);
+    await other.signIn(otherEmail, PASSWORD, '/admin');
+    const otherSession = await other.request(callback);
+    expect(otherSession.status).toBe(400);
+    expect(provider.tokenCalls).toBe(calls);
+    expect((await destinations()).length).toBe(count);
+
+    // The admin's own browser finishes it, once.
+    const own = await admin.request(callback);
+    const page = await own.text();
+    expect(own.status, page).toBe(200);
+    expect(page).toContain('Connected:');
+    expect((await destinations()).length).toBe(count + 1);
+    const replay = await admin.request(callback);
+    expect(replay.status).toBe(400);
+    expect((await destinations()).length).toBe(count + 1);
   });
 
   it('answers 502 when the provider fails or refuses the code, and creates nothing', async () => {

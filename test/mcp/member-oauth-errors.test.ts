@@ -54,6 +54,17 @@ async function approvedCode(s: Stack, b: TestBrowser, who: string, extra: Record
   return { clientId, verifier, code: code! };
 }
 
+/** An authorization error shown on Packline's page: 400, HTML, no redirect, nothing for the application. */
+async function expectErrorPage(res: Response, error: string): Promise<void> {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('location')).toBeNull();
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  const page = await res.text();
+  expect(page).toContain(`<code>${error}</code>`);
+  expect(page).toContain('href="/account/settings"');
+  expect(page).not.toContain('127.0.0.1:47321');
+}
+
 const exchange = (s: Stack, c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
   tokenRequest(s, { grant_type: 'authorization_code', client_id: c.clientId, code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT_URL, resource: MEMBER_URL, ...extra });
 
@@ -120,16 +131,17 @@ describe('consent', () => {
 });
 
 describe('sign-in', () => {
-  it('pauses an account after ten wrong passwords, even for the right one', async () => {
+  it('pauses an account from this address after five wrong passwords, even for the right one', async () => {
     const target = 'guessed@atelier-nord.example';
     await createMember(stack, target);
     const attacker = new TestBrowser(stack);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await attacker.page('/account/login'))![1]!;
     const attempt = (password: string) => attacker.request('/account/login', { form: { email: target, password, return_to: '/account/settings', csrf } });
-    for (let i = 0; i < 10; i += 1) expect((await attempt(`wrong password ${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i += 1) expect((await attempt(`wrong password ${i}`)).status).toBe(401);
     const paused = await attempt('correct horse battery staple');
     expect(paused.status).toBe(429);
-    expect(await paused.text()).toContain('Too many wrong passwords');
+    expect(paused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    expect(await paused.text()).toContain('Too many sign-in attempts');
   });
 });
 
@@ -145,10 +157,7 @@ describe('authorization request', () => {
   it('a wrong resource is refused with invalid_target; a missing one means the member connector', async () => {
     const clientId = await register(stack);
     const res = await browser.request(authorizeUrl(clientId, pkce().challenge, { resource: 'https://elsewhere.example/mcp' }));
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('state')).toBe('st-1');
+    await expectErrorPage(res, 'invalid_target');
 
     const approved = await approvedCode(stack, browser, email);
     const tokens = await tokenRequest(stack, { grant_type: 'authorization_code', client_id: approved.clientId, code: approved.code, code_verifier: approved.verifier, redirect_uri: REDIRECT_URL });
@@ -159,9 +168,24 @@ describe('authorization request', () => {
   it('only S256 is accepted, and unknown abilities are refused', async () => {
     const clientId = await register(stack);
     const plain = await browser.request(authorizeUrl(clientId, 'a'.repeat(43), { code_challenge_method: 'plain' }));
-    expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    await expectErrorPage(plain, 'invalid_request');
     const scope = await browser.request(authorizeUrl(clientId, pkce().challenge, { scope: 'account:read needs:publish' }));
-    expect(new URL(scope.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
+    await expectErrorPage(scope, 'invalid_scope');
+  });
+
+  it('never redirects an error to the application before the member answered, signed in or not (RFC 9700 §4.11)', async () => {
+    const clientId = await register(stack);
+    const stranger = new TestBrowser(stack);
+    for (const who of [stranger, browser]) {
+      const missing = await who.request(authorizeUrl(clientId, pkce().challenge, { response_type: 'token' }));
+      await expectErrorPage(missing, 'invalid_request');
+      const noChallenge = await who.request(`https://packline.test/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URL, state: 'st-1' })}`);
+      await expectErrorPage(noChallenge, 'invalid_request');
+    }
+    // A valid request still hands over to the consent page.
+    const valid = await stranger.request(authorizeUrl(clientId, pkce().challenge));
+    expect(valid.status).toBe(302);
+    expect(valid.headers.get('location')).toMatch(/^\/oauth\/consent\?request=/);
   });
 });
 
@@ -213,6 +237,21 @@ describe('token endpoint', () => {
     expect((await rawToolCall(stack, second.body.access_token as string, 'my_account')).status).toBe(401);
     expect(await refresh(second.body.refresh_token as string)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await grantsOf(email)).some((g) => g.revokedReason === 'refresh_token_reused')).toBe(true);
+  });
+
+  it('a refresh asking for an ability not approved is refused and leaves the refresh token usable', async () => {
+    const approved = await approvedCode(stack, browser, email, { scope: 'account:read' });
+    const first = await exchange(stack, approved);
+    const ended = async () => (await grantsOf(email)).filter((g) => g.revokedReason === 'refresh_token_reused').length;
+    const endedBefore = await ended();
+    const refresh = (extra: Record<string, string> = {}) => tokenRequest(stack, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: first.body.refresh_token as string, ...extra });
+    const wider = await refresh({ scope: 'account:read needs:draft' });
+    expect(wider.status).toBe(400);
+    expect(wider.body.error).toBe('invalid_scope');
+    const renewed = await refresh();
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.scope).toBe('account:read');
+    expect(await ended()).toBe(endedBefore);
   });
 
   it('stores codes and tokens only as hashes', async () => {

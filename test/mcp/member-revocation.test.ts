@@ -167,4 +167,48 @@ describe('the review link', () => {
     expect(await browser.page(draft.review_url)).toContain('state: <strong>public</strong>');
     expect((await stack.get(`/opportunities/${draft.id}`)).status).toBe(200);
   });
+
+  async function reviewedDraft(local: string, title: string) {
+    const { browser, client } = await connected(local);
+    const mcp = await mcpClient(stack, client);
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as { id: string; review_url: string };
+    await mcp.close();
+    return { browser, draft, review: await browser.page(draft.review_url) };
+  }
+
+  const stateOf = async (id: string) => (await stack.graphql('query($id: ID!) { need(id: $id) { admin { state } } }', { id })).need.admin.state as string;
+
+  it('a publish form replayed after an admin made the need private is refused; the need stays private', async () => {
+    const { browser, draft, review } = await reviewedDraft('replayer', 'Facade cleaning');
+    expect((await browser.submit(review, `/account/drafts/${draft.id}/publish`)).status).toBe(303);
+    await stack.graphql('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
+    const replay = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
+    expect(replay.status).toBeGreaterThanOrEqual(400);
+    expect(replay.status).toBeLessThan(500);
+    expect(await stateOf(draft.id)).toBe('private');
+    expect((await stack.get(`/opportunities/${draft.id}`)).status).toBe(404);
+  });
+
+  it('a draft made private before it was published cannot be published from its review page', async () => {
+    const { browser, draft, review } = await reviewedDraft('late', 'Window survey');
+    await stack.graphql('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
+    const res = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('Only a draft can be published');
+    expect(await stateOf(draft.id)).toBe('private');
+  });
+
+  it('a draft changed since it was reviewed is not published from the old page', async () => {
+    const { browser, draft, review } = await reviewedDraft('reviewer', 'Garden design');
+    await stack.graphql('mutation($id: ID!) { updateNeed(id: $id, input: { title: "Garden design, and a pool" }) { id } }', { id: draft.id });
+    const stale = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
+    expect(stale.status).toBe(400);
+    expect(await stale.text()).toContain('The draft changed since this page was opened');
+    expect(await stateOf(draft.id)).toBe('draft');
+    // Reviewed again, it publishes.
+    const fresh = await browser.page(draft.review_url);
+    expect(fresh).toContain('Garden design, and a pool');
+    expect((await browser.submit(fresh, `/account/drafts/${draft.id}/publish`)).status).toBe(303);
+    expect(await stateOf(draft.id)).toBe('public');
+  });
 });

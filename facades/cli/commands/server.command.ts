@@ -11,10 +11,10 @@ const DEMO_KEY_FILE = 'demo-api-key';
 /** Beyond the grace, what closing the pool and the database may take before the process exits anyway. */
 const SHUTDOWN_MARGIN_MS = 5_000;
 
-/** `packline start [--role all|api|dispatcher] [--no-demo]`: serves until SIGINT or SIGTERM. */
+/** `packline start [--role all|api|dispatcher] [--no-demo] [--show-demo-key]`: serves until SIGINT or SIGTERM. */
 export async function start(rt: Runtime, args: string[], print: (line: string) => void): Promise<Output | undefined> {
-  const usage = 'packline start [--role all|api|dispatcher] [--no-demo]';
-  const p = parse(args, { demo: BOOLEAN, role: STRING }, usage);
+  const usage = 'packline start [--role all|api|dispatcher] [--no-demo] [--show-demo-key]';
+  const p = parse(args, { demo: BOOLEAN, role: STRING, 'show-demo-key': BOOLEAN }, usage);
   noPositionals(p, usage);
   const role = optional(p, 'role');
   if (role !== undefined && !isServerRole(role)) throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
@@ -28,6 +28,10 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
     print(dispatcherBanner(config, `http://${address.address}:${address.port}`, `${address.address}:${address.port}`));
     return serveUntilSignal(app, config, log);
   }
+  // A live key printed to stdout ends up in logs: in production only when asked for.
+  const keyFile = join(config.dataDir, DEMO_KEY_FILE);
+  const shownKey = demoKey !== undefined && (!config.production || p.values['show-demo-key'] === true) ? demoKey : undefined;
+  const keyLine = shownKey ?? (demoKey !== undefined ? `(kept in ${keyFile}; print it with --show-demo-key)` : '(none: start without --no-demo, or run `packline keys create`)');
   const base = config.port === 0 ? config.publicBaseUrl.replace(/:0$/, `:${address.port}`) : config.publicBaseUrl;
   print(
     [
@@ -41,9 +45,9 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       `  Database        ${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}${config.redisUrl ? ', limits in Redis' : ''}`,
       ...(config.role === 'api' ? ['  Webhooks        not delivered by this process (--role api): run `packline start --role dispatcher`'] : []),
       `  Internal token  ${config.internalApiTokenGenerated ? `${config.internalApiToken}   (generated for development, kept in ${join(config.dataDir, 'internal-api-token')})` : '(from INTERNAL_API_TOKEN)'}`,
-      `  Demo API key    ${demoKey ?? '(none: start without --no-demo, or run `packline keys create`)'}`,
+      `  Demo API key    ${keyLine}`,
       '',
-      `Try: curl -H "Authorization: Bearer ${demoKey ?? '<API_KEY>'}" ${base}/api/v1/opportunities?limit=2`,
+      `Try: curl -H "Authorization: Bearer ${shownKey ?? '<API_KEY>'}" ${base}/api/v1/opportunities?limit=2`,
       '',
     ].join('\n'),
   );

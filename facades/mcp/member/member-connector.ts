@@ -7,7 +7,9 @@ import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type Assis
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
+import { CONSENT_PATH } from '../../web/account/consent-handoff.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
+import { html, sendHtml } from '../../web/kit/html.ts';
 import { createMemberServer } from './member-server.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 
@@ -75,8 +77,26 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustedProxies);
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    next();
+  });
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
+  });
+  // RFC 9700 §4.11: before the member has answered anything, an error of the authorization
+  // request is shown here rather than redirected to the application's address, which anyone
+  // can register (open redirector). Only the hand-over to the consent page is redirected; the
+  // consent page redirects (access_denied included) after the member's answer.
+  app.use('/authorize', (_req: Request, res: Response, next: NextFunction) => {
+    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
+    res.redirect = ((a: number | string, b?: string | number) => {
+      const [status, url] = typeof a === 'number' ? [a, String(b)] : [typeof b === 'number' ? b : 302, a];
+      const target = new URL(url, issuer);
+      if (target.origin === issuer.origin && target.pathname === CONSENT_PATH) return redirect(status, url);
+      authorizationErrorPage(res, target.searchParams.get('error') ?? 'invalid_request', target.searchParams.get('error_description') ?? '');
+    }) as Response['redirect'];
+    next();
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }));
 
@@ -124,4 +144,18 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
       app(req, res);
     },
   };
+}
+
+/** An authorization request that cannot go on, on Packline's own page: nothing is sent to the application. */
+function authorizationErrorPage(res: Response, error: string, description: string): void {
+  const requestId = String(res.getHeader('x-request-id') ?? '');
+  sendHtml(
+    res,
+    requestId,
+    'This connection request cannot continue',
+    html`<p class="error">The application asked for something Packline cannot grant: <code>${error.slice(0, 60)}</code>${description ? html` — ${description.slice(0, 300)}` : ''}.</p>
+<p>Nothing was shared and nothing was sent to the application. Go back to the application and connect again, or tell its maker.</p>
+<p><a href="/account/settings">Your account settings</a></p>`,
+    { status: 400 },
+  );
 }

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
 import { SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
-import { ABILITIES, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import { ABILITIES, clientAddress, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, tooManyAttempts, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 interface Settings {
   account: { id: string; name: string; email: string };
@@ -13,6 +13,7 @@ interface Settings {
 interface Review {
   state: string;
   reviewUrl: string;
+  revision: string | null;
   need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
 }
 
@@ -98,6 +99,11 @@ ${form(session, '/account/password', 'password', 'Change password', html`
   router.post('/account/password', async (req: Request, res: Response) => {
     const session = await member(req, res, 'password', SETTINGS_PATH);
     if (!session) return;
+    // The current password is a password check like sign-in: same budgets, spent before it.
+    const address = clientAddress(req);
+    const account = session.context.actor.kind === 'memberSession' ? `member:${session.context.actor.memberId}` : 'member:?';
+    const attempt = await deps.signInLimits.attempt(address, account);
+    if (!attempt.allowed) return tooManyAttempts(res, requestIdOf(res), attempt.retryAfter, backToSettings);
     const outcome = await runAs<{ accountChangePassword: { token: string; expiresAt: string } }>(deps, session, 'AccountChangePassword', {
       currentPassword: field(req, 'current_password') ?? '',
       newPassword: field(req, 'new_password') ?? '',
@@ -107,6 +113,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
       if (!known) return failurePage(res, requestIdOf(res), outcome.error, backToSettings);
       return seeOther(res, `${SETTINGS_PATH}?error=${outcome.error.field}`, requestIdOf(res));
     }
+    await deps.signInLimits.succeeded(address, account);
     const { token, expiresAt } = outcome.data.accountChangePassword;
     const cookie = browser.cookie(SESSION_COOKIE, token, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 });
     seeOther(res, `${SETTINGS_PATH}?done=password`, requestIdOf(res), [cookie]);
@@ -136,6 +143,7 @@ ${form(session, '/account/password', 'password', 'Change password', html`
     const outcome = await runAs<{ accountNeed: Review }>(deps, session, 'AccountNeed', { id });
     if (!outcome.ok) return failurePage(res, requestId, outcome.error, backToSettings);
     const { need, state } = outcome.data.accountNeed;
+    const revision = outcome.data.accountNeed.revision ?? '';
     const done = req.query.done === 'published' ? DONE.published : undefined;
     const body = html`
 ${done ? html`<p class="note">${done}</p>` : ''}
@@ -145,7 +153,7 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 <p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
 ${state === 'draft'
   ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
-${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `publish\n${need.id}`, 'Publish')}`
+${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`)}`
   : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}`;
     sendHtml(res, requestId, 'Review a need', body);
   });
@@ -153,12 +161,16 @@ ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, `p
   router.post(`${DRAFT_REVIEW_PATH}:id/publish`, async (req: Request, res: Response) => {
     const id = pathParam(req, 'id');
     const page = `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`;
-    const session = await member(req, res, `publish\n${id}`, page);
+    // The form is bound to the revision reviewed: a changed, published or private need refuses it.
+    const revision = field(req, 'revision') ?? '';
+    const session = await member(req, res, publishForm(id, revision), page);
     if (!session) return;
-    const outcome = await runAs(deps, session, 'AccountPublishNeed', { id });
+    const outcome = await runAs(deps, session, 'AccountPublishNeed', { id, revision });
     if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, html`<p><a href="${page}">Back to the need</a></p>`);
     seeOther(res, `${page}?done=published`, requestIdOf(res));
   });
 }
+
+const publishForm = (id: string, revision: string) => `publish\n${id}\n${revision}`;
 
 const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;

@@ -1,13 +1,10 @@
 import type { Request, Response, Router } from 'express';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
-import { ABILITIES, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
+import { ABILITIES, clientAddress, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
-/** Wrong passwords allowed per account in a quarter of an hour (this process), before sign-in pauses. */
-const FAILURES_PER_WINDOW = 10;
 
 interface ConsentData {
   account: { id: string; name: string; email: string };
@@ -16,10 +13,9 @@ interface ConsentData {
 
 /** The sign-in page and the consent page: what the member sees between /authorize and the redirect. */
 export function mountOAuthPages(router: Router, deps: PageDeps): void {
-  const { browser } = deps;
-  const failures = new RateLimiterMemory({ points: FAILURES_PER_WINDOW, duration: 900 });
+  const { browser, signInLimits } = deps;
 
-  function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; error?: string; notice?: string; status?: number }): void {
+  function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; error?: string; notice?: string; status?: number; retryAfter?: number }): void {
     const body = html`
 ${form.notice ? html`<p class="note">${form.notice}</p>` : ''}
 ${form.error ? html`<p class="error">${form.error}</p>` : ''}
@@ -31,7 +27,8 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
 <button type="submit">Sign in</button>
 </form>`;
     const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
-    sendHtml(res, requestId, 'Sign in', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie } });
+    const headers = { 'set-cookie': cookie, ...(form.retryAfter ? { 'retry-after': String(form.retryAfter) } : {}) };
+    sendHtml(res, requestId, 'Sign in', body, { status: form.status ?? 200, headers });
   }
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -48,18 +45,19 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
     const secret = readCookie(req, LOGIN_COOKIE);
     if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf'))) return refuseForm(res, requestId, LOGIN_PATH);
     const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
-    const spent = await failures.get(email);
-    if (spent && spent.consumedPoints >= FAILURES_PER_WINDOW) {
-      const minutes = Math.ceil(spent.msBeforeNext / 60_000);
-      return loginForm(res, requestId, { returnTo, secret, error: `Too many wrong passwords for this account. Try again in ${minutes} minute(s).`, status: 429 });
+    // Spent before the password is checked: parallel guesses cannot outrun the count.
+    const address = clientAddress(req);
+    const attempt = await signInLimits.attempt(address, email);
+    if (!attempt.allowed) {
+      const minutes = Math.ceil(attempt.retryAfter / 60);
+      return loginForm(res, requestId, { returnTo, secret, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).`, status: 429, retryAfter: attempt.retryAfter });
     }
     const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
     if (!outcome.ok) {
       if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
-      await failures.penalty(email, 1);
       return loginForm(res, requestId, { returnTo, secret, error: 'Wrong email or password.', status: 401 });
     }
-    await failures.delete(email);
+    await signInLimits.succeeded(address, email);
     const { token, expiresAt } = outcome.data.signInMember;
     seeOther(res, returnTo, requestId, [
       browser.cookie(SESSION_COOKIE, token, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 }),

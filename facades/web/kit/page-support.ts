@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { INTERNAL, type DomainError, type Logger } from '../../../core/index.ts';
+import { INTERNAL, type DomainError, type Logger, type SignInLimits } from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
 import type { OperationOutcome, Operations } from '../../operations.ts';
 import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
@@ -12,6 +12,8 @@ export interface PageDeps {
   browser: Browser;
   /** The authorization server's issuer, as its metadata states it (RFC 9207 `iss`). */
   issuer: string;
+  /** Budgets of password checks (sign-in, password change), spent before each check. */
+  signInLimits: SignInLimits;
   log: Logger;
 }
 
@@ -83,3 +85,15 @@ export function failurePage(res: Response, requestId: string, error: DomainError
 export const when = (date: string | null) => (date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'never');
 
 export const requestIdOf = (res: Response) => String(res.getHeader('x-request-id') ?? '');
+
+/** The client's address as the proxies in front (TRUSTED_PROXIES) report it. */
+export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** Too many password attempts: 429 with Retry-After. */
+export function tooManyAttempts(res: Response, requestId: string, retryAfter: number, back: Html): void {
+  const minutes = Math.ceil(retryAfter / 60);
+  sendHtml(res, requestId, 'Too many attempts', html`<p class="error">Too many password attempts. Nothing was checked. Try again in ${minutes} minute(s).</p>${back}`, {
+    status: 429,
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}

@@ -1,0 +1,14 @@
+import { Migration } from '@mikro-orm/migrations';
+
+// The browser session a team-chat connection started from the administration pages is bound to.
+export class Migration20261125111342 extends Migration {
+
+  override async up(): Promise<void> {
+    this.addSql(`alter table "team_chat_authorizations" add column "session_hash" varchar(64) null;`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql(`alter table "team_chat_authorizations" drop column "session_hash";`);
+  }
+
+}

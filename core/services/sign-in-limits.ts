@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/**
+ * Password attempts allowed (OWASP authentication cheat sheet): a strict budget per client
+ * address and account, a looser one per account from anywhere (a slow spread-out guess), and one
+ * per address over every account (spraying). Strangers who spend an account's strict budget
+ * from their address do not lock its owner out: the owner's own address has its own budget.
+ */
+export const SIGN_IN_LIMITS = {
+  /** Per client address and account: 5 attempts per 15 minutes. */
+  addressAndAccount: { points: 5, duration: 900 },
+  /** Per account, any address: 50 attempts per hour. */
+  account: { points: 50, duration: 3_600 },
+  /** Per client address, any account: 100 attempts per 15 minutes. */
+  address: { points: 100, duration: 900 },
+} as const;
+
+export interface SignInDecision {
+  allowed: boolean;
+  /** Seconds to wait when refused. */
+  retryAfter: number;
+}
+
+export interface SignInLimitsOptions {
+  /** Shared store for several instances; in this process when absent. */
+  redis?: Redis | undefined;
+  /** Prefix of the Redis keys. @default 'packline' */
+  prefix?: string;
+}
+
+/**
+ * Budgets of password checks (sign-in, and the current password of a password change). An
+ * attempt is spent atomically *before* the password is checked, so parallel guesses cannot
+ * all be checked before the count catches up. With Redis every instance shares the budgets;
+ * if Redis fails, an in-process insurance limiter answers.
+ */
+export class SignInLimits {
+  private readonly addressAndAccount: RateLimiterAbstract;
+  private readonly account: RateLimiterAbstract;
+  private readonly address: RateLimiterAbstract;
+
+  constructor({ redis, prefix = 'packline' }: SignInLimitsOptions = {}) {
+    const limiter = (name: string, { points, duration }: { points: number; duration: number }) => {
+      const options = { points, duration, keyPrefix: `${prefix}:sign-in:${name}` };
+      return redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+    };
+    this.addressAndAccount = limiter('address-account', SIGN_IN_LIMITS.addressAndAccount);
+    this.account = limiter('account', SIGN_IN_LIMITS.account);
+    this.address = limiter('address', SIGN_IN_LIMITS.address);
+  }
+
+  /**
+   * Spends one attempt for `account` (a normalized email, or `member:<id>`) from `address`.
+   * The strict budget is spent first: once it refuses, the looser ones are not touched, so one
+   * address cannot drain an account's budget for everyone.
+   */
+  async attempt(address: string, account: string): Promise<SignInDecision> {
+    for (const [limiter, key] of [
+      [this.addressAndAccount, `${address}|${account}`],
+      [this.address, address],
+      [this.account, account],
+    ] as const) {
+      const refused = await spend(limiter, key);
+      if (refused) return { allowed: false, retryAfter: refused };
+    }
+    return { allowed: true, retryAfter: 0 };
+  }
+
+  /** The right password: this address's budget for the account starts again. */
+  async succeeded(address: string, account: string): Promise<void> {
+    await this.addressAndAccount.delete(`${address}|${account}`);
+  }
+}
+
+/** Spends a point; seconds to wait when the budget is spent, else 0. */
+async function spend(limiter: RateLimiterAbstract, key: string): Promise<number> {
+  try {
+    await limiter.consume(key, 1);
+    return 0;
+  } catch (error) {
+    // rate-limiter-flexible rejects with the result when points run out.
+    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    throw error;
+  }
+}
