@@ -1,6 +1,7 @@
 import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
 import { execute, Kind, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { DomainError } from '../core/index.ts';
+import { setRequestAttributes, tracingOn, withSpan } from '../core/telemetry.ts';
 import type { Context } from '../schema/index.ts';
 
 export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: DomainError };
@@ -65,6 +66,15 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
   async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
     const document = this.documents.get(operationName);
     if (!document) throw new Error(`Unknown operation ${operationName}`);
+    if (tracingOn) {
+      const organizationId = context.actor.kind === 'apiKey' ? context.actor.organizationId : undefined;
+      setRequestAttributes({ 'packline.organization_id': organizationId, 'packline.actor': context.actor.kind });
+      return withSpan(`graphql ${operationName}`, { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId }, () => this.execute(document, operationName, variables, context));
+    }
+    return this.execute(document, operationName, variables, context);
+  }
+
+  private async execute(document: DocumentNode, operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
     const result = await execute({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
