@@ -49,7 +49,7 @@ function envFile(text: string): Record<string, string> {
 }
 
 /** `.env.example` filled in as its comments say. */
-const FILLED = {
+const FILLED: Record<string, string> = {
   ...envFile(envExample),
   POSTGRES_PASSWORD: 'a-postgres-password',
   INTERNAL_API_TOKEN: 'an-internal-token-of-32-characters',
@@ -99,7 +99,7 @@ describe('compose.yaml', () => {
     for (const name of PACKLINE) {
       const service = services[name]!;
       expect(service.env_file, name).toBe('.env');
-      const env = { ...FILLED, ...service.environment };
+      const env: Record<string, string> = { ...FILLED, ...service.environment };
       expect(env.DATABASE_URL).toBe('postgres://packline:a-postgres-password@postgres:5432/packline');
       expect(env.REDIS_URL).toBe('redis://redis:6379');
       const config = loadConfig(env, { persistSecrets: false });
