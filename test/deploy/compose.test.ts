@@ -1,7 +1,6 @@
 // compose.yaml and .env.example, read as a compose tool reads them (YAML with merge keys and
-// ${VAR} interpolation): the deployment's shape is checked here, on any machine with Node. The
-// file was also run through `podman-compose --dry-run up` (podman-compose 1.0.3, Debian); that
-// tool is not needed by this test.
+// ${VAR} interpolation): the deployment's shape is checked here, on any machine with Node.
+// `npm run compose:smoke` runs the deployment whole with podman-compose or docker compose.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
