@@ -89,12 +89,12 @@ interface TrackedLike extends ServerResponse {
   route: string;
 }
 
-const FACADES: [RegExp, string][] = [
-  [/^rest\//, 'rest'],
-  [/^graphql$/, 'graphql'],
-  [/^mcp(-member)?$/, 'mcp'],
-  [/^admin$/, 'admin'],
-];
+/** The facade: the route family; on the member side, `mcp` for the connector and its OAuth endpoints, `web` for the account pages. */
+function facadeOf(route: string, url: string): string {
+  if (route.startsWith('rest/')) return 'rest';
+  if (route === 'mcp-member') return /^\/(mcp|authorize|token|register|revoke|\.well-known)(\/|\?|$)/.test(url) ? 'mcp' : 'web';
+  return route;
+}
 
 /**
  * Runs `handle` inside a server span for the request (a child of its `traceparent`, if any). The
@@ -111,7 +111,7 @@ export function traceRequest<T>(req: RequestLike, res: TrackedLike, handle: () =
   const end = () => {
     if (ended) return;
     ended = true;
-    const facade = FACADES.find(([pattern]) => pattern.test(res.route))?.[1] ?? res.route;
+    const facade = facadeOf(res.route, req.url ?? '/');
     span.updateName(`${req.method ?? 'GET'} ${res.route}`);
     span.setAttributes({ 'http.route': res.route, 'packline.facade': facade, 'http.response.status_code': res.statusCode });
     if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: api.SpanStatusCode.ERROR });
