@@ -71,6 +71,12 @@ key=$("$engine" exec "$container" cat /data/demo-api-key)
 status=$(curl -s -o /tmp/$run_id.body -w '%{http_code}' -m 5 -H "Authorization: Bearer $key" "$origin/api/v1/organization")
 [ "$status" = 200 ] && grep -q '"id":"atelier-nord"' /tmp/$run_id.body || fail "the demo key call answered $status: $(head -c 300 /tmp/$run_id.body)"
 say "demo key call: 200, organization atelier-nord"
+# Pages and documents served from files and packages in the image.
+for path in /api/v1/openapi.json /api/v1/docs /account/login; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' -m 5 "$origin$path")
+  [ "$status" = 200 ] || fail "GET $path answered $status"
+done
+say "the OpenAPI document, the API reference and the sign-in page answer 200"
 
 "$engine" exec "$container" packline orgs create --id image-test-co --name "Image Test" --plan base --json >/dev/null || fail "packline orgs create in the container failed"
 "$engine" stop -t 30 "$container" >/dev/null 2>&1
