@@ -2,6 +2,7 @@ import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-do
 import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { DomainError } from '../core/index.ts';
+import { setRequestAttributes, tracingOn, withSpan } from '../core/telemetry.ts';
 import type { Context } from '../schema/index.ts';
 
 export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: DomainError };
@@ -82,7 +83,19 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
    */
   run<T>(this: Operations<UntypedOperations>, operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>>;
   async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
-    const result: ExecutionResult = await this.compiledOf(operationName).query(undefined, context, variables);
+    const compiled = this.compiledOf(operationName);
+    if (tracingOn) {
+      const organizationId = context.actor.kind === 'apiKey' ? context.actor.organizationId : undefined;
+      setRequestAttributes({ 'packline.organization_id': organizationId, 'packline.actor': context.actor.kind });
+      return withSpan(`graphql ${operationName}`, { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId }, () =>
+        this.execute(compiled, variables, context),
+      );
+    }
+    return this.execute(compiled, variables, context);
+  }
+
+  private async execute(compiled: CompiledQuery, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
+    const result: ExecutionResult = await compiled.query(undefined, context, variables);
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
       if (domain) return { ok: false, error: domain };

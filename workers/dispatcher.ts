@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.ts';
 import type { ChangeFeed } from '../core/services/change-feed.ts';
 import { FAN_OUT_DELIVERIES, type AttemptOutcome, type DeliveryStore, type LaneTarget, type PendingDelivery } from '../core/webhooks/delivery-store.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
+import { recordSpan, tracingOn } from '../core/telemetry.ts';
 import { RetryPolicy } from '../core/webhooks/retry-policy.ts';
 import { isForbiddenAddress, type UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { Lane, type LanePort, type LaneSettings, type Route } from './lane.ts';
@@ -220,6 +221,7 @@ export class Dispatcher {
     if (this.cutOff) return undefined;
     const outcome = this.retry.judge(delivery, target.id, result, at);
     this.ledger.add(outcome, target.plan);
+    if (tracingOn) traceAttempt(outcome, delivery, result, at);
     this.options.onAttempt?.(outcome, delivery);
     return outcome;
   }
@@ -277,4 +279,22 @@ export class Dispatcher {
       lane.kick();
     }
   }
+}
+
+/** A span per attempt: destination, delivery, attempt number, receiver status and what follows. */
+function traceAttempt(outcome: AttemptOutcome, delivery: PendingDelivery, result: SendResult, at: Date): void {
+  recordSpan(
+    'webhook attempt',
+    {
+      'packline.destination_id': outcome.destinationId,
+      'packline.delivery_id': outcome.deliveryId,
+      'packline.attempt': outcome.number,
+      'packline.test': delivery.test || undefined,
+      'http.response.status_code': result.statusCode ?? undefined,
+      'packline.attempt.outcome': outcome.next.status,
+    },
+    at,
+    result.durationMs,
+    outcome.next.status !== 'succeeded',
+  );
 }

@@ -135,18 +135,20 @@ export interface StartPacklineOptions {
   args?: string[];
   /** @default 90_000 */
   timeoutMs?: number;
+  /** The checkout whose bin/packline.js runs (another version of the code). @default ROOT */
+  root?: string;
 }
 
 /**
  * Starts `node bin/packline.js start` and waits for its banner. Output goes straight to a file
  * (not a pipe), so the server never waits on the benchmark process to read its logs.
  */
-export async function startPackline({ dataDir = tempDir('packline-bench-'), env = {}, args = [], timeoutMs = 90_000 }: StartPacklineOptions = {}): Promise<PacklineServer> {
+export async function startPackline({ dataDir = tempDir('packline-bench-'), env = {}, args = [], timeoutMs = 90_000, root = ROOT }: StartPacklineOptions = {}): Promise<PacklineServer> {
   const port = await freePort();
   const childEnv = packlineEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const logFile = join(dataDir, 'server.log');
   const fd = openSync(logFile, 'a');
-  const child = track(spawn(process.execPath, [join(ROOT, 'bin/packline.js'), 'start', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] }));
+  const child = track(spawn(process.execPath, [join(root, 'bin/packline.js'), 'start', ...args], { cwd: root, env: childEnv, stdio: ['ignore', fd, fd] }));
   closeSync(fd);
 
   const deadline = Date.now() + timeoutMs;

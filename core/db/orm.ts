@@ -8,6 +8,7 @@ import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
 import { SqliteDriver } from './sqlite-driver.ts';
 import { SQLITE_CONNECTION_PRAGMAS } from './sqlite-pragmas.ts';
 import { privateDirectory, privateFile, restrictExisting, sqliteFiles } from '../private-files.ts';
+import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 
 export type Database = MikroORM;
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -84,7 +85,21 @@ export function ormOptions(options: DatabaseOptions): Options {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const orm = await MikroORM.init(ormOptions(options));
   await underStartupLock(orm, () => orm.getMigrator().up());
+  if (tracingOn) traceOrmQueries(orm, databaseKind(options));
   return orm;
+}
+
+/**
+ * A span per statement the ORM runs. Every ORM query goes through its connection's
+ * `executeQuery(sql, run, context)`, whose `context.query` is the statement with its placeholders
+ * (the first argument may have the parameters written in, so it is never recorded).
+ */
+function traceOrmQueries(orm: Database, kind: DatabaseKind): void {
+  type Run = (sql: string, run: () => Promise<unknown>, context?: { query?: string }) => Promise<unknown>;
+  const connection = orm.em.getConnection() as unknown as { executeQuery: Run };
+  const executeQuery = connection.executeQuery.bind(connection);
+  connection.executeQuery = (sql, run, context) =>
+    withSpan('SQL', context?.query === undefined ? { 'db.system': kind } : sqlAttributes(kind, context.query), () => executeQuery(sql, run, context));
 }
 
 /** Any fixed number: the key of the advisory lock instances take while they migrate and seed. */

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 import type { DatabaseKind } from './orm.ts';
 
 /**
@@ -92,5 +93,15 @@ class PostgresRunner implements QueryRunner {
 
 /** The query runner of the database behind `orm`: one per database, for the life of the process. */
 export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunner {
-  return kind === 'sqlite' ? new SqliteRunner(orm) : new PostgresRunner(orm);
+  const runner = kind === 'sqlite' ? new SqliteRunner(orm) : new PostgresRunner(orm);
+  // Decided once: with tracing off, statements run with no hook at all.
+  return tracingOn ? tracedRunner(runner) : runner;
+}
+
+/** A span per statement: its name and text with placeholders, never its parameters. */
+function tracedRunner(runner: QueryRunner): QueryRunner {
+  return {
+    kind: runner.kind,
+    all: (statement, params) => withSpan(`SQL ${statement.name}`, sqlAttributes(runner.kind, runner.kind === 'sqlite' ? statement.sqlite : statement.postgresql, statement.name), () => runner.all(statement, params)),
+  };
 }

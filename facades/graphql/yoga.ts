@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { DomainError, INTERNAL, type Logger } from '../../core/index.ts';
+import { setRequestAttributes, tracingOn, withSpan } from '../../core/telemetry.ts';
 import type { Context, Contexts } from '../../schema/index.ts';
 import type { GraphQLSchema } from 'graphql';
 import { armorPlugins } from './armor.ts';
@@ -40,6 +41,7 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
     plugins: [
       // Shape limits (aliases, depth, tokens, cost) after the token check below has run.
       ...armorPlugins(),
+      ...(tracingOn ? [traceOperations()] : []),
       {
         onRequest({ request, endResponse, fetchAPI }) {
           const header = request.headers.get('authorization') ?? '';
@@ -55,4 +57,17 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
       },
     ],
   });
+}
+
+/** A span per executed operation (internal caller): its name and type, never its variables. */
+function traceOperations() {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }: { args: { operationName?: string | null; document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] } }; executeFn: (a: never) => unknown; setExecuteFn: (fn: (a: never) => unknown) => void }) {
+      const definition = args.document.definitions.find((d) => d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName));
+      const name = args.operationName ?? definition?.name?.value ?? 'anonymous';
+      const type = definition?.operation ?? 'query';
+      setRequestAttributes({ 'packline.actor': 'internal' });
+      setExecuteFn((a) => withSpan(`graphql ${type} ${name}`, { 'graphql.operation.name': name, 'graphql.operation.type': type }, async () => executeFn(a)));
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, SignInLimits, type Config, type Core, type Logger } from '../../core/index.ts';
+import { traceRequest, tracingOn } from '../../core/telemetry.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
@@ -154,7 +155,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     res.on('finish', logRequest);
     let answering: void | Promise<void>;
     try {
-      answering = dispatch(req, res, requestId);
+      answering = tracingOn ? traceRequest(req, res, () => dispatch(req, res, requestId)) : dispatch(req, res, requestId);
     } catch (error) {
       return fail(res, error);
     }

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BULK_SEED_LIMIT, SERVER_ROLES, bulkSeed, createLogger, databaseKind, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
+import { startTelemetry, stopTelemetry } from '../../../core/telemetry.ts';
 import { createApp, type App } from '../../http/app.ts';
 import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
 import { progress } from '../progress.ts';
@@ -20,6 +21,8 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
   if (role !== undefined && !isServerRole(role)) throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
   const config: Config = role === undefined ? rt.config : { ...rt.config, role };
   const log = createLogger(config.logLevel);
+  // Before anything opens: the database and the server are instrumented only when traces are on.
+  if (await startTelemetry()) log.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'sending traces (OTLP/HTTP)');
   const app = await createApp(config, log);
   // The dispatcher serves no API: the demo data and its key are the API processes' business.
   const demoKey = p.values.demo === false || config.role === 'dispatcher' ? undefined : await demoData(app.core, config);
@@ -80,7 +83,8 @@ async function serveUntilSignal(app: App, config: Config, log: Logger): Promise<
         log.error('shutdown did not finish in time; exiting');
         process.exit(1);
       }, config.shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS).unref();
-      app.close().then(resolve, reject);
+      // Spans still buffered go out last (the exporter's own timeout bounds the wait).
+      app.close().then(() => stopTelemetry().catch((error: unknown) => log.warn({ err: error }, 'could not send the last traces'))).then(resolve, reject);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
