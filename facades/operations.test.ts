@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { GraphQLID, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
+import { GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../core/index.ts';
 import type { Context } from '../schema/index.ts';
@@ -19,6 +19,17 @@ const schema = new GraphQLSchema({
           if (id === 'broken') throw new Error('database unreachable');
           return { text: `hello ${id}` };
         },
+      },
+    },
+  }),
+  mutation: new GraphQLObjectType({
+    name: 'Mutation',
+    fields: {
+      // Answers which fields its input holds: an omitted one must stay absent, not undefined.
+      update: {
+        type: new GraphQLNonNull(GraphQLString),
+        args: { input: { type: new GraphQLNonNull(new GraphQLInputObjectType({ name: 'UpdateInput', fields: { title: { type: GraphQLString }, city: { type: GraphQLString } } })) } },
+        resolve: (_root, { input }: { input: Record<string, unknown> }) => Object.keys(input).join(','),
       },
     },
   }),
@@ -46,6 +57,11 @@ describe('Operations', () => {
     const outcome = await operations.run('Greeting', { id: 'missing' }, context);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'not_found' } });
     await expect(operations.run('Greeting', { id: 'broken' }, context)).rejects.toThrow('database unreachable');
+  });
+
+  it("leaves a mutation input's omitted fields out, as graphql-js does", async () => {
+    const untyped = new Operations(schema, 'mutation Update($input: UpdateInput!) { update(input: $input) }');
+    expect(await untyped.run<{ update: string }>('Update', { input: { title: 'New' } }, context)).toEqual({ ok: true, data: { update: 'title' } });
   });
 
   it('refuses names it does not hold, at compile time and at run time', async () => {

@@ -1,11 +1,14 @@
 import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
-import { Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { execute, Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { DomainError } from '../core/index.ts';
 import { setRequestAttributes, tracingOn, withSpan } from '../core/telemetry.ts';
 import type { Context } from '../schema/index.ts';
 
 export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: DomainError };
+
+/** One operation's run: its variables and context in, graphql's result out. */
+type Runner = (variables: Record<string, unknown>, context: Context) => ExecutionResult | Promise<ExecutionResult>;
 
 // Any document, whatever its result and variables.
 type AnyDocument = TypedDocumentNode<any, any>;
@@ -29,8 +32,8 @@ export type UntypedOperations = Record<string, TypedDocumentNode<Record<string, 
  */
 export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperations> {
   private readonly documents = new Map<string, DocumentNode>();
-  /** Each operation compiled to a function once, on its first run (graphql-jit). */
-  private readonly compiled = new Map<string, CompiledQuery>();
+  /** How each operation runs, settled on its first run (see `runnerOf`). */
+  private readonly runners = new Map<string, Runner>();
 
   constructor(schema: GraphQLSchema, source: string);
   constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode });
@@ -57,19 +60,28 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
   }
 
   /**
-   * The operation as a function of its variables: graphql-jit compiles the document against the
-   * schema once, so a run skips graphql-js's per-field planning and per-value type checks — most of
-   * the cost of executing a list's fields. Same resolvers, same errors, same result.
+   * How a query runs: graphql-jit compiles its document against the schema once, so a run skips
+   * graphql-js's per-field planning and per-value type checks — most of the cost of executing a
+   * list's fields. Same resolvers, same errors, same result. Mutations stay with graphql-js: jit
+   * hands resolvers an input's omitted fields as present and undefined, where graphql-js leaves
+   * them out, and the services read an absent field as "unchanged" (`'city' in input`).
    */
-  private compiledOf(operationName: string): CompiledQuery {
-    let compiled = this.compiled.get(operationName);
-    if (compiled) return compiled;
+  private runnerOf(operationName: string): Runner {
+    const known = this.runners.get(operationName);
+    if (known) return known;
     const document = this.documents.get(operationName);
     if (!document) throw new Error(`Unknown operation ${operationName}`);
-    const outcome = compileQuery(this.schema, document, operationName);
-    if (!isCompiledQuery(outcome)) throw new Error(`Operation ${operationName} does not compile: ${outcome.errors?.map((e) => e.message).join('; ')}`);
-    this.compiled.set(operationName, outcome);
-    return outcome;
+    const definition = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operationName);
+    let runner: Runner;
+    if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === 'query') {
+      const compiled = compileQuery(this.schema, document, operationName);
+      if (!isCompiledQuery(compiled)) throw new Error(`Operation ${operationName} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+      runner = (variables, context) => compiled.query(undefined, context, variables);
+    } else {
+      runner = (variables, context) => execute({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
+    }
+    this.runners.set(operationName, runner);
+    return runner;
   }
 
   /**
@@ -83,19 +95,19 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
    */
   run<T>(this: Operations<UntypedOperations>, operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>>;
   async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
-    const compiled = this.compiledOf(operationName);
+    const runner = this.runnerOf(operationName);
     if (tracingOn) {
       const organizationId = context.actor.kind === 'apiKey' ? context.actor.organizationId : undefined;
       setRequestAttributes({ 'packline.organization_id': organizationId, 'packline.actor': context.actor.kind });
       return withSpan(`graphql ${operationName}`, { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId }, () =>
-        this.execute(compiled, variables, context),
+        this.execute(runner, variables, context),
       );
     }
-    return this.execute(compiled, variables, context);
+    return this.execute(runner, variables, context);
   }
 
-  private async execute(compiled: CompiledQuery, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
-    const result: ExecutionResult = await compiled.query(undefined, context, variables);
+  private async execute(runner: Runner, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
+    const result = await runner(variables, context);
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
       if (domain) return { ok: false, error: domain };
