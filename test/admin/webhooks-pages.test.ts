@@ -57,7 +57,11 @@ async function add(browser: TestBrowser, org: string, fields: Record<string, str
   const all = { csrf: csrfFor(list, webhooks(org)), format: 'standard-json', language: 'en', kinds: 'event.created', scope: 'own', ...fields };
   // An undefined field is left out, as a browser leaves out a form's unchecked boxes.
   const form = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const res = await browser.request(webhooks(org), { form });
+  const posted = await browser.request(webhooks(org), { form });
+  if (posted.status !== 303) return { status: posted.status, html: await posted.text() };
+  // POST → 303 → GET: the destination's page, once with the secret.
+  expect(posted.headers.get('location')).toMatch(new RegExp(`^${webhooks(org)}/[^/?]+`));
+  const { res } = await browser.follow(posted.headers.get('location')!);
   return { status: res.status, html: await res.text() };
 }
 
@@ -103,12 +107,12 @@ describe('webhook administration pages', () => {
 
   it('shows the plan’s allowance and the add form with every format, kind and scope', async () => {
     const html = await page(clan, webhooks(CLAN));
-    expect(html).toContain('0 of 10 destinations allowed on the clan plan are in use');
-    for (const format of DELIVERY_FORMATS) expect(html).toContain(`<option value="${format}">`);
+    expect(html).toContain('The clan plan allows up to 10 destinations (0 in use)');
+    for (const format of DELIVERY_FORMATS) expect(html).toMatch(new RegExp(`<option value="${format}"( selected)?>`));
     expect(html).toContain('Standard JSON — a signed envelope');
     expect(html).toContain('Collaboration-suite adaptive card');
-    for (const kind of SIGNAL_TYPES) expect(html).toContain(`name="kinds" value="${kind}" checked`);
-    expect(html).toContain('name="scope" value="platform" checked');
+    for (const kind of SIGNAL_TYPES) expect(html).toMatch(new RegExp(`name="kinds" value="${kind}"( id="f-kinds")? checked`));
+    expect(html).toContain('name="scope" value="platform" id="f-scope" checked');
     expect(html).toContain('Own — only your organization’s public needs and events');
     expect(html).toContain('<option value="fr">');
   });
@@ -129,7 +133,7 @@ describe('webhook administration pages', () => {
     expect(list).not.toContain(secret!);
     expect(list).not.toContain(url);
     expect(list).toContain(`href="${destination(CLAN, id)}"`);
-    expect(list).toContain('1 of 10 destinations allowed on the clan plan');
+    expect(list).toContain('The clan plan allows up to 10 destinations (1 in use)');
     expect(await page(clan, `${destination(CLAN, id)}?after=not-a-cursor`, 400)).toContain('This page of deliveries no longer exists');
   });
 
@@ -179,14 +183,14 @@ describe('webhook administration pages', () => {
 
   it('on Base: one destination, no Retry, and a forged retry refused', async () => {
     const empty = await page(base, webhooks(BASE));
-    expect(empty).toContain('0 of 1 destination allowed on the base plan');
+    expect(empty).toContain('The base plan allows up to 1 destination (0 in use)');
     const token = csrfFor(empty, webhooks(BASE));
     const path = '/hooks/packline-base-down';
     receiver.plan(path, { status: 500 });
     const { id } = await addDestination(base, BASE, receiver.url(path));
 
     const full = await page(base, webhooks(BASE));
-    expect(full).toContain('1 of 1 destination allowed on the base plan');
+    expect(full).toContain('The base plan allows up to 1 destination (1 in use)');
     expect(full).toContain('The base plan allows 1 webhook destination. Delete one before adding another, or move to a larger plan.');
     expect(full).not.toContain('Add destination</button>');
     expect(full).not.toContain('Connect a team-chat channel</button>');
@@ -240,9 +244,13 @@ describe('webhook administration pages', () => {
     expect(details).toContain(`href="${confirmPath}"`);
     const confirm = await page(clan, confirmPath);
     expect(confirm).toContain('keeps signing deliveries for 24 hours');
-    const res = await clan.request(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    const posted = await clan.request(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe(destination(CLAN, id));
+    const res = await clan.request(destination(CLAN, id));
     const rotated = await res.text();
     expect(res.status).toBe(200);
+    expect(rotated).toContain('<h1>New signing secret</h1>');
     const fresh = shownSecret(rotated);
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
@@ -358,8 +366,17 @@ describe('webhook administration pages under the production URL rules', () => {
       const { status, html } = await add(browser, ORG, fields);
       expect(status, html.slice(0, 600)).toBe(400);
       expect(html).toMatch(message);
+      expect(html).toContain('<h2 id="error-summary-title">There is a problem</h2>');
     }
-    expect(await page(browser, webhooks(ORG))).toContain('0 of 10 destinations');
+    // The error sits beside its field, the form refilled with what was typed.
+    const { html } = await add(browser, ORG, { url: 'https://127.0.0.1/hook', kinds: 'event.cancelled', scope: 'platform', language: 'fr' });
+    expect(html).toMatch(/<input type="url" name="url"[^>]* value="https:\/\/127.0.0.1\/hook" id="f-url" aria-invalid="true" aria-describedby="f-url-error url-help">/);
+    expect(html).toMatch(/<p id="f-url-error" class="field-error">.*private or reserved address/);
+    expect(html).toContain('<a href="#f-url">URL:');
+    expect(html).toContain('<option value="fr" selected>');
+    expect(html).toContain('value="event.cancelled" checked>');
+    expect(html).not.toContain('value="event.created" id="f-kinds" checked>');
+    expect(await page(browser, webhooks(ORG))).toContain('up to 10 destinations (0 in use)');
   });
 
   it('without the connection flow, says to paste the channel’s incoming URL with the team-chat format', async () => {

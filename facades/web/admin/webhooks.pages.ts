@@ -13,9 +13,34 @@ import {
   type TeamChatProvider,
 } from '../../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
+import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
 import { html, seeOther, type Html } from '../kit/html.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
-import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
+import {
+  ADMIN_PATH,
+  adminFailure,
+  adminForm,
+  adminPage,
+  adminVisit,
+  afterForm,
+  at,
+  choicesOf,
+  COPY_SCRIPT_PATH,
+  errorSummary,
+  fieldAttrs,
+  fieldError,
+  freshForm,
+  groupAttrs,
+  notice,
+  orgPath,
+  refused,
+  refusedStatus,
+  sentValues,
+  shownOnce,
+  valueOf,
+  type AdminVisit,
+  type FormState,
+} from './admin-support.ts';
 import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {
@@ -69,6 +94,7 @@ const SCOPE_LABELS: Record<DestinationScope, string> = {
 const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it cannot be displayed again.';
 const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. Nothing more is sent to it.' };
 const DESTINATION_DONE = {
+  added: 'The destination is added. Signals are sent to it from now on.',
   test: 'Test signal queued. It is sent within seconds: reload this page to see it below.',
   enabled: 'The destination is enabled again: deliveries resume.',
   retried: 'The delivery is queued again and sent now.',
@@ -76,29 +102,30 @@ const DESTINATION_DONE = {
 
 const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
 
-/** Language, event kinds and scope: what the typed form and the team-chat connection share. */
-function settingsFields(): Html {
-  return html`<label>Language of the messages <select name="language">${LANGUAGES.map((l) => html`<option value="${l}"${l === 'en' ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`)}</select></label>
-<fieldset><legend>Event kinds</legend>
-${SIGNAL_TYPES.map((k) => html`<label><input type="checkbox" name="kinds" value="${k}" checked> <span><code>${k}</code> — ${KIND_LABELS[k]}</span></label>`)}
+/** Language, event kinds and scope: what the typed form, the team-chat connection and the edit form share. */
+function settingsFields(form: FormState, prefix = ''): Html {
+  const id = (name: string) => (prefix ? html` id="${prefix}-${name}"` : fieldAttrs(form, name));
+  const language = valueOf(form, 'language', 'en');
+  const kinds = choicesOf(form, 'kinds', SIGNAL_TYPES);
+  const scope = valueOf(form, 'scope', 'platform');
+  return html`<label for="${prefix ? `${prefix}-language` : 'f-language'}">Language of the messages</label><select name="language"${id('language')}>${LANGUAGES.map((l) => html`<option value="${l}"${l === language ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`)}</select>
+${prefix ? '' : fieldError(form, 'language')}
+<fieldset${prefix ? '' : groupAttrs(form, 'kinds')}><legend>Event kinds</legend>${prefix ? '' : fieldError(form, 'kinds')}
+${SIGNAL_TYPES.map((k, i) => html`<label><input type="checkbox" name="kinds" value="${k}"${i === 0 && !prefix ? html` id="f-kinds"` : ''}${kinds.includes(k) ? html` checked` : ''}> <span><code>${k}</code> — ${KIND_LABELS[k]}</span></label>`)}
 </fieldset>
-<fieldset><legend>Scope</legend>
-${DESTINATION_SCOPES.map((s) => html`<label><input type="radio" name="scope" value="${s}"${s === 'platform' ? html` checked` : ''}> ${SCOPE_LABELS[s]}</label>`)}
+<fieldset${prefix ? '' : groupAttrs(form, 'scope')}><legend>Scope</legend>${prefix ? '' : fieldError(form, 'scope')}
+${DESTINATION_SCOPES.map((s, i) => html`<label><input type="radio" name="scope" value="${s}"${i === 0 && !prefix ? html` id="f-scope"` : ''}${s === scope ? html` checked` : ''}> ${SCOPE_LABELS[s]}</label>`)}
 </fieldset>`;
 }
+
+const CREATE_FIELDS = ['format', 'url', 'language', 'kinds', 'scope'] as const;
+const CREATE_LABELS: Record<string, string> = { format: 'Format', url: 'URL', language: 'Language', kinds: 'Event kinds', scope: 'Scope' };
 
 function settingsOf(req: Request, visit: AdminVisit) {
   const kinds = ([] as unknown[]).concat((req.body as Record<string, unknown>).kinds ?? []).filter((k): k is string => typeof k === 'string');
   return { organizationId: visit.org.id, language: field(req, 'language'), kinds, scope: field(req, 'scope') };
 }
 
-/** A secret shown in the answer to the POST that made it. */
-interface Shown {
-  title: string;
-  label: string;
-  secret: string | null;
-  warning: string;
-}
 
 /**
  * Webhook destinations: list, add (typed URL, or the team-chat connection flow), details with
@@ -118,13 +145,14 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
   /** The destination when it belongs to the organization in the address. */
   const owned = async (visit: AdminVisit, id: string) => (await destinations(visit)).find((d) => d.id === id);
 
-  function listPage(req: Request, res: Response, visit: AdminVisit, list: Destination[]) {
+  function listPage(req: Request, res: Response, visit: AdminVisit, list: Destination[], form: FormState = freshForm()) {
     const { plan } = visit.org;
     const limit = visit.org.allowances.destinations;
     const full = list.length >= limit;
     const provider = options.teamChat;
-    const body = html`${notice(req, LIST_DONE)}
-<p>${list.length} of ${limit} destination${limit === 1 ? '' : 's'} allowed on the ${plan} plan ${list.length === 1 ? 'is' : 'are'} in use.</p>
+    const format = valueOf(form, 'format', 'standard-json');
+    const body = html`${errorSummary(form, CREATE_LABELS)}${notice(req, LIST_DONE)}
+<p>The ${plan} plan allows up to ${limit} destination${limit === 1 ? '' : 's'} (${list.length} in use).</p>
 <h2>Your destinations</h2>
 ${list.length === 0
   ? html`<p class="note">No destination yet.</p>`
@@ -138,23 +166,25 @@ ${list.map((d) => html`<tr><td data-label="Destination"><a href="${destinationPa
 ${full
   ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
   : html`${adminForm(deps, visit, webhooksPath(visit), 'webhook-create', html`
-<label>Format <select name="format">${DELIVERY_FORMATS.map((f) => html`<option value="${f}">${FORMAT_LABELS[f]}</option>`)}</select></label>
-<label>URL <input type="url" name="url" required maxlength="2000" placeholder="https://" aria-describedby="url-help"></label>
-<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
-${settingsFields()}
+<label for="f-format">Format</label><select name="format"${fieldAttrs(form, 'format')}>${DELIVERY_FORMATS.map((f) => html`<option value="${f}"${f === format ? html` selected` : ''}>${FORMAT_LABELS[f]}</option>`)}</select>
+${fieldError(form, 'format')}
+<label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${valueOf(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
+${fieldError(form, 'url')}<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
+${settingsFields(form)}
 <button type="submit">Add destination</button>`)}
 <h3>Connect a team-chat channel</h3>
 ${provider
   ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
-${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields()}<button type="submit">Connect a team-chat channel</button>`)}`
+${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields(freshForm(), 'chat')}<button type="submit">Connect a team-chat channel</button>`)}`
   : html`<p class="note">The connection flow is not set up on this service. Create an incoming webhook in the channel instead, and paste its URL above with the team-chat format.</p>`}`}`;
     // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
     const formAction = provider && !full ? [new URL(provider.authorizeUrl).origin] : [];
-    adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction });
+    adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction, status: refusedStatus(form) });
   }
 
-  async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string, shown?: Shown) {
-    const after = typeof req.query.after === 'string' && !shown ? req.query.after : undefined;
+  async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string) {
+    const shown = takeFlash(deps.browser, req, res, visit.session.token);
+    const after = typeof req.query.after === 'string' ? req.query.after : undefined;
     const first = Math.min(MAX_PAGE_SIZE, visit.org.allowances.retainedDeliveries);
     const outcome = await run<{ webhookDestination: Destination; webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
       visit,
@@ -168,7 +198,7 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
     const { edges, pageInfo } = outcome.data.webhookDeliveries;
     const path = destinationPath(visit, d.id);
     const { allowances, plan } = visit.org;
-    const body = html`${shown?.secret ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
+    const body = html`${shown ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
 ${notice(req, DESTINATION_DONE)}
 <p><a href="${webhooksPath(visit)}">All destinations</a></p>
 <dl><dt>Format</dt><dd>${FORMAT_LABELS[d.format] ?? d.format}</dd>
@@ -189,7 +219,7 @@ ${d.status === 'active'
 ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
 ${deliveriesTable(deps, visit, edges.map((e) => e.node))}
 ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}?after=${encodeURIComponent(pageInfo.endCursor)}">Older deliveries</a>` : ''}</p>` : ''}`;
-    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: shown?.secret ? [COPY_SCRIPT_PATH] : [] });
+    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: shown ? [COPY_SCRIPT_PATH] : [] });
   }
 
   /** A confirmation page, then its POST: on a destination of this organization only, its CSRF token bound to the id. */
@@ -233,10 +263,13 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
     if (!visit) return;
     const input = { ...settingsOf(req, visit), format: field(req, 'format') ?? '', url: field(req, 'url') ?? '' };
     const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(visit, 'AdminCreateDestination', { input });
-    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, webhooksPath(visit));
+    if (!outcome.ok) return listPage(req, res, visit, await destinations(visit), refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS));
     const { secret, destination } = outcome.data.createWebhookDestination;
-    // The page answers the POST itself: the secret exists only in this answer, which is never cached.
-    await destinationPage(req, res, visit, destination.id, { title: 'Destination added', label: 'Signing secret of the new destination', secret, warning: SECRET_NOTICE });
+    // POST → 303 → GET: a reload adds nothing more. The secret crosses the redirect in the flash, once.
+    const path = destinationPath(visit, destination.id);
+    const flash: Flash | null = secret ? { title: 'Destination added', label: 'Signing secret of the new destination', secret, warning: SECRET_NOTICE } : null;
+    if (flash) return seeOther(res, path, requestIdOf(res), [flashCookie(deps.browser, visit.session.token, path, flash)]);
+    afterForm(res, path, 'added');
   });
 
   router.post(`${LIST}/team-chat`, async (req: Request, res: Response) => {
@@ -281,12 +314,14 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
       if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
       const { secret, destination } = outcome.data.rotateWebhookSecret;
       const until = at(destination.previousSecretExpiresAt);
-      await destinationPage(req, res, visit, d.id, {
+      const path = destinationPath(visit, d.id);
+      const cookie = flashCookie(deps.browser, visit.session.token, path, {
         title: 'New signing secret',
         label: 'The new signing secret',
         secret,
         warning: `${SECRET_NOTICE} The old secret keeps signing for 24 h, until ${until}: update your receiver before then.`,
       });
+      seeOther(res, path, requestIdOf(res), [cookie]);
     },
   );
 
