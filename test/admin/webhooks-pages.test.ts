@@ -223,17 +223,50 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 410 }, { status: 200 });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled — The receiver answered 410 Gone</dd>');
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</dd>');
     expect(await page(clan, webhooks(CLAN))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</td>');
     const details = await page(clan, destination(CLAN, id));
     expect(details).not.toContain('Send a test signal</button>');
     const action = `${destination(CLAN, id)}/enable`;
     const { res } = await clan.follow(action, { form: { csrf: csrfFor(details, action) } });
     const enabled = await res.text();
-    expect(enabled).toContain('The destination is enabled again');
+    expect(enabled).toContain('The destination is active again');
     expect(enabled).toContain('class="status-active">active</dd>');
     await sendTest(clan, CLAN, id);
     await receiver.waitFor(() => receiver.on(path).length >= 2, 'a test signal after enabling');
+  });
+
+  it('edits a destination in place, keeps what was typed when refused, and pauses and resumes it', async () => {
+    const { id } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-editable'));
+    const editPath = `${destination(CLAN, id)}/edit`;
+    expect(await page(clan, destination(CLAN, id))).toContain(`href="${editPath}"`);
+    const form = await page(clan, editPath);
+    expect(form).toContain('name="kinds" value="event.created" checked>');
+    expect(form).toContain('name="kinds" value="need.created" id="f-kinds">');
+    const token = csrfFor(form, editPath);
+    const bad = await clan.request(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: 'not a url', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const refusedPage = await bad.text();
+    expect(bad.status).toBe(400);
+    expect(refusedPage).toContain('There is a problem');
+    expect(refusedPage).toContain('value="Billing"');
+    expect(refusedPage).toContain('>Invoices</textarea>');
+    expect(refusedPage).toMatch(/value="not a url" id="f-url" aria-invalid="true"/);
+    const saved = await clan.follow(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: '', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const details = await saved.res.text();
+    expect(details).toContain('The destination is saved.');
+    expect(details).toContain('<dt>Name</dt><dd>Billing</dd>');
+    expect(details).toContain('<dt>Description</dt><dd>Invoices</dd>');
+    expect(details).toContain('<dt>Event kinds</dt><dd>need.created</dd>');
+    expect(await page(clan, webhooks(CLAN))).toContain('>Billing</a><br><span class="note">Invoices</span>');
+
+    const pauseAction = `${destination(CLAN, id)}/pause`;
+    const paused = await (await clan.follow(pauseAction, { form: { csrf: csrfFor(details, pauseAction) } })).res.text();
+    expect(paused).toContain('class="status-paused">paused</dd>');
+    expect(paused).not.toContain('Send a test signal</button>');
+    const resumeAction = `${destination(CLAN, id)}/enable`;
+    const resumed = await (await clan.follow(resumeAction, { form: { csrf: csrfFor(paused, resumeAction) } })).res.text();
+    expect(resumed).toContain('class="status-active">active</dd>');
+    expect(resumed).toContain('Send a test signal</button>');
   });
 
   it('rotates the signing secret after confirmation: the new one shown once, the old one signing for 24 h', async () => {

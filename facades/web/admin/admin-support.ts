@@ -52,7 +52,7 @@ a{color:#0645ad}a:focus,button:focus,input:focus,select:focus{outline:3px solid 
 button{padding:.4rem .8rem;font-size:1rem;cursor:pointer}button.danger{background:#a30000;color:#fff;border:1px solid #700}
 fieldset{border:1px solid #ccc;margin:.75rem 0;padding:.5rem 1rem}legend{font-weight:bold}
 fieldset label{display:flex;gap:.5rem;align-items:center}fieldset label input{display:inline;width:auto;margin:0}
-select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}
+select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}textarea{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%;font:inherit}
 .secret{background:#fff8d6;border:2px solid #c90;padding:.75rem;margin:1rem 0}
 .secret code{font-size:1.05rem;display:block;margin:.5rem 0;word-break:break-all}
 .status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}
@@ -62,7 +62,7 @@ pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem
 .error-summary{border:3px solid #a30000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;font-size:1.2rem}.error-summary a{color:#a30000;font-weight:bold}
 .field-error{color:#a30000;font-weight:bold;margin:.1rem 0 .5rem}[aria-invalid=true],fieldset.invalid{border:2px solid #a30000}
 @media (max-width:40rem){
- dl{grid-template-columns:1fr}input{width:100%;box-sizing:border-box}
+ dl{grid-template-columns:1fr}input,textarea{width:100%;box-sizing:border-box}
 }`;
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {

@@ -52,6 +52,8 @@ export interface WebhookPagesOptions {
 interface Destination {
   id: string;
   organizationId: string;
+  name: string;
+  description: string;
   format: DeliveryFormat;
   /** Masked. */
   url: string;
@@ -59,7 +61,7 @@ interface Destination {
   kinds: SignalType[];
   scope: DestinationScope;
   connectedVia: 'manual' | 'oauth';
-  status: 'active' | 'disabled';
+  status: 'active' | 'paused' | 'disabled';
   disabledReason: string | null;
   /** Masked; standard JSON only. */
   secret: string | null;
@@ -96,9 +98,13 @@ const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. No
 const DESTINATION_DONE = {
   added: 'The destination is added. Signals are sent to it from now on.',
   test: 'Test signal queued. It is sent within seconds: reload this page to see it below.',
-  enabled: 'The destination is enabled again: deliveries resume.',
+  enabled: 'The destination is active again: it receives events from now on.',
+  paused: 'The destination is paused: nothing is sent to it until you resume it.',
+  updated: 'The destination is saved.',
   retried: 'The delivery is queued again and sent now.',
 };
+
+const EDIT_FIELDS = ['name', 'description', 'url', 'language', 'kinds', 'scope'] as const;
 
 const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
 
@@ -118,8 +124,25 @@ ${DESTINATION_SCOPES.map((s, i) => html`<label><input type="radio" name="scope" 
 </fieldset>`;
 }
 
-const CREATE_FIELDS = ['format', 'url', 'language', 'kinds', 'scope'] as const;
-const CREATE_LABELS: Record<string, string> = { format: 'Format', url: 'URL', language: 'Language', kinds: 'Event kinds', scope: 'Scope' };
+const CREATE_FIELDS = ['name', 'description', 'format', 'url', 'language', 'kinds', 'scope'] as const;
+const CREATE_LABELS: Record<string, string> = { name: 'Name', description: 'Description', format: 'Format', url: 'URL', language: 'Language', kinds: 'Event kinds', scope: 'Scope' };
+
+/** What tells a destination apart: its name, or its format for one added before names. */
+const titleOf = (d: Destination) => d.name || `${FORMAT_NAMES[d.format] ?? d.format} destination`;
+
+/** Name and description: the add and edit forms share them. */
+function labelFields(form: FormState, fallbackName = ''): Html {
+  return html`<label for="f-name">Name</label><input name="name" maxlength="100" required value="${valueOf(form, 'name', fallbackName)}"${fieldAttrs(form, 'name', 'name-help')}>
+${fieldError(form, 'name')}<p id="name-help" class="note">To tell your destinations apart, such as the system or channel that receives it.</p>
+<label for="f-description">Description <span class="note">(optional)</span></label><textarea name="description" maxlength="500" rows="2"${fieldAttrs(form, 'description')}>${valueOf(form, 'description')}</textarea>
+${fieldError(form, 'description')}`;
+}
+
+function statusText(d: Destination): string {
+  if (d.status === 'paused') return 'paused';
+  if (d.status === 'disabled') return `disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}`;
+  return 'active';
+}
 
 function settingsOf(req: Request, visit: AdminVisit) {
   const kinds = ([] as unknown[]).concat((req.body as Record<string, unknown>).kinds ?? []).filter((k): k is string => typeof k === 'string');
@@ -156,16 +179,17 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
 <h2>Your destinations</h2>
 ${list.length === 0
   ? html`<p class="note">No destination yet.</p>`
-  : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
-${list.map((d) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${FORMAT_NAMES[d.format] ?? d.format}<span class="visually-hidden"> to ${d.url}</span></a></td>
-<td data-label="URL"><code>${d.url}</code></td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
-<td data-label="Status" class="status-${d.status}">${d.status}${d.disabledReason ? ` (${d.disabledReason})` : ''}</td>
+  : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
+${list.map((d) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
+<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${FORMAT_NAMES[d.format] ?? d.format}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
+<td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
 <td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`)}
 </tbody></table>`}
 <h2>Add a destination</h2>
 ${full
   ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
   : html`${adminForm(deps, visit, webhooksPath(visit), 'webhook-create', html`
+${labelFields(form)}
 <label for="f-format">Format</label><select name="format"${fieldAttrs(form, 'format')}>${DELIVERY_FORMATS.map((f) => html`<option value="${f}"${f === format ? html` selected` : ''}>${FORMAT_LABELS[f]}</option>`)}</select>
 ${fieldError(form, 'format')}
 <label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${valueOf(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
@@ -176,7 +200,8 @@ ${settingsFields(form)}
 ${provider
   ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
 ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields(freshForm(), 'chat')}<button type="submit">Connect a team-chat channel</button>`)}`
-  : html`<p class="note">The connection flow is not set up on this service. Create an incoming webhook in the channel instead, and paste its URL above with the team-chat format.</p>`}`}`;
+  : html`<p class="note">The one-click connection is not set up on this service. Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
+<p class="note">To set it up, the operator registers an OAuth app with the team-chat provider (redirect address <code>${new URL('/integrations/team-chat/callback', options.publicBaseUrl).href}</code>) and sets <code>TEAM_CHAT_CLIENT_ID</code>, <code>TEAM_CHAT_CLIENT_SECRET</code>, <code>TEAM_CHAT_AUTHORIZE_URL</code> and <code>TEAM_CHAT_TOKEN_URL</code>, as the “Team-chat connection flow” part of the README’s “Outbound webhooks” section explains.</p>`}`}`;
     // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
     const formAction = provider && !full ? [new URL(provider.authorizeUrl).origin] : [];
     adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction, status: refusedStatus(form) });
@@ -201,19 +226,24 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
     const body = html`${shown ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
 ${notice(req, DESTINATION_DONE)}
 <p><a href="${webhooksPath(visit)}">All destinations</a></p>
-<dl><dt>Format</dt><dd>${FORMAT_LABELS[d.format] ?? d.format}</dd>
+<dl><dt>Name</dt><dd>${titleOf(d)}</dd>
+${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
+<dt>Format</dt><dd>${FORMAT_LABELS[d.format] ?? d.format}</dd>
 <dt>URL</dt><dd><code>${d.url}</code> (masked)</dd>
 <dt>Language</dt><dd>${LANGUAGE_LABELS[d.language] ?? d.language}</dd>
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${SCOPE_LABELS[d.scope] ?? d.scope}</dd>
-<dt>Status</dt><dd class="status-${d.status}">${d.status}${d.disabledReason ? ` — ${d.disabledReason}` : ''}</dd>
+<dt>Status</dt><dd class="status-${d.status}">${statusText(d)}</dd>
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previousSecretExpiresAt ? ` (the previous secret also signs until ${at(d.previousSecretExpiresAt)})` : ''}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
 <h2>Actions</h2>
 ${d.status === 'active'
-  ? adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test signal</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> signal marked as a test.</span>`)
-  : html`<p class="note">A disabled destination receives nothing.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination</button>`)}`}
-<ul>${d.format === 'standard-json' ? html`<li><a href="${path}/rotate">Rotate the signing secret</a></li>` : ''}<li><a href="${path}/delete">Delete the destination</a></li></ul>
+  ? html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test signal</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`)}
+${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button type="submit">Pause</button> <span class="note">Nothing is sent until you resume it; events published meanwhile are not sent later.</span>`)}`
+  : d.status === 'paused'
+    ? html`<p class="note">Paused: this destination receives nothing, and events published meanwhile are not kept for it.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Resume</button>`)}`
+    : html`<p class="note">Disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}: this destination receives nothing. Enable it again once the receiver accepts deliveries; it receives events from then on.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination again</button>`)}`}
+<ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${d.format === 'standard-json' ? html`<li><a href="${path}/rotate">Rotate the signing secret</a></li>` : ''}<li><a href="${path}/delete">Delete the destination</a></li></ul>
 <h2>Deliveries</h2>
 <p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
 ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
@@ -261,7 +291,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
   router.post(LIST, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res, 'webhook-create');
     if (!visit) return;
-    const input = { ...settingsOf(req, visit), format: field(req, 'format') ?? '', url: field(req, 'url') ?? '' };
+    const input = { ...settingsOf(req, visit), name: field(req, 'name'), description: field(req, 'description'), format: field(req, 'format') ?? '', url: field(req, 'url') ?? '' };
     const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(visit, 'AdminCreateDestination', { input });
     if (!outcome.ok) return listPage(req, res, visit, await destinations(visit), refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS));
     const { secret, destination } = outcome.data.createWebhookDestination;
@@ -296,6 +326,45 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
     afterForm(res, destinationPath(visit, d.id), 'test');
   });
 
+  function editPage(res: Response, visit: AdminVisit, d: Destination, form: FormState) {
+    const path = destinationPath(visit, d.id);
+    const body = html`${errorSummary(form, CREATE_LABELS)}
+<p><a href="${path}">Back to the destination</a></p>
+${adminForm(deps, visit, `${path}/edit`, `webhook-edit\n${d.id}`, html`
+${labelFields(form)}
+<p>Format: ${FORMAT_LABELS[d.format] ?? d.format} <span class="note">(to change it, add a new destination)</span></p>
+<label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${valueOf(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
+${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
+${settingsFields(form)}
+<button type="submit">Save</button> <a href="${path}">Cancel</a>`)}`;
+    adminPage(res, visit, 'webhooks', `Edit “${titleOf(d)}”`, body, { status: refusedStatus(form) });
+  }
+
+  router.get(`${ONE}/edit`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    const d = await owned(visit, pathParam(req, 'destination'));
+    if (!d) return adminFailure(res, visit, 'webhooks', notFound(pathParam(req, 'destination')), webhooksPath(visit));
+    editPage(res, visit, d, freshForm({ name: d.name, description: d.description, language: d.language, kinds: d.kinds, scope: d.scope }));
+  });
+
+  onDestination('edit', async (req, res, visit, d) => {
+    const values: Record<string, string | string[]> = { kinds: [], ...sentValues(req, EDIT_FIELDS) };
+    const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
+    const url = text('url')?.trim() ? text('url') : undefined;
+    const kinds = ([] as string[]).concat(values.kinds ?? []);
+    const input = { name: text('name'), description: text('description'), url, language: text('language'), kinds, scope: text('scope') };
+    const outcome = await run(visit, 'AdminUpdateDestination', { id: d.id, input });
+    if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS));
+    afterForm(res, destinationPath(visit, d.id), 'updated');
+  });
+
+  onDestination('pause', async (_req, res, visit, d) => {
+    const outcome = await run(visit, 'AdminPauseDestination', { id: d.id });
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+    afterForm(res, destinationPath(visit, d.id), 'paused');
+  });
+
   onDestination('enable', async (_req, res, visit, d) => {
     const outcome = await run(visit, 'AdminEnableDestination', { id: d.id });
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
@@ -306,7 +375,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
     'rotate',
     (d, form) =>
       d.secret
-        ? html`<p>Replace the signing secret <code>${d.secret}</code> of the destination <code>${d.url}</code>?</p>
+        ? html`<p>Replace the signing secret <code>${d.secret}</code> of the destination <strong>${titleOf(d)}</strong> (<code>${d.url}</code>)?</p>
 <p>The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, so you can update your receiver meanwhile.</p>${form}`
         : new DomainError('invalid_state', `Only standard JSON destinations have a signing secret; this one is ${FORMAT_NAMES[d.format] ?? d.format}`),
     async (req, res, visit, d) => {
@@ -327,7 +396,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newes
 
   confirmed(
     'delete',
-    (d, form) => html`<p>Delete the ${FORMAT_NAMES[d.format] ?? d.format} destination <code>${d.url}</code> and its retained deliveries?</p>
+    (d, form) => html`<p>Delete the destination <strong>${titleOf(d)}</strong> (${FORMAT_NAMES[d.format] ?? d.format}, <code>${d.url}</code>) and its retained deliveries?</p>
 <p>Nothing more is sent to it. This cannot be undone.</p>${form}`,
     async (_req, res, visit, d) => {
       const outcome = await run(visit, 'AdminDeleteDestination', { id: d.id });
