@@ -61,7 +61,7 @@ export function createWebPages({ contexts, config, browser, log }: WebPagesOptio
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   mountOAuthPages(app, account);
   mountAccountPages(app, account);
-  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl });
+  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl, maxAttempts: config.webhooks.retrySchedule.length });
 
   app.use((req: Request, res: Response) => {
     sendHtml(res, String(res.getHeader('x-request-id') ?? ''), 'Not found', html`<p>Nothing at ${req.path}.</p>`, { status: 404 });

@@ -146,6 +146,7 @@ describe('webhook administration pages', () => {
     expect(request!.headers['x-service-test']).toBe('1');
     expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({ type: 'event.created', organization_id: CLAN });
     await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    expect(await page(clan, destination(CLAN, id))).toContain('<dd class="status-active">active</dd>');
     const details = await page(clan, destination(CLAN, id));
     expect(details).toContain('<code>event.created</code> (test)');
     expect(details).not.toContain('/retry"');
@@ -162,9 +163,10 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 500, body: 'receiver <down>' });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
 
     const details = await page(clan, destination(CLAN, id));
+    expect(details).toMatch(/<dd class="status-failed">failing since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(details).toContain('The clan plan keeps the newest 100 finished deliveries');
     const [deliveryId] = deliveryIds(details, CLAN);
     const retry = `/admin/orgs/${CLAN}/deliveries/${deliveryId}/retry`;
@@ -177,7 +179,8 @@ describe('webhook administration pages', () => {
     const { res } = await clan.follow(retry, { form: { csrf: csrfFor(delivery, retry) } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('The delivery is queued again');
-    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded at attempt 9</td>');
+    expect(await page(clan, destination(CLAN, id))).toContain('<dd class="status-active">active</dd>');
     expect(receiver.on(path)).toHaveLength(9);
   }, 60_000);
 
@@ -200,7 +203,7 @@ describe('webhook administration pages', () => {
     expect(await refused.text()).toContain('allows 1 webhook destination');
 
     await sendTest(base, BASE, id);
-    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
     const details = await page(base, destination(BASE, id));
     expect(details).toContain('The base plan keeps the newest 12 finished deliveries');
     expect(details).toContain('part of the clan plan');

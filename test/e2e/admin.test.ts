@@ -84,10 +84,65 @@ describe('administration pages in a browser', () => {
     await keep(page);
   });
 
+  it('reloading after a create changes nothing; a refused form keeps what was typed', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.goto(`${origin}/admin/orgs/atelier-nord/keys`);
+    await page.getByLabel('Name').fill('Reload key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#secret-value').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await page.reload();
+    expect(await page.locator('#secret-value').count()).toBe(0);
+    expect(await page.getByRole('cell', { name: 'Reload key', exact: true }).count()).toBe(1);
+
+    await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
+    const rows = await page.locator('table.list tbody tr').count();
+    await page.getByLabel('Name').fill('Keep me');
+    await page.getByLabel('Description').fill('Typed once');
+    await page.getByLabel('URL', { exact: true }).fill(receiver.url('/kept'));
+    for (const box of await page.getByRole('group', { name: 'Event kinds' }).getByRole('checkbox').all()) await box.uncheck();
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Keep me');
+    expect(await page.getByLabel('Description').inputValue()).toBe('Typed once');
+    expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(receiver.url('/kept'));
+    expect(await page.locator('.error-summary a').first().textContent()).toMatch(/Event kinds: kinds must name at least one/);
+    await snapshot(page, 'webhooks-refused');
+    await page.getByRole('checkbox', { name: /need\.created/ }).check();
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.locator('#secret-value').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Destination added');
+    await page.reload();
+    expect(await page.locator('#secret-value').count()).toBe(0);
+    await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
+    expect(await page.locator('table.list tbody tr').count()).toBe(rows + 1);
+    await keep(page);
+  });
+
+  it('edits, pauses and resumes a destination', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.goto(await addDestination(page, 'atelier-nord', receiver.url('/editable')));
+    await page.getByRole('link', { name: /^Edit/ }).click();
+    await page.waitForURL(/\/edit$/);
+    await snapshot(page, 'destination-edit');
+    await page.getByLabel('Name').fill('Renamed in the browser');
+    await page.getByLabel('Language of the messages').selectOption('fr');
+    await Promise.all([page.waitForURL(/done=updated/), page.getByRole('button', { name: 'Save' }).click()]);
+    expect(await page.locator('dl').textContent()).toContain('Renamed in the browser');
+    await Promise.all([page.waitForURL(/done=paused/), page.getByRole('button', { name: 'Pause' }).click()]);
+    expect(await page.locator('.status-paused').textContent()).toBe('paused');
+    expect(await page.getByRole('button', { name: 'Send a test signal' }).count()).toBe(0);
+    await snapshot(page, 'destination-paused');
+    await Promise.all([page.waitForURL(/done=enabled/), page.getByRole('button', { name: 'Resume' }).click()]);
+    expect(await page.locator('dd.status-active').textContent()).toBe('active');
+    await keep(page);
+  });
+
   it('adds a standard JSON destination, sends a test signal, and sees it arrive and listed as delivered', async () => {
     const page = await admin(CLAN_ADMIN);
     await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
     await snapshot(page, 'webhooks');
+    await page.getByLabel('Name').fill('Browser receiver');
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(receiver.url('/browser'));
     await page.getByRole('button', { name: 'Add destination' }).click();
@@ -193,6 +248,7 @@ describe('administration pages in a browser', () => {
   /** Adds a standard JSON destination through the form; resolves with its page's address. */
   async function addDestination(page: Page, org: string, url: string): Promise<string> {
     await page.goto(`${origin}/admin/orgs/${org}/webhooks`);
+    await page.getByLabel('Name').fill(`Receiver ${new URL(url).pathname}`);
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(url);
     await page.getByRole('button', { name: 'Add destination' }).click();

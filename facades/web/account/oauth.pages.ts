@@ -19,19 +19,31 @@ export function mountOAuthPages(router: Router, deps: PageDeps): void {
   const { browser } = deps;
   const failures = new RateLimiterMemory({ points: FAILURES_PER_WINDOW, duration: 900 });
 
-  function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; error?: string; notice?: string; status?: number }): void {
+  /** The name of the application asking, when the sign-in leads on to its consent page. */
+  async function askingApplication(returnTo: string): Promise<string | undefined> {
+    if (!returnTo.startsWith(`${CONSENT_PATH}?`)) return undefined;
+    const pending = browser.unseal<PendingConsent>(new URLSearchParams(returnTo.slice(CONSENT_PATH.length + 1)).get('request') ?? undefined);
+    if (!pending) return undefined;
+    const outcome = await runAs<{ assistantApplication: { name: string } }>(deps, 'internal', 'AccountApplicationName', { clientId: pending.clientId });
+    return outcome.ok ? outcome.data.assistantApplication.name : undefined;
+  }
+
+  async function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; email?: string; error?: string; notice?: string; status?: number }): Promise<void> {
+    const app = await askingApplication(form.returnTo);
     const body = html`
-${form.notice ? html`<p class="note">${form.notice}</p>` : ''}
-${form.error ? html`<p class="error">${form.error}</p>` : ''}
+${app ? html`<p>The application <strong>“${app}”</strong> asks to connect to your Packline account. Sign in to see what it asks for; nothing is shared before you accept.</p>` : html`<p>Sign in with your Packline member account.</p>`}
+${form.notice ? html`<p class="note" role="status">${form.notice}</p>` : ''}
+${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}</p>` : ''}
 <form method="post" action="${LOGIN_PATH}">
 <input type="hidden" name="return_to" value="${form.returnTo}">
 <input type="hidden" name="csrf" value="${browser.csrf(form.secret, 'login')}">
-<label>Email <input type="email" name="email" autocomplete="username" required></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+<label>Email <input type="email" name="email" autocomplete="username" required value="${form.email ?? ''}"${form.error ? html` aria-describedby="login-error"` : ''}></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required aria-describedby="password-rule${form.error ? ' login-error' : ''}"${form.error ? html` aria-invalid="true"` : ''}></label>
+<p id="password-rule" class="note">Your password has at least 10 characters.</p>
 <button type="submit">Sign in</button>
 </form>`;
     const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
-    sendHtml(res, requestId, 'Sign in', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie } });
+    sendHtml(res, requestId, 'Sign in to Packline', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie } });
   }
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -39,7 +51,7 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
     const returnTo = safeReturn(req.query.return_to);
     if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
     const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
-    loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
+    await loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
   });
 
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -51,13 +63,13 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
     const spent = await failures.get(email);
     if (spent && spent.consumedPoints >= FAILURES_PER_WINDOW) {
       const minutes = Math.ceil(spent.msBeforeNext / 60_000);
-      return loginForm(res, requestId, { returnTo, secret, error: `Too many wrong passwords for this account. Try again in ${minutes} minute(s).`, status: 429 });
+      return loginForm(res, requestId, { returnTo, secret, email, error: `Too many wrong passwords for this account. Try again in ${minutes} minute(s).`, status: 429 });
     }
     const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
     if (!outcome.ok) {
       if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
       await failures.penalty(email, 1);
-      return loginForm(res, requestId, { returnTo, secret, error: 'Wrong email or password.', status: 401 });
+      return loginForm(res, requestId, { returnTo, secret, email, error: 'Wrong email or password.', status: 401 });
     }
     await failures.delete(email);
     const { token, expiresAt } = outcome.data.signInMember;

@@ -55,7 +55,7 @@ fieldset label{display:flex;gap:.5rem;align-items:center}fieldset label input{di
 select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}textarea{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%;font:inherit}
 .secret{background:#fff8d6;border:2px solid #c90;padding:.75rem;margin:1rem 0}
 .secret code{font-size:1.05rem;display:block;margin:.5rem 0;word-break:break-all}
-.status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}
+.status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}.status-retrying,.status-paused{color:#7a4d00}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:bold}dd{margin:0}
 pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem;overflow-x:auto;font-size:.85rem}
 .meter{height:1rem;background:#e3e3e3;border-radius:.25rem;overflow:hidden;max-width:30rem}.meter span{display:block;height:100%;background:#2b6cb0}

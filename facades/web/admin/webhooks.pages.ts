@@ -41,12 +41,14 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
-import { asPageFailure, deliveriesTable, destinationPath, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
+import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {
   /** The team-chat OAuth provider, when the connection flow is configured. */
   teamChat: TeamChatProvider | undefined;
   publicBaseUrl: string;
+  /** Attempts per delivery (the retry schedule's length). */
+  maxAttempts: number;
 }
 
 interface Destination {
@@ -221,6 +223,8 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
     // The service lets an admin of both organizations see it: the address must name its own.
     if (d.organizationId !== visit.org.id) return adminFailure(res, visit, 'webhooks', notFound(id), webhooksPath(visit));
     const { edges, pageInfo } = outcome.data.webhookDeliveries;
+    const deliveries = edges.map((e) => e.node);
+    const failing = d.status === 'active' && !after ? failingSince(deliveries) : null;
     const path = destinationPath(visit, d.id);
     const { allowances, plan } = visit.org;
     const body = html`${shown ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
@@ -233,7 +237,7 @@ ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Language</dt><dd>${LANGUAGE_LABELS[d.language] ?? d.language}</dd>
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${SCOPE_LABELS[d.scope] ?? d.scope}</dd>
-<dt>Status</dt><dd class="status-${d.status}">${statusText(d)}</dd>
+<dt>Status</dt>${failing ? html`<dd class="status-failed">failing since ${at(failing)}: its newest deliveries did not succeed (see below)</dd>` : html`<dd class="status-${d.status}">${statusText(d)}</dd>`}
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previousSecretExpiresAt ? ` (the previous secret also signs until ${at(d.previousSecretExpiresAt)})` : ''}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
 <h2>Actions</h2>
@@ -247,7 +251,7 @@ ${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button
 <h2>Deliveries</h2>
 <p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
 ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
-${deliveriesTable(deps, visit, edges.map((e) => e.node))}
+${deliveriesTable(deps, visit, deliveries, options.maxAttempts)}
 ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}?after=${encodeURIComponent(pageInfo.endCursor)}">Older deliveries</a>` : ''}</p>` : ''}`;
     adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: shown ? [COPY_SCRIPT_PATH] : [] });
   }
@@ -405,5 +409,5 @@ ${settingsFields(form)}
     },
   );
 
-  mountDeliveryPages(router, deps);
+  mountDeliveryPages(router, deps, options.maxAttempts);
 }
