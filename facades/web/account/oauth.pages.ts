@@ -3,7 +3,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
-import { ABILITIES, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
+import { ABILITIES, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, siteHeader, toLogin, type PageDeps } from '../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
 /** Wrong passwords allowed per account in a quarter of an hour (this process), before sign-in pauses. */
@@ -40,10 +40,10 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 <label>Email <input type="email" name="email" autocomplete="username" required value="${form.email ?? ''}"${form.error ? html` aria-describedby="login-error"` : ''}></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required aria-describedby="password-rule${form.error ? ' login-error' : ''}"${form.error ? html` aria-invalid="true"` : ''}></label>
 <p id="password-rule" class="note">Your password has at least 10 characters.</p>
-<button type="submit">Sign in</button>
+<button type="submit" class="primary">Sign in</button>
 </form>`;
     const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
-    sendHtml(res, requestId, 'Sign in to Packline', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie } });
+    sendHtml(res, requestId, 'Sign in to Packline', body, { status: form.status ?? 200, headers: { 'set-cookie': cookie }, header: siteHeader(null) });
   }
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -103,10 +103,10 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 <form method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="request" value="${sealed}">
 <input type="hidden" name="csrf" value="${browser.csrf(session.token, `consent\n${sealed}`)}">
-<button type="submit" name="decision" value="accept">Accept</button>
+<button type="submit" name="decision" value="accept" class="primary">Accept</button>
 <button type="submit" name="decision" value="refuse">Refuse</button>
 </form>`;
-    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)] });
+    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)], header: siteHeader(account) });
   });
 
   router.post(CONSENT_PATH, async (req: Request, res: Response) => {
@@ -140,7 +140,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 }
 
 function expired(res: Response, requestId: string): void {
-  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400 });
+  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400, header: siteHeader(null) });
 }
 
 /** The CSP source a consent form may lead to: the redirect's origin, or its app scheme. */

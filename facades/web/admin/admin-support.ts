@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { DomainError, Plan } from '../../../core/index.ts';
 import { html, sendHtml, seeOther, type Html, type PageOptions } from '../kit/html.ts';
-import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, SIGN_OUT_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 // What every administration page shares: who may see it, the navigation, forms and failures.
 
@@ -42,36 +42,16 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'usage', label: 'Usage', path: '/usage' },
 ];
 
-export const ADMIN_STYLE = `
-header.admin{background:#123;color:#fff;padding:.5rem 1rem}header.admin a{color:#fff}
-header.admin nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
-header.admin nav a[aria-current=page]{font-weight:bold;text-decoration:underline}
-header.admin .who{font-size:.9rem;margin:.25rem 0}
-main{max-width:60rem;margin:0 auto}body{max-width:none;margin:0;padding:0}main{padding:0 1rem 3rem}
-a{color:#0645ad}a:focus,button:focus,input:focus,select:focus{outline:3px solid #f90;outline-offset:2px}
-button{padding:.4rem .8rem;font-size:1rem;cursor:pointer}button.danger{background:#a30000;color:#fff;border:1px solid #700}
-fieldset{border:1px solid #ccc;margin:.75rem 0;padding:.5rem 1rem}legend{font-weight:bold}
-fieldset label{display:flex;gap:.5rem;align-items:center}fieldset label input{display:inline;width:auto;margin:0}
-select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}textarea{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%;font:inherit}
-.secret{background:#fff8d6;border:2px solid #c90;padding:.75rem;margin:1rem 0}
-.secret code{font-size:1.05rem;display:block;margin:.5rem 0;word-break:break-all}
-.status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}.status-retrying,.status-paused{color:#7a4d00}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:bold}dd{margin:0}
-pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem;overflow-x:auto;font-size:.85rem}
-.meter{height:1rem;background:#e3e3e3;border-radius:.25rem;overflow:hidden;max-width:30rem}.meter span{display:block;height:100%;background:#2b6cb0}
-.error-summary{border:3px solid #a30000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;font-size:1.2rem}.error-summary a{color:#a30000;font-weight:bold}
-.field-error{color:#a30000;font-weight:bold;margin:.1rem 0 .5rem}[aria-invalid=true],fieldset.invalid{border:2px solid #a30000}
-@media (max-width:40rem){
- dl{grid-template-columns:1fr}input,textarea{width:100%;box-sizing:border-box}
-}`;
+
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
-  return html`<header class="admin"><nav aria-label="Administration"><ul>
+  return html`<header class="site"><nav aria-label="Administration"><ul>
 <li><a href="${ADMIN_PATH}">Packline admin</a></li>
 ${org ? SECTIONS.map((s) => html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`) : ''}
 <li><a href="${SETTINGS_PATH}">Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
+<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>
 </ul></nav><p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
 }
 
@@ -83,7 +63,7 @@ export function adminPage(
   body: Html,
   options: PageOptions = {},
 ): void {
-  sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active), style: ADMIN_STYLE + (options.style ?? '') });
+  sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active) });
 }
 
 const FORBIDDEN = (orgId: string) =>
