@@ -8,6 +8,8 @@ import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
+import { html, sendHtml } from '../../web/kit/html.ts';
+import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
 import { createMemberServer } from './member-server.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 
@@ -77,6 +79,23 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
   app.set('trust proxy', config.trustedProxies);
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
+  });
+  // A browser sent to /authorize for an application Packline does not know gets a page it can
+  // read (the SDK answers JSON, and cannot redirect to an unverified address); clients asking
+  // for JSON keep the SDK's answer.
+  app.get('/authorize', async (req: Request, res: Response, next: NextFunction) => {
+    if (req.accepts(['json', 'html']) !== 'html') return next();
+    const clientId = typeof req.query.client_id === 'string' ? req.query.client_id : '';
+    if (clientId && (await provider.clientsStore.getClient(clientId))) return next();
+    sendHtml(
+      res,
+      String(res.getHeader('x-request-id') ?? ''),
+      'Unknown application',
+      html`<p>The application that sent you here is not registered with Packline${clientId ? html` (client id <code>${clientId}</code>)` : ''}, so it cannot connect to your account.</p>
+<p>Go back to the application and connect again; if this keeps happening, tell its developers. Nothing was shared.</p>
+<p><a href="${SETTINGS_PATH}">Your account</a> · <a href="/admin">Your organizations</a></p>`,
+      { status: 400, header: siteHeader(null) },
+    );
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }));
 
