@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Actor } from '../actor.ts';
-import { DeliveryAttemptEntity, OrganizationEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DELIVERY_STATUSES, DeliveryAttemptEntity, OrganizationEntity, SIGNAL_TYPES, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
@@ -19,11 +19,19 @@ export class DeliveryService {
   ) {}
 
   /** Newest first; optionally one destination's only. */
-  async list(actor: Actor, filter: { organizationId: string; destinationId?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
+  async list(actor: Actor, filter: { organizationId: string; destinationId?: string; status?: string; type?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
     await requireOrganizationAdmin(this.em, actor, filter.organizationId, 'list deliveries');
     const { first, after } = pageArgs(args);
     const where: FilterQuery<WebhookDelivery> = { organizationId: filter.organizationId };
     if (filter.destinationId) where.destination = filter.destinationId;
+    if (filter.status !== undefined) {
+      if (!(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) throw invalidInput('status', `status must be one of ${DELIVERY_STATUSES.join(', ')} (got '${filter.status}')`);
+      where.status = filter.status as WebhookDelivery['status'];
+    }
+    if (filter.type !== undefined) {
+      if (!(SIGNAL_TYPES as readonly string[]).includes(filter.type)) throw invalidInput('type', `type must be one of ${SIGNAL_TYPES.join(', ')} (got '${filter.type}')`);
+      where.type = filter.type;
+    }
     if (after !== undefined) {
       const { at, id } = this.deps.cursors.decode(LIST, after);
       const created = new Date(at);

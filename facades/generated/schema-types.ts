@@ -1199,6 +1199,8 @@ export type QueryWebhookDeliveriesArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
   last: InputMaybe<Scalars['Int']['input']>;
   organizationId: Scalars['ID']['input'];
+  status: InputMaybe<Scalars['String']['input']>;
+  type: InputMaybe<Scalars['String']['input']>;
 };
 
 

@@ -140,7 +140,7 @@ describe('webhook administration pages', () => {
   it('sends a test signal that reaches the receiver, signed, and is listed as succeeded', async () => {
     const { id, secret } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-test-signal'));
     const answer = await sendTest(clan, CLAN, id);
-    expect(answer).toContain('Test signal queued');
+    expect(answer).toContain('Test event queued');
 
     const [request] = await receiver.waitFor(() => receiver.on('/hooks/packline-test-signal').length >= 1).then(() => receiver.on('/hooks/packline-test-signal'));
     expect(request!.headers['x-service-test']).toBe('1');

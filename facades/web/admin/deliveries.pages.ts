@@ -72,10 +72,10 @@ function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery): Html | '' 
 
 /** A destination's retained deliveries, newest first, each linking to its attempts. */
 export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Delivery[], maxAttempts: number): Html {
-  if (list.length === 0) return html`<p class="note">No delivery yet. Send a test signal to see one.</p>`;
+  if (list.length === 0) return html`<p class="note">No delivery here yet. Send a test event to see one.</p>`;
   const manual = visit.org.allowances.manualRetry;
   return html`<table class="list"><thead><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th><span class="visually-hidden">Details</span></th>${manual ? html`<th><span class="visually-hidden">Retry</span></th>` : ''}</tr></thead><tbody>
-${list.map((d) => html`<tr><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status}">${deliveryState(d, maxAttempts)}</td>
+${list.map((d) => html`<tr${d.status === 'pending' ? html` data-pending` : ''}><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status}">${deliveryState(d, maxAttempts)}</td>
 <td data-label="Attempts">${d.attemptCount}</td><td data-label="Last response">${d.lastStatusCode ?? d.lastError ?? '—'}</td><td data-label="Last attempt">${exactly(d.lastAttemptAt)}</td>
 <td><a href="${deliveryPath(visit, d.id)}">Attempts<span class="visually-hidden"> of the ${d.type} delivery of ${exactly(d.createdAt)}</span></a></td>${manual ? html`<td>${retryButton(deps, visit, d)}</td>` : ''}</tr>`)}
 </tbody></table>`;

@@ -42,9 +42,9 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
 
   query AdminDestinations($id: ID!) { webhookDestinations(organizationId: $id) { ...AdminDestination } }
-  query AdminDestination($id: ID!, $organizationId: ID!, $first: Int!, $after: String) {
+  query AdminDestination($id: ID!, $organizationId: ID!, $first: Int!, $after: String, $status: String, $type: String) {
     webhookDestination(id: $id) { ...AdminDestination }
-    webhookDeliveries(organizationId: $organizationId, destinationId: $id, first: $first, after: $after) {
+    webhookDeliveries(organizationId: $organizationId, destinationId: $id, first: $first, after: $after, status: $status, type: $type) {
       edges { node { ...AdminDelivery } }
       pageInfo { hasNextPage endCursor }
     }

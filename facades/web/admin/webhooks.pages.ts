@@ -27,6 +27,7 @@ import {
   choicesOf,
   COPY_SCRIPT_PATH,
   errorSummary,
+  REFRESH_SCRIPT_PATH,
   fieldAttrs,
   fieldError,
   freshForm,
@@ -99,7 +100,7 @@ const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it canno
 const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. Nothing more is sent to it.' };
 const DESTINATION_DONE = {
   added: 'The destination is added. Signals are sent to it from now on.',
-  test: 'Test signal queued. It is sent within seconds: reload this page to see it below.',
+  test: 'Test event queued. It is sent within seconds and appears below.',
   enabled: 'The destination is active again: it receives events from now on.',
   paused: 'The destination is paused: nothing is sent to it until you resume it.',
   updated: 'The destination is saved.',
@@ -125,6 +126,8 @@ ${SIGNAL_TYPES.map((k, i) => html`<label><input type="checkbox" name="kinds" val
 ${DESTINATION_SCOPES.map((s, i) => html`<label><input type="radio" name="scope" value="${s}"${i === 0 && !prefix ? html` id="f-scope"` : ''}${s === scope ? html` checked` : ''}> ${SCOPE_LABELS[s]}</label>`)}
 </fieldset>`;
 }
+
+const STATUS_FILTERS = ['pending', 'succeeded', 'failed'] as const;
 
 const CREATE_FIELDS = ['name', 'description', 'format', 'url', 'language', 'kinds', 'scope'] as const;
 const CREATE_LABELS: Record<string, string> = { name: 'Name', description: 'Description', format: 'Format', url: 'URL', language: 'Language', kinds: 'Event kinds', scope: 'Scope' };
@@ -212,11 +215,19 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
   async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string) {
     const shown = takeFlash(deps.browser, req, res, visit.session.token);
     const after = typeof req.query.after === 'string' ? req.query.after : undefined;
+    // Filters: known values only; anything else shows every delivery.
+    const status = typeof req.query.status === 'string' && (STATUS_FILTERS as readonly string[]).includes(req.query.status) ? req.query.status : undefined;
+    const type = typeof req.query.type === 'string' && (SIGNAL_TYPES as readonly string[]).includes(req.query.type) ? req.query.type : undefined;
+    const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(type ? { type } : {}) });
+    const withFilters = (extra: Record<string, string> = {}) => {
+      const query = new URLSearchParams({ ...Object.fromEntries(filters), ...extra }).toString();
+      return query ? `?${query}` : '';
+    };
     const first = Math.min(MAX_PAGE_SIZE, visit.org.allowances.retainedDeliveries);
     const outcome = await run<{ webhookDestination: Destination; webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
       visit,
       'AdminDestination',
-      { id, organizationId: visit.org.id, first, after },
+      { id, organizationId: visit.org.id, first, after, status, type },
     );
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', asPageFailure(outcome.error), webhooksPath(visit));
     const d = outcome.data.webhookDestination;
@@ -224,7 +235,8 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
     if (d.organizationId !== visit.org.id) return adminFailure(res, visit, 'webhooks', notFound(id), webhooksPath(visit));
     const { edges, pageInfo } = outcome.data.webhookDeliveries;
     const deliveries = edges.map((e) => e.node);
-    const failing = d.status === 'active' && !after ? failingSince(deliveries) : null;
+    const failing = d.status === 'active' && !after && !status && !type ? failingSince(deliveries) : null;
+    const waiting = req.query.done === 'test' && deliveries.some((x) => x.status === 'pending');
     const path = destinationPath(visit, d.id);
     const { allowances, plan } = visit.org;
     const body = html`${shown ? shownOnce(shown.label, shown.secret, shown.warning) : ''}
@@ -251,9 +263,17 @@ ${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button
 <h2>Deliveries</h2>
 <p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
 ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
+<form method="get" action="${path}" class="filters" aria-label="Filter the deliveries">
+<label for="filter-status">Status</label><select name="status" id="filter-status"><option value="">Any status</option>${STATUS_FILTERS.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${s}</option>`)}</select>
+<label for="filter-type">Event kind</label><select name="type" id="filter-type"><option value="">Any event kind</option>${SIGNAL_TYPES.map((k) => html`<option value="${k}"${k === type ? html` selected` : ''}>${k}</option>`)}</select>
+<button type="submit">Show</button>${status || type ? html` <a href="${path}">Show all</a>` : ''}
+</form>
+<p class="note" role="status" data-refresh-status>${waiting ? html`Waiting for the test event to be delivered: <a href="${path}${withFilters({ done: 'test' })}">reload</a> to see it.` : ''}</p>
+<div id="deliveries" ${waiting ? html`data-refresh` : ''}>
 ${deliveriesTable(deps, visit, deliveries, options.maxAttempts)}
-${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}?after=${encodeURIComponent(pageInfo.endCursor)}">Older deliveries</a>` : ''}</p>` : ''}`;
-    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: shown ? [COPY_SCRIPT_PATH] : [] });
+</div>
+${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withFilters()}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}${withFilters({ after: pageInfo.endCursor })}">Older deliveries</a>` : ''}</p>` : ''}`;
+    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: [...(shown ? [COPY_SCRIPT_PATH] : []), ...(waiting ? [REFRESH_SCRIPT_PATH] : [])] });
   }
 
   /** A confirmation page, then its POST: on a destination of this organization only, its CSRF token bound to the id. */

@@ -83,7 +83,7 @@ ${body}
     'content-type': 'text/html; charset=utf-8',
     'content-length': String(Buffer.byteLength(page)),
     'cache-control': 'no-store',
-    'content-security-policy': `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${scripts.length ? "; script-src 'self'" : ''}; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${scripts.length ? "; script-src 'self'; connect-src 'self'" : ''}; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
     // Not no-referrer: browsers then send `Origin: null` with the page's own forms, which the
     // same-origin check must refuse. same-origin still tells other sites nothing.
     'referrer-policy': 'same-origin',
