@@ -229,7 +229,7 @@ describe('webhook administration pages', () => {
     await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</dd>');
     expect(await page(clan, webhooks(CLAN))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</td>');
     const details = await page(clan, destination(CLAN, id));
-    expect(details).not.toContain('Send a test signal</button>');
+    expect(details).not.toContain('Send a test event</button>');
     const action = `${destination(CLAN, id)}/enable`;
     const { res } = await clan.follow(action, { form: { csrf: csrfFor(details, action) } });
     const enabled = await res.text();
@@ -265,11 +265,11 @@ describe('webhook administration pages', () => {
     const pauseAction = `${destination(CLAN, id)}/pause`;
     const paused = await (await clan.follow(pauseAction, { form: { csrf: csrfFor(details, pauseAction) } })).res.text();
     expect(paused).toContain('class="status-paused">paused</dd>');
-    expect(paused).not.toContain('Send a test signal</button>');
+    expect(paused).not.toContain('Send a test event</button>');
     const resumeAction = `${destination(CLAN, id)}/enable`;
     const resumed = await (await clan.follow(resumeAction, { form: { csrf: csrfFor(paused, resumeAction) } })).res.text();
     expect(resumed).toContain('class="status-active">active</dd>');
-    expect(resumed).toContain('Send a test signal</button>');
+    expect(resumed).toContain('Send a test event</button>');
   });
 
   it('rotates the signing secret after confirmation: the new one shown once, the old one signing for 24 h', async () => {
@@ -346,7 +346,7 @@ describe('webhook administration pages', () => {
     await stack.graphql(`mutation ($m: ID!, $o: ID!) { setMembership(memberId: $m, organizationId: $o, role: admin) { id } }`, { m: clanAdminId, o: OTHER });
     const foreign = await page(clan, destination(OTHER, id), 404);
     expect(foreign).toContain(`No webhook destination with id &#39;${id}&#39;`);
-    expect(foreign).not.toContain('Send a test signal');
+    expect(foreign).not.toContain('Send a test event');
     expect(await page(clan, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404)).not.toContain('event.created');
     const details = await page(clan, destination(CLAN, id));
     for (const action of ['test', 'delete']) {

@@ -131,7 +131,7 @@ describe('administration pages in a browser', () => {
     expect(await page.locator('dl').textContent()).toContain('Renamed in the browser');
     await Promise.all([page.waitForURL(/done=paused/), page.getByRole('button', { name: 'Pause' }).click()]);
     expect(await page.locator('.status-paused').textContent()).toBe('paused');
-    expect(await page.getByRole('button', { name: 'Send a test signal' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send a test event' }).count()).toBe(0);
     await snapshot(page, 'destination-paused');
     await Promise.all([page.waitForURL(/done=enabled/), page.getByRole('button', { name: 'Resume' }).click()]);
     expect(await page.locator('dd.status-active').textContent()).toBe('active');
@@ -151,7 +151,7 @@ describe('administration pages in a browser', () => {
     expect(secret).toMatch(/^whsec_/);
     await snapshot(page, 'destination-created');
     await page.goto(await destinationPageOf(page));
-    await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test event' }).click()]);
     await receiver.waitFor((all) => all.some((r) => r.path === '/browser' && r.headers['x-service-test'] === '1'), 'the test signal');
     // The list updates by itself (the page's script fetches it again while a delivery is pending).
     await page.locator('#deliveries tbody tr').first().getByText(/succeeded/).waitFor();
@@ -171,7 +171,7 @@ describe('administration pages in a browser', () => {
     receiver.plan('/failing', { status: 500 });
     const clan = await admin(CLAN_ADMIN);
     await clan.goto(await addDestination(clan, 'atelier-nord', receiver.url('/failing')));
-    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test event' }).click()]);
     await expect.poll(async () => {
       await clan.reload();
       return clan.locator('tbody tr').first().textContent();
@@ -194,7 +194,7 @@ describe('administration pages in a browser', () => {
     receiver.plan('/base-failing', { status: 500 });
     const base = await admin(BASE_ADMIN);
     await base.goto(await addDestination(base, 'cobalt-data', receiver.url('/base-failing')));
-    await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test event' }).click()]);
     await expect.poll(async () => {
       await base.reload();
       return base.locator('tbody tr').first().textContent();

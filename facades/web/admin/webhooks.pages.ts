@@ -254,7 +254,7 @@ ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previou
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
 <h2>Actions</h2>
 ${d.status === 'active'
-  ? html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test signal</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`)}
+  ? html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test event</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`)}
 ${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button type="submit">Pause</button> <span class="note">Nothing is sent until you resume it; events published meanwhile are not sent later.</span>`)}`
   : d.status === 'paused'
     ? html`<p class="note">Paused: this destination receives nothing, and events published meanwhile are not kept for it.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Resume</button>`)}`
