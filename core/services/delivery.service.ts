@@ -52,7 +52,7 @@ export class DeliveryService {
     return rows.map(attemptView);
   }
 
-  /** Sends a failed delivery again, once, now (Clan plan). */
+  /** Sends a failed delivery again, once, now; or a delivery waiting between attempts now rather than later (Clan plan). */
   async retry(actor: Actor, id: string, now = new Date()): Promise<DeliveryView> {
     const view = await this.em.transactional(async (em) => {
       const delivery = await this.find(em, actor, id, true);
@@ -60,7 +60,11 @@ export class DeliveryService {
       if (!PLAN_ALLOWANCES[org.plan].manualRetry) {
         throw new DomainError('plan_limit', `Manual retry is part of the clan plan; '${org.id}' is on the ${org.plan} plan`);
       }
-      if (delivery.status !== 'failed') throw new DomainError('invalid_state', `Delivery '${id}' is ${delivery.status}; only failed deliveries can be retried`);
+      // A failed delivery, or one waiting between attempts (sent now rather than at its next attempt).
+      const waiting = delivery.status === 'pending' && delivery.attempts > 0;
+      if (delivery.status !== 'failed' && !waiting) {
+        throw new DomainError('invalid_state', `Delivery '${id}' is ${delivery.status}; only failed deliveries, or ones waiting for their next attempt, can be retried`);
+      }
       const destination = await em.findOneOrFail(WebhookDestinationEntity, { id: delivery.destination.id });
       if (destination.status !== 'active') {
         throw new DomainError('invalid_state', `Destination '${delivery.destination.id}' is disabled; enable it before retrying`);

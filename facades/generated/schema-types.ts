@@ -437,7 +437,7 @@ export type Mutation = {
   removeMembership: Member;
   /** Turns a paused or disabled (410) destination back on; it takes signals from now on. */
   resumeWebhookDestination: WebhookDestination;
-  /** Sends a failed delivery again, now (clan plan). */
+  /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
   retryWebhookDelivery: WebhookDelivery;
   /** Revokes a key at once. */
   revokeApiKey: ApiKey;

@@ -79,7 +79,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   retryWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
-    description: 'Sends a failed delivery again, now (clan plan).',
+    description: 'Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan).',
     authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.retry(ctx.actor, String(id)),

@@ -62,10 +62,11 @@ export function failingSince(list: Delivery[]): string | null {
 
 const eventLabel = (d: Delivery) => html`<code>${d.type}</code>${d.test ? ' (test)' : ''}`;
 
-/** Retry, only where it can work: a failed delivery, on a plan with manual retry. */
+/** Retry, only where it can work: a failed delivery, or one waiting between attempts ("Retry now"), on a plan with manual retry. */
 function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery): Html | '' {
-  if (!visit.org.allowances.manualRetry || d.status !== 'failed') return '';
-  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">Retry<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
+  const waiting = d.status === 'pending' && d.attemptCount > 0;
+  if (!visit.org.allowances.manualRetry || (d.status !== 'failed' && !waiting)) return '';
+  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">${waiting ? 'Retry now' : 'Retry'}<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
     inline: true,
   });
 }

@@ -73,7 +73,7 @@ export function dailyChart(days: { day: string; calls: number }[]): Html {
     });
   const total = days.reduce((sum, d) => sum + d.calls, 0);
   return html`<figure>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="chart-title" style="max-width:480px;min-width:${WIDTH - 20}px;height:auto">
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="chart-title" style="max-width:480px;height:auto">
 <title id="chart-title">API calls per day this month: ${number(total)} in all</title>
 ${ticks}${bars}${labels}
 </svg>

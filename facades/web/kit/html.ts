@@ -64,7 +64,7 @@ pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem
  dl{grid-template-columns:1fr}input,textarea{width:100%;box-sizing:border-box}
 }
 button,a.button{min-height:44px;min-width:44px;box-sizing:border-box}a.button{display:inline-flex;align-items:center;padding:.4rem .8rem;border:1px solid #767676;border-radius:.2rem;background:#efefef;color:#1b1b1b;text-decoration:none}
-button.primary{background:#0b5394;color:#fff;border:1px solid #073763;font-weight:bold}`;
+figure{margin:1rem 0}button.primary{background:#0b5394;color:#fff;border:1px solid #073763;font-weight:bold}`;
 
 /** The one stylesheet of every page, served under a name that changes with its content. */
 export const STYLESHEET = STYLE;
