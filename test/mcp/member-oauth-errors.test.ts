@@ -134,6 +134,17 @@ describe('sign-in', () => {
 });
 
 describe('authorization request', () => {
+  it('the sign-in page names Packline and the application asking', async () => {
+    const clientId = await register(stack);
+    const visitor = new TestBrowser(stack);
+    const { res, url } = await visitor.follow(authorizeUrl(clientId, pkce().challenge));
+    expect(new URL(url).pathname).toBe('/account/login');
+    const html = await res.text();
+    expect(html).toContain('<h1>Sign in to Packline</h1>');
+    expect(html).toContain('The application <strong>“Manual Client”</strong> asks to connect to your Packline account.');
+    expect(html).toContain('at least 10 characters');
+  });
+
   it('an unknown application: a page with navigation for a browser, JSON for a client', async () => {
     const url = authorizeUrl('cli_0000000000zzzz', pkce().challenge);
     const page = await stackFetch(stack)(url, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
