@@ -108,8 +108,18 @@ describe('administration pages', () => {
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/admin/orgs/atelier-nord/keys');
     expect(posted.headers.get('set-cookie')).toMatch(/^pl_flash=[^;]+; Path=\/admin; Max-Age=120; HttpOnly; SameSite=Lax/);
+    const flash = clanAdmin.cookie('pl_flash')!;
+    expect(flash).not.toContain('live_');
     const created = await clanAdmin.request('/admin/orgs/atelier-nord/keys');
     const shown = await created.text();
+    // Shown once: the answer clears the cookie, and the same cookie replayed shows nothing.
+    expect(created.headers.get('set-cookie')).toMatch(/^pl_flash=; Path=\/admin; Max-Age=0/);
+    expect(clanAdmin.cookie('pl_flash')).toBeUndefined();
+    clanAdmin.setCookie('pl_flash', flash);
+    expect(await page(clanAdmin, '/admin/orgs/atelier-nord/keys')).not.toContain('id="secret-value"');
+    // Nor does it show in another session.
+    baseAdmin.setCookie('pl_flash', flash);
+    expect(await page(baseAdmin, '/admin/orgs/cobalt-data/keys')).not.toContain('id="secret-value"');
     expect(created.status, shown).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const key = /<code id="secret-value">([^<]+)<\/code>/.exec(shown)![1]!;

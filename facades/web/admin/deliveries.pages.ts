@@ -98,8 +98,11 @@ export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: 
     const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
+    const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>('AdminDestinations', { id: visit.org.id }, visit.session.context);
+    if (!destinations.ok) throw destinations.error;
+    const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
     const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
-<dl><dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
+<dl>${target ? html`<dt>Destination</dt><dd><a href="${destinationPath(visit, target.id)}">${target.name || target.format}</a> <code>${target.url}</code></dd>` : ''}<dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
 <dt>Status</dt><dd class="status-${d.status}">${deliveryState(d, maxAttempts)}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
 ${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}</dl>
 ${retryButton(deps, visit, d)}
