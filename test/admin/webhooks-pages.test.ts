@@ -154,6 +154,9 @@ describe('webhook administration pages', () => {
     const [deliveryId] = deliveryIds(details, CLAN);
     const delivery = await page(clan, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`);
     expect(delivery).toContain('<td data-label="Status code">200</td>');
+    expect(delivery).toContain('<h2>Request</h2>');
+    expect(delivery).toContain('<code>x-service-signature</code>');
+    expect(delivery).toContain('<code>x-service-test</code>');
     expect(delivery).toMatch(/<dt>Destination<\/dt><dd><a href="[^"]+">[^<]+<\/a> <code>http:\/\/127\.0\.0\.1:\d+\//);
     expect(delivery).toContain('<pre>ok</pre>');
     expect(delivery).toContain(`href="${destination(CLAN, id)}"`);

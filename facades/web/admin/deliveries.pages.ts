@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
+import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
@@ -107,6 +108,20 @@ export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: 
 ${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}</dl>
 ${retryButton(deps, visit, d)}
 ${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="note">Manual retry is part of the clan plan.</p>` : ''}
+<h2>Request</h2>
+<p>Each attempt is a <code>POST</code> to ${target ? html`<code>${target.url}</code> (masked)` : 'the destination’s URL'} with these headers:</p>
+<table class="list"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
+<tr><td data-label="Header"><code>content-type</code></td><td data-label="Value"><code>application/json</code></td></tr>
+<tr><td data-label="Header"><code>user-agent</code></td><td data-label="Value"><code>${USER_AGENT}</code></td></tr>
+<tr><td data-label="Header"><code>x-service-event-id</code>, <code>idempotency-key</code></td><td data-label="Value"><code>${d.eventId}</code> (the same on every attempt)</td></tr>
+<tr><td data-label="Header"><code>x-service-delivery-format</code></td><td data-label="Value"><code>${target?.format ?? '—'}</code></td></tr>
+${target?.format === 'standard-json'
+  ? html`<tr><td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>t=&lt;attempt time&gt;,v1=&lt;HMAC-SHA256&gt;</code>, computed at each attempt with the signing secret</td></tr>
+<tr><td data-label="Header"><code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code></td><td data-label="Value">the Standard Webhooks signature of the same body</td></tr>`
+  : ''}
+${d.test ? html`<tr><td data-label="Header"><code>x-service-test</code></td><td data-label="Value"><code>1</code></td></tr>` : ''}
+</tbody></table>
+<p class="note">The signature values and the response headers are not stored; the status, duration, error and the first 2 KB of each response are, below.</p>
 <h2>Attempts</h2>
 ${d.attempts.length === 0
   ? html`<p class="note">No attempt yet.</p>`
