@@ -179,6 +179,11 @@ describe('administration pages in a browser', () => {
     await snapshot(clan, 'destination-failed');
     await clan.getByRole('link', { name: /^Attempts/ }).first().click();
     await clan.waitForURL(/\/deliveries\//);
+    // The attempt's request (headers, signature) and response (status, excerpt) are shown.
+    expect(await clan.getByRole('heading', { name: 'Request' }).count()).toBe(1);
+    expect(await clan.getByRole('cell', { name: 'x-service-signature' }).count()).toBe(1);
+    expect(await clan.locator('td[data-label="Status code"]').first().textContent()).toBe('500');
+    expect(await clan.locator('dd.status-failed').textContent()).toBe('failed after 8 attempts');
     await snapshot(clan, 'delivery');
     await clan.goBack();
 
