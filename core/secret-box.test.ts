@@ -137,6 +137,8 @@ describe('maskUrl', () => {
     ['https://hooks.example.com/services/T0123/B0456/abcdefghij3f9', 'https://hooks.example.com/ser…••••3f9'],
     ['https://hooks.example.com:8443/a/very/long/path?token=0123456789', 'https://hooks.example.com:8443/a/v…••••789'],
     ['https://user:password@hooks.example.com/short', 'https://hooks.example.com/••••'],
+    ['https://hooks.example.com/hooks/orders', 'https://hooks.example.com/••••ers'],
+    ['https://hooks.example.com/hooks/crm', 'https://hooks.example.com/••••crm'],
     ['https://hooks.example.com/', 'https://hooks.example.com/'],
     ['https://hooks.example.com', 'https://hooks.example.com/'],
     ['https://[2606:4700::1111]/x', 'https://[2606:4700::1111]/••••'],

@@ -89,7 +89,8 @@ const MASK = '••••';
 /**
  * Masks a URL for display: keeps scheme, host and port, and of the path + query shows at most
  * the first 3 and the last 3 characters, only when at least 10 characters stay hidden, e.g.
- * `https://hooks.example.com/ser…••••3f9`. Shorter paths are fully masked; credentials and the
+ * `https://hooks.example.com/ser…••••3f9`. A path of 6 to 15 characters shows its last 3 only
+ * (`…/••••ers`), a shorter one nothing, so endpoints on one host stay distinct; credentials and the
  * fragment are never shown; an unparseable value is masked entirely.
  */
 export function maskUrl(url: string): string {
@@ -102,7 +103,9 @@ export function maskUrl(url: string): string {
   const origin = `${parsed.protocol}//${parsed.host}`;
   const rest = `${parsed.pathname}${parsed.search}`.replace(/^\//, '');
   if (rest === '') return `${origin}/`;
-  if (rest.length < 16) return `${origin}/${MASK}`;
+  if (rest.length < 6) return `${origin}/${MASK}`;
+  // Short paths keep their last 3 characters only: enough to tell two endpoints on one host apart.
+  if (rest.length < 16) return `${origin}/${MASK}${rest.slice(-3)}`;
   return `${origin}/${rest.slice(0, 3)}…${MASK}${rest.slice(-3)}`;
 }
 

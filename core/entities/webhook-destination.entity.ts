@@ -18,6 +18,9 @@ export const WebhookDestinationEntity = defineEntity({
   properties: (p) => ({
     id: p.string().primary().length(40),
     organization: p.manyToOne(OrganizationEntity),
+    /** The admins' name for it, to tell destinations apart; empty for those added before names. */
+    name: p.string().length(100).default(''),
+    description: p.string().length(500).default(''),
     format: p.enum([...DELIVERY_FORMATS]),
     urlSealed: p.text(),
     urlMasked: p.string().length(300),

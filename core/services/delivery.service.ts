@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Actor } from '../actor.ts';
-import { DeliveryAttemptEntity, OrganizationEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DELIVERY_STATUSES, DeliveryAttemptEntity, OrganizationEntity, SIGNAL_TYPES, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
@@ -19,11 +19,19 @@ export class DeliveryService {
   ) {}
 
   /** Newest first; optionally one destination's only. */
-  async list(actor: Actor, filter: { organizationId: string; destinationId?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
+  async list(actor: Actor, filter: { organizationId: string; destinationId?: string; status?: string; type?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
     await requireOrganizationAdmin(this.em, actor, filter.organizationId, 'list deliveries');
     const { first, after } = pageArgs(args);
     const where: FilterQuery<WebhookDelivery> = { organizationId: filter.organizationId };
     if (filter.destinationId) where.destination = filter.destinationId;
+    if (filter.status !== undefined) {
+      if (!(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) throw invalidInput('status', `status must be one of ${DELIVERY_STATUSES.join(', ')} (got '${filter.status}')`);
+      where.status = filter.status as WebhookDelivery['status'];
+    }
+    if (filter.type !== undefined) {
+      if (!(SIGNAL_TYPES as readonly string[]).includes(filter.type)) throw invalidInput('type', `type must be one of ${SIGNAL_TYPES.join(', ')} (got '${filter.type}')`);
+      where.type = filter.type;
+    }
     if (after !== undefined) {
       const { at, id } = this.deps.cursors.decode(LIST, after);
       const created = new Date(at);
@@ -44,7 +52,7 @@ export class DeliveryService {
     return rows.map(attemptView);
   }
 
-  /** Sends a failed delivery again, once, now (Clan plan). */
+  /** Sends a failed delivery again, once, now; or a delivery waiting between attempts now rather than later (Clan plan). */
   async retry(actor: Actor, id: string, now = new Date()): Promise<DeliveryView> {
     const view = await this.em.transactional(async (em) => {
       const delivery = await this.find(em, actor, id, true);
@@ -52,7 +60,11 @@ export class DeliveryService {
       if (!PLAN_ALLOWANCES[org.plan].manualRetry) {
         throw new DomainError('plan_limit', `Manual retry is part of the clan plan; '${org.id}' is on the ${org.plan} plan`);
       }
-      if (delivery.status !== 'failed') throw new DomainError('invalid_state', `Delivery '${id}' is ${delivery.status}; only failed deliveries can be retried`);
+      // A failed delivery, or one waiting between attempts (sent now rather than at its next attempt).
+      const waiting = delivery.status === 'pending' && delivery.attempts > 0;
+      if (delivery.status !== 'failed' && !waiting) {
+        throw new DomainError('invalid_state', `Delivery '${id}' is ${delivery.status}; only failed deliveries, or ones waiting for their next attempt, can be retried`);
+      }
       const destination = await em.findOneOrFail(WebhookDestinationEntity, { id: delivery.destination.id });
       if (destination.status !== 'active') {
         throw new DomainError('invalid_state', `Destination '${delivery.destination.id}' is disabled; enable it before retrying`);

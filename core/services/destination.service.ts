@@ -20,7 +20,7 @@ import { maskUrl } from '../secret-box.ts';
 import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language, type WebhookEnvelope } from '../webhooks/envelope.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
-import { deliveryView, destinationView, secretContext, urlContext, type DeliveryView, type DestinationView } from '../webhooks/views.ts';
+import { deliveryView, destinationView, PAUSED_REASON, secretContext, urlContext, type DeliveryView, type DestinationView } from '../webhooks/views.ts';
 import { lockOutbox, recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -35,7 +35,20 @@ export interface DestinationSettings {
 export interface NewDestination extends DestinationSettings {
   format: string;
   url: string;
+  name?: string;
+  description?: string;
 }
+
+/** What an edit may change; absent fields stay as they are. A new URL keeps the secret and the deliveries. */
+export interface DestinationChanges {
+  name?: string;
+  description?: string;
+  url?: string;
+  language?: string;
+  kinds?: string[];
+  scope?: string;
+}
+
 
 export interface CreatedDestination {
   destination: DestinationView;
@@ -59,8 +72,9 @@ export class DestinationService {
     await requireOrganizationAdmin(this.em, actor, input.organizationId, 'create webhook destinations');
     const format = oneOf('format', input.format, DELIVERY_FORMATS);
     const settings = checkSettings(input);
+    const labels = checkLabels(input);
     const url = await checkDestinationUrl(input.url.trim(), this.deps.webhooks.policy);
-    return this.insert(input.organizationId, format, url.href, settings, 'manual');
+    return this.insert(input.organizationId, format, url.href, { ...settings, ...labels }, 'manual');
   }
 
   /**
@@ -107,7 +121,7 @@ export class DestinationService {
       return { organizationId: found.organization.id, language: found.language as Language, kinds: found.kinds, scope: found.scope as DestinationScope };
     });
     const url = await checkDestinationUrl(incomingUrl.trim(), this.deps.webhooks.policy);
-    const { destination } = await this.insert(pending.organizationId, 'team-chat', url.href, pending, 'oauth');
+    const { destination } = await this.insert(pending.organizationId, 'team-chat', url.href, { ...pending, name: 'Team-chat channel', description: '' }, 'oauth');
     return destination;
   }
 
@@ -150,7 +164,50 @@ export class DestinationService {
     return { destination: destinationView(destination.found, this.deps.webhooks.box, now), secret };
   }
 
-  /** Turns a destination disabled by a 410 (or by hand) back on; pending deliveries resume. */
+  /**
+   * Changes a destination's name, description, URL, language, kinds or scope. A new URL is checked
+   * like a new destination's; the signing secret and the retained deliveries stay.
+   */
+  async update(actor: Actor, id: string, changes: DestinationChanges, now = new Date()): Promise<DestinationView> {
+    const current = await this.find(this.em, actor, id);
+    const settings = checkSettings({
+      organizationId: current.organization.id,
+      language: changes.language ?? current.language,
+      kinds: changes.kinds ?? current.kinds,
+      scope: changes.scope ?? current.scope,
+    });
+    const labels = checkLabels({ name: changes.name ?? current.name, description: changes.description ?? current.description });
+    const url = changes.url === undefined ? undefined : await checkDestinationUrl(changes.url.trim(), this.deps.webhooks.policy);
+    const destination = await this.em.transactional(async (em) => {
+      const found = await this.find(em, actor, id, true);
+      Object.assign(found, settings, labels);
+      if (url) {
+        found.urlSealed = this.deps.webhooks.box.seal(url.href, urlContext(found.id));
+        found.urlMasked = maskUrl(url.href);
+      }
+      found.updatedAt = now;
+      // Dispatchers re-read the destination at once: the next delivery goes to the new URL.
+      return { found, change: recordChange(em, { kind: 'destination', id: found.id, lists: [] }) };
+    });
+    this.deps.feed.changed([destination.change]);
+    return destinationView(destination.found, this.deps.webhooks.box, now);
+  }
+
+  /** Stops deliveries to an active destination until it is resumed (`enable`); signals meanwhile are not kept for it. */
+  async pause(actor: Actor, id: string): Promise<DestinationView> {
+    const destination = await this.em.transactional(async (em) => {
+      const found = await this.find(em, actor, id, true);
+      if (found.status !== 'active') throw new DomainError('invalid_state', `Destination '${id}' is not active; only an active destination can be paused`);
+      found.status = 'disabled';
+      found.disabledReason = PAUSED_REASON;
+      found.updatedAt = new Date();
+      return { found, change: recordChange(em, { kind: 'destination', id: found.id, lists: [] }) };
+    });
+    this.deps.feed.changed([destination.change]);
+    return destinationView(destination.found, this.deps.webhooks.box);
+  }
+
+  /** Turns a destination disabled by a 410, or paused, back on; it takes signals from now on. */
   async enable(actor: Actor, id: string): Promise<DestinationView> {
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
@@ -198,7 +255,7 @@ export class DestinationService {
     return view.view;
   }
 
-  private async insert(organizationId: string, format: DeliveryFormat, url: string, settings: Settings, connectedVia: 'manual' | 'oauth') {
+  private async insert(organizationId: string, format: DeliveryFormat, url: string, settings: Settings & Labels, connectedVia: 'manual' | 'oauth') {
     const now = new Date();
     const secret = format === 'standard-json' ? newSigningSecret() : null;
     const destination = await this.em.transactional(async (em) => {
@@ -252,6 +309,19 @@ interface Settings {
   language: Language;
   kinds: SignalType[];
   scope: DestinationScope;
+}
+
+interface Labels {
+  name: string;
+  description: string;
+}
+
+function checkLabels(input: { name?: string; description?: string }): Labels {
+  const name = (input.name ?? '').trim();
+  const description = (input.description ?? '').trim();
+  if (name.length > 100) throw invalidInput('name', 'name must be at most 100 characters');
+  if (description.length > 500) throw invalidInput('description', 'description must be at most 500 characters');
+  return { name, description };
 }
 
 function checkSettings(input: DestinationSettings): Settings {

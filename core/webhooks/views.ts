@@ -5,6 +5,9 @@ import { maskSecret } from '../secret-box.ts';
 export interface DestinationView {
   id: string;
   organizationId: string;
+  /** Empty for a destination added before names. */
+  name: string;
+  description: string;
   format: WebhookDestination['format'];
   /** Masked: the URL itself is never shown after creation. */
   url: string;
@@ -12,7 +15,8 @@ export interface DestinationView {
   kinds: SignalType[];
   scope: WebhookDestination['scope'];
   connectedVia: WebhookDestination['connectedVia'];
-  status: WebhookDestination['status'];
+  /** `paused` when an admin paused it; `disabled` by a 410 answer. */
+  status: WebhookDestination['status'] | 'paused';
   disabledReason: string | null;
   /** Masked signing secret (standard JSON only). */
   secret: string | null;
@@ -52,13 +56,15 @@ export function destinationView(destination: WebhookDestination, box: SecretBox,
   return {
     id: destination.id,
     organizationId: destination.organization.id,
+    name: destination.name,
+    description: destination.description,
     format: destination.format,
     url: destination.urlMasked,
     language: destination.language,
     kinds: [...destination.kinds],
     scope: destination.scope,
     connectedVia: destination.connectedVia,
-    status: destination.status,
+    status: destination.status === 'disabled' && destination.disabledReason === PAUSED_REASON ? 'paused' : destination.status,
     disabledReason: destination.disabledReason ?? null,
     secret: destination.secretSealed ? maskSecret(box.open(destination.secretSealed, secretContext(destination.id))) : null,
     previousSecretExpiresAt: rotating,
@@ -95,6 +101,9 @@ export function attemptView(attempt: DeliveryAttempt): AttemptView {
     responseExcerpt: attempt.responseExcerpt ?? null,
   };
 }
+
+/** The disabled reason of a destination an admin paused (DestinationService.pause): it accrues nothing until resumed. */
+export const PAUSED_REASON = 'paused by an admin';
 
 /** Associated data binding each sealed value to its destination and its role. */
 export const secretContext = (destinationId: string) => `${destinationId}:secret`;

@@ -21,7 +21,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
   }
   fragment CliApiKey on ApiKey { id organizationId name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
   fragment CliDestination on WebhookDestination {
-    id organizationId format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
   fragment CliDelivery on WebhookDelivery {
     id destinationId organizationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
@@ -73,6 +73,9 @@ export const CLI_OPERATIONS = /* GraphQL */ `
   mutation CliDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { ...CliDestination } }
   mutation CliRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...CliDestination } } }
   mutation CliEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { ...CliDestination } }
+  mutation CliPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { ...CliDestination } }
+  mutation CliResumeDestination($id: ID!) { resumeWebhookDestination(id: $id) { ...CliDestination } }
+  mutation CliUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...CliDestination } }
   mutation CliSendTestSignal($destinationId: ID!) { sendTestSignal(destinationId: $destinationId) { ...CliDelivery } }
   query CliDeliveries($organizationId: ID!, $destinationId: ID, $after: String) {
     webhookDeliveries(organizationId: $organizationId, destinationId: $destinationId, first: 50, after: $after) {

@@ -416,12 +416,14 @@ export type Mutation = {
   deleteWebhookDestination: WebhookDestination;
   /** Removes a connection; the provider's later notifications are refused. */
   disconnectEsignProvider: EsignConnection;
-  /** Turns a disabled destination back on; its waiting deliveries resume. */
+  /** Turns a disabled or paused destination back on; it takes signals from now on (same as resumeWebhookDestination). */
   enableWebhookDestination: WebhookDestination;
   /** Authorization code grant with PKCE (behind /token). */
   exchangeAssistantCode: AssistantTokens;
   /** Hides the need from public output: need.withdrawn if it was public. */
   makeNeedPrivate: Opportunity;
+  /** Stops deliveries until resumed; signals published meanwhile are not sent to it later. */
+  pauseWebhookDestination: WebhookDestination;
   /** Creates a need and publishes it: need.created. */
   publishNeed: Opportunity;
   /** Publishes a draft or private need: need.created. */
@@ -433,7 +435,9 @@ export type Mutation = {
   /** Dynamic client registration (behind /register). Public clients only. */
   registerAssistantApplication: AssistantApplication;
   removeMembership: Member;
-  /** Sends a failed delivery again, now (clan plan). */
+  /** Turns a paused or disabled (410) destination back on; it takes signals from now on. */
+  resumeWebhookDestination: WebhookDestination;
+  /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
   retryWebhookDelivery: WebhookDelivery;
   /** Revokes a key at once. */
   revokeApiKey: ApiKey;
@@ -458,6 +462,8 @@ export type Mutation = {
   /** Changes content; a public need whose public content changed sends need.updated. */
   updateNeed: Opportunity;
   updateOrganization: Organization;
+  /** Changes a destination’s name, description, URL, language, kinds or scope. */
+  updateWebhookDestination: WebhookDestination;
   /** Withdraws the need for good: need.withdrawn if it was public. */
   withdrawNeed: Opportunity;
 };
@@ -568,6 +574,11 @@ export type MutationMakeNeedPrivateArgs = {
 };
 
 
+export type MutationPauseWebhookDestinationArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationPublishNeedArgs = {
   input: NewNeedInput;
 };
@@ -598,6 +609,11 @@ export type MutationRegisterAssistantApplicationArgs = {
 export type MutationRemoveMembershipArgs = {
   memberId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+export type MutationResumeWebhookDestinationArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -671,6 +687,12 @@ export type MutationUpdateNeedArgs = {
 export type MutationUpdateOrganizationArgs = {
   id: Scalars['ID']['input'];
   input: OrganizationProfileChanges;
+};
+
+
+export type MutationUpdateWebhookDestinationArgs = {
+  id: Scalars['ID']['input'];
+  input: WebhookDestinationChangesInput;
 };
 
 
@@ -809,12 +831,16 @@ export type NewOrganizationProfile = {
 };
 
 export type NewWebhookDestinationInput = {
+  /** Up to 500 characters. */
+  description: InputMaybe<Scalars['String']['input']>;
   /** One of standard-json, team-chat, collaboration-suite. */
   format: Scalars['String']['input'];
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; all when omitted. */
   kinds: InputMaybe<Array<Scalars['String']['input']>>;
   /** en (default) or fr. */
   language: InputMaybe<Scalars['String']['input']>;
+  /** To tell destinations apart; up to 100 characters. */
+  name: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   /** platform (default) or own. */
   scope: InputMaybe<Scalars['String']['input']>;
@@ -1178,6 +1204,8 @@ export type QueryWebhookDeliveriesArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
   last: InputMaybe<Scalars['Int']['input']>;
   organizationId: Scalars['ID']['input'];
+  status: InputMaybe<Scalars['String']['input']>;
+  type: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1306,12 +1334,15 @@ export type WebhookDestination = {
   /** manual or oauth (the team-chat connection flow). */
   connectedVia: Scalars['String']['output'];
   createdAt: Scalars['DateTime']['output'];
+  description: Scalars['String']['output'];
   disabledReason: Maybe<Scalars['String']['output']>;
   /** One of standard-json, team-chat, collaboration-suite. */
   format: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   kinds: Array<Scalars['String']['output']>;
   language: Scalars['String']['output'];
+  /** The admins’ name for it; empty for destinations added before names. */
+  name: Scalars['String']['output'];
   organizationId: Scalars['ID']['output'];
   /** During a rotation: when the replaced secret stops signing. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
@@ -1319,8 +1350,22 @@ export type WebhookDestination = {
   scope: Scalars['String']['output'];
   /** Masked signing secret (standard-json only). */
   secret: Maybe<Scalars['String']['output']>;
-  /** active or disabled (a 410 answer disables). */
+  /** active, paused (by an admin) or disabled (a 410 answer disables). */
   status: Scalars['String']['output'];
-  /** Masked. */
+  /** Masked: the host and the last characters of the path. */
   url: Scalars['String']['output'];
+};
+
+/** What to change; absent fields stay as they are. */
+export type WebhookDestinationChangesInput = {
+  description: InputMaybe<Scalars['String']['input']>;
+  /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; at least one. */
+  kinds: InputMaybe<Array<Scalars['String']['input']>>;
+  /** en or fr. */
+  language: InputMaybe<Scalars['String']['input']>;
+  name: InputMaybe<Scalars['String']['input']>;
+  /** platform or own. */
+  scope: InputMaybe<Scalars['String']['input']>;
+  /** A new https address; the signing secret and the retained deliveries stay. */
+  url: InputMaybe<Scalars['String']['input']>;
 };

@@ -9,8 +9,10 @@ import { ACCOUNT_OPERATIONS } from './account/operations.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { ADMIN_OPERATIONS } from './admin/operations.ts';
 import { pagesServable, type Browser } from './kit/browser.ts';
-import { html, sendHtml } from './kit/html.ts';
-import type { PageDeps } from './kit/page-support.ts';
+import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from './kit/html.ts';
+
+const stripTags = (markup: string) => markup.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+import { SETTINGS_PATH, signedIn, siteHeader, type PageDeps } from './kit/page-support.ts';
 
 const PREFIXES = ['/oauth/', '/account/', `${ADMIN_PATH}/`];
 
@@ -61,23 +63,43 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustedProxies);
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  app.get(STYLESHEET_PATH, (_req: Request, res: Response) => {
+    // The name changes with the content: cached for a year.
+    res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' });
+    res.end(STYLESHEET);
+  });
   mountOAuthPages(app, account);
   mountAccountPages(app, account);
-  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl });
+  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl, maxAttempts: config.webhooks.retrySchedule.length });
 
-  app.use((req: Request, res: Response) => {
-    sendHtml(res, String(res.getHeader('x-request-id') ?? ''), 'Not found', html`<p>Nothing at ${req.path}.</p>`, { status: 404 });
+  /** An error as the caller reads it: HTML with the site's navigation, or problem+json for an API client. */
+  async function errorPage(req: Request, res: Response, status: number, title: string, detail: Html) {
+    const requestId = String(res.getHeader('x-request-id') ?? '');
+    if (req.accepts(['html', 'json']) === 'json') {
+      const problem = JSON.stringify({ type: 'about:blank', title, status, detail: stripTags(detail.text), request_id: requestId });
+      res.writeHead(status, { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'x-request-id': requestId });
+      return res.end(problem);
+    }
+    const member = await signedIn(account, req).catch(() => null);
+    sendHtml(res, requestId, title, html`${detail}<p><a href="/admin">Your organizations</a> · <a href="${SETTINGS_PATH}">Your account</a> · <a href="/api/v1/docs">API reference</a></p>`, {
+      status,
+      header: siteHeader(member ? { name: '' } : null),
+    });
+  }
+
+  app.use(async (req: Request, res: Response) => {
+    await errorPage(req, res, 404, 'Page not found', html`<p>There is no page at <code>${req.path}</code>.</p>`);
   });
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  app.use(async (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Body parser refusals: too large, malformed.
-      return sendHtml(res, requestId, 'This form could not be read', html`<p>${(error as Error).message}.</p>`, { status });
+      return errorPage(req, res, status, 'This form could not be read', html`<p>${(error as Error).message}.</p>`);
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'page request failed');
     if (res.headersSent) return res.destroy();
-    sendHtml(res, requestId, 'Something went wrong', html`<p>Nothing was changed. Quote request id <code>${requestId}</code> when reporting it.</p>`, { status: 500 });
+    await errorPage(req, res, 500, 'Something went wrong', html`<p>Nothing was changed. Quote request id <code>${requestId}</code> when reporting it.</p>`);
   });
 
   return {

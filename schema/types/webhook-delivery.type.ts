@@ -45,12 +45,22 @@ builder.queryFields((t) => ({
       type: WebhookDeliveryRef,
       description: "An organization's retained deliveries, newest first.",
       authScopes: ORGANIZATION_ADMIN,
-      args: { organizationId: t.arg.id({ required: true }), destinationId: t.arg.id() },
+      args: {
+        organizationId: t.arg.id({ required: true }),
+        destinationId: t.arg.id(),
+        status: t.arg.string({ description: 'Only deliveries in this state: pending, succeeded or failed.' }),
+        type: t.arg.string({ description: 'Only deliveries of this event kind, such as need.created.' }),
+      },
       resolve: async (_root, args, ctx) =>
         toConnection(
           await ctx.services.deliveries.list(
             ctx.actor,
-            { organizationId: String(args.organizationId), destinationId: args.destinationId ? String(args.destinationId) : undefined },
+            {
+              organizationId: String(args.organizationId),
+              destinationId: args.destinationId ? String(args.destinationId) : undefined,
+              status: args.status ?? undefined,
+              type: args.type ?? undefined,
+            },
             forwardArgs(args),
           ),
         ),
@@ -69,7 +79,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   retryWebhookDelivery: t.field({
     type: WebhookDeliveryRef,
-    description: 'Sends a failed delivery again, now (clan plan).',
+    description: 'Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan).',
     authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.retry(ctx.actor, String(id)),

@@ -13,13 +13,15 @@ export const WebhookDestinationRef = builder.objectRef<DestinationView>('Webhook
   fields: (t) => ({
     id: t.exposeID('id'),
     organizationId: t.exposeID('organizationId'),
+    name: t.exposeString('name', { description: 'The admins’ name for it; empty for destinations added before names.' }),
+    description: t.exposeString('description'),
     format: t.exposeString('format', { description: formats }),
-    url: t.exposeString('url', { description: 'Masked.' }),
+    url: t.exposeString('url', { description: 'Masked: the host and the last characters of the path.' }),
     language: t.exposeString('language'),
     kinds: t.exposeStringList('kinds'),
     scope: t.exposeString('scope', { description: 'platform: the platform-wide public feed; own: this organization only.' }),
     connectedVia: t.exposeString('connectedVia', { description: 'manual or oauth (the team-chat connection flow).' }),
-    status: t.exposeString('status', { description: 'active or disabled (a 410 answer disables).' }),
+    status: t.exposeString('status', { description: 'active, paused (by an admin) or disabled (a 410 answer disables).' }),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     secret: t.exposeString('secret', { nullable: true, description: 'Masked signing secret (standard-json only).' }),
     previousSecretExpiresAt: t.expose('previousSecretExpiresAt', {
@@ -50,9 +52,23 @@ const NewDestinationInput = builder.inputType('NewWebhookDestinationInput', {
     organizationId: t.id({ required: true }),
     format: t.string({ required: true, description: formats }),
     url: t.string({ required: true, description: 'https; never a private or reserved address.' }),
+    name: t.string({ description: 'To tell destinations apart; up to 100 characters.' }),
+    description: t.string({ description: 'Up to 500 characters.' }),
     language: t.string({ description: 'en (default) or fr.' }),
     kinds: t.stringList({ description: kinds }),
     scope: t.string({ description: 'platform (default) or own.' }),
+  }),
+});
+
+const DestinationChangesInput = builder.inputType('WebhookDestinationChangesInput', {
+  description: 'What to change; absent fields stay as they are.',
+  fields: (t) => ({
+    name: t.string(),
+    description: t.string(),
+    url: t.string({ description: 'A new https address; the signing secret and the retained deliveries stay.' }),
+    language: t.string({ description: 'en or fr.' }),
+    kinds: t.stringList({ description: `Any of ${SIGNAL_TYPES.join(', ')}; at least one.` }),
+    scope: t.string({ description: 'platform or own.' }),
   }),
 });
 
@@ -99,6 +115,8 @@ builder.mutationFields((t) => ({
         organizationId: String(input.organizationId),
         format: input.format,
         url: input.url,
+        name: input.name ?? undefined,
+        description: input.description ?? undefined,
         language: input.language ?? undefined,
         kinds: input.kinds ?? undefined,
         scope: input.scope ?? undefined,
@@ -118,9 +136,38 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id)),
   }),
+  updateWebhookDestination: t.field({
+    type: WebhookDestinationRef,
+    description: 'Changes a destination’s name, description, URL, language, kinds or scope.',
+    authScopes: ORGANIZATION_ADMIN,
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DestinationChangesInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) =>
+      ctx.services.destinations.update(ctx.actor, String(id), {
+        name: input.name ?? undefined,
+        description: input.description ?? undefined,
+        url: input.url ?? undefined,
+        language: input.language ?? undefined,
+        kinds: input.kinds ?? undefined,
+        scope: input.scope ?? undefined,
+      }),
+  }),
+  pauseWebhookDestination: t.field({
+    type: WebhookDestinationRef,
+    description: 'Stops deliveries until resumed; signals published meanwhile are not sent to it later.',
+    authScopes: ORGANIZATION_ADMIN,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.destinations.pause(ctx.actor, String(id)),
+  }),
+  resumeWebhookDestination: t.field({
+    type: WebhookDestinationRef,
+    description: 'Turns a paused or disabled (410) destination back on; it takes signals from now on.',
+    authScopes: ORGANIZATION_ADMIN,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.destinations.enable(ctx.actor, String(id)),
+  }),
   enableWebhookDestination: t.field({
     type: WebhookDestinationRef,
-    description: 'Turns a disabled destination back on; its waiting deliveries resume.',
+    description: 'Turns a disabled or paused destination back on; it takes signals from now on (same as resumeWebhookDestination).',
     authScopes: ORGANIZATION_ADMIN,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.destinations.enable(ctx.actor, String(id)),

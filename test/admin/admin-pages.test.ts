@@ -101,10 +101,25 @@ describe('administration pages', () => {
 
   it('creates a key shown once that works against the API, lists it, and revokes it after confirmation', async () => {
     const before = await page(clanAdmin, '/admin/orgs/atelier-nord/keys');
-    const created = await clanAdmin.request('/admin/orgs/atelier-nord/keys', {
+    const posted = await clanAdmin.request('/admin/orgs/atelier-nord/keys', {
       form: { csrf: csrfFor(before, '/admin/orgs/atelier-nord/keys'), name: 'Partner portal', scopes: 'opportunities:read', expires_on: nextYear() },
     });
+    // POST → 303 → GET: the key is carried by a short-lived cookie, never by the address.
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe('/admin/orgs/atelier-nord/keys');
+    expect(posted.headers.get('set-cookie')).toMatch(/^pl_flash=[^;]+; Path=\/admin; Max-Age=120; HttpOnly; SameSite=Lax/);
+    const flash = clanAdmin.cookie('pl_flash')!;
+    expect(flash).not.toContain('live_');
+    const created = await clanAdmin.request('/admin/orgs/atelier-nord/keys');
     const shown = await created.text();
+    // Shown once: the answer clears the cookie, and the same cookie replayed shows nothing.
+    expect(created.headers.get('set-cookie')).toMatch(/^pl_flash=; Path=\/admin; Max-Age=0/);
+    expect(clanAdmin.cookie('pl_flash')).toBeUndefined();
+    clanAdmin.setCookie('pl_flash', flash);
+    expect(await page(clanAdmin, '/admin/orgs/atelier-nord/keys')).not.toContain('id="secret-value"');
+    // Nor does it show in another session.
+    baseAdmin.setCookie('pl_flash', flash);
+    expect(await page(baseAdmin, '/admin/orgs/cobalt-data/keys')).not.toContain('id="secret-value"');
     expect(created.status, shown).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const key = /<code id="secret-value">([^<]+)<\/code>/.exec(shown)![1]!;
@@ -150,12 +165,12 @@ describe('administration pages', () => {
 
   it('shows the plan’s active-key limit and enforces it with a clear message', async () => {
     const first = await page(baseAdmin, '/admin/orgs/cobalt-data/keys');
-    expect(first).toContain('0 of 1 active key allowed on the base plan');
+    expect(first).toContain('The base plan allows up to 1 active key (0 in use)');
     const token = csrfFor(first, '/admin/orgs/cobalt-data/keys');
-    const ok = await baseAdmin.request('/admin/orgs/cobalt-data/keys', { form: { csrf: token, name: 'Only one', scopes: 'events:read', expires_on: nextYear() } });
-    expect(ok.status).toBe(200);
+    const ok = await baseAdmin.follow('/admin/orgs/cobalt-data/keys', { form: { csrf: token, name: 'Only one', scopes: 'events:read', expires_on: nextYear() } });
+    expect(ok.res.status).toBe(200);
     const full = await page(baseAdmin, '/admin/orgs/cobalt-data/keys');
-    expect(full).toContain('1 of 1 active key allowed');
+    expect(full).toContain('up to 1 active key (1 in use)');
     expect(full).toContain('The base plan allows 1 active key. Revoke one before creating another');
     expect(full).not.toContain('Create key</button>');
     // The server refuses too, with the same token (the form is only hidden).
@@ -192,7 +207,7 @@ describe('administration pages', () => {
 
   it('shows this month’s quota, each key’s minute window and a chart of calls per day', async () => {
     const keys = await page(clanAdmin, '/admin/orgs/atelier-nord/keys');
-    const res = await clanAdmin.request('/admin/orgs/atelier-nord/keys', {
+    const { res } = await clanAdmin.follow('/admin/orgs/atelier-nord/keys', {
       form: { csrf: csrfFor(keys, '/admin/orgs/atelier-nord/keys'), name: 'Usage probe', scopes: 'events:read', expires_on: nextYear() },
     });
     const key = /<code id="secret-value">([^<]+)<\/code>/.exec(await res.text())![1]!;

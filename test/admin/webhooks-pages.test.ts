@@ -57,7 +57,11 @@ async function add(browser: TestBrowser, org: string, fields: Record<string, str
   const all = { csrf: csrfFor(list, webhooks(org)), format: 'standard-json', language: 'en', kinds: 'event.created', scope: 'own', ...fields };
   // An undefined field is left out, as a browser leaves out a form's unchecked boxes.
   const form = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const res = await browser.request(webhooks(org), { form });
+  const posted = await browser.request(webhooks(org), { form });
+  if (posted.status !== 303) return { status: posted.status, html: await posted.text() };
+  // POST → 303 → GET: the destination's page, once with the secret.
+  expect(posted.headers.get('location')).toMatch(new RegExp(`^${webhooks(org)}/[^/?]+`));
+  const { res } = await browser.follow(posted.headers.get('location')!);
   return { status: res.status, html: await res.text() };
 }
 
@@ -103,12 +107,12 @@ describe('webhook administration pages', () => {
 
   it('shows the plan’s allowance and the add form with every format, kind and scope', async () => {
     const html = await page(clan, webhooks(CLAN));
-    expect(html).toContain('0 of 10 destinations allowed on the clan plan are in use');
-    for (const format of DELIVERY_FORMATS) expect(html).toContain(`<option value="${format}">`);
+    expect(html).toContain('The clan plan allows up to 10 destinations (0 in use)');
+    for (const format of DELIVERY_FORMATS) expect(html).toMatch(new RegExp(`<option value="${format}"( selected)?>`));
     expect(html).toContain('Standard JSON — a signed envelope');
     expect(html).toContain('Collaboration-suite adaptive card');
-    for (const kind of SIGNAL_TYPES) expect(html).toContain(`name="kinds" value="${kind}" checked`);
-    expect(html).toContain('name="scope" value="platform" checked');
+    for (const kind of SIGNAL_TYPES) expect(html).toMatch(new RegExp(`name="kinds" value="${kind}"( id="f-kinds")? checked`));
+    expect(html).toContain('name="scope" value="platform" id="f-scope" checked');
     expect(html).toContain('Own — only your organization’s public needs and events');
     expect(html).toContain('<option value="fr">');
   });
@@ -129,19 +133,20 @@ describe('webhook administration pages', () => {
     expect(list).not.toContain(secret!);
     expect(list).not.toContain(url);
     expect(list).toContain(`href="${destination(CLAN, id)}"`);
-    expect(list).toContain('1 of 10 destinations allowed on the clan plan');
+    expect(list).toContain('The clan plan allows up to 10 destinations (1 in use)');
     expect(await page(clan, `${destination(CLAN, id)}?after=not-a-cursor`, 400)).toContain('This page of deliveries no longer exists');
   });
 
   it('sends a test signal that reaches the receiver, signed, and is listed as succeeded', async () => {
     const { id, secret } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-test-signal'));
     const answer = await sendTest(clan, CLAN, id);
-    expect(answer).toContain('Test signal queued');
+    expect(answer).toContain('Test event queued');
 
     const [request] = await receiver.waitFor(() => receiver.on('/hooks/packline-test-signal').length >= 1).then(() => receiver.on('/hooks/packline-test-signal'));
     expect(request!.headers['x-service-test']).toBe('1');
     expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({ type: 'event.created', organization_id: CLAN });
     await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    expect(await page(clan, destination(CLAN, id))).toContain('<dd class="status-active">active</dd>');
     const details = await page(clan, destination(CLAN, id));
     expect(details).toContain('<code>event.created</code> (test)');
     expect(details).not.toContain('/retry"');
@@ -149,6 +154,10 @@ describe('webhook administration pages', () => {
     const [deliveryId] = deliveryIds(details, CLAN);
     const delivery = await page(clan, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`);
     expect(delivery).toContain('<td data-label="Status code">200</td>');
+    expect(delivery).toContain('<h2>Request</h2>');
+    expect(delivery).toContain('<code>x-service-signature</code>');
+    expect(delivery).toContain('<code>x-service-test</code>');
+    expect(delivery).toMatch(/<dt>Destination<\/dt><dd><a href="[^"]+">[^<]+<\/a> <code>http:\/\/127\.0\.0\.1:\d+\//);
     expect(delivery).toContain('<pre>ok</pre>');
     expect(delivery).toContain(`href="${destination(CLAN, id)}"`);
   });
@@ -158,9 +167,10 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 500, body: 'receiver <down>' });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
 
     const details = await page(clan, destination(CLAN, id));
+    expect(details).toMatch(/<dd class="status-failed">failing since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(details).toContain('The clan plan keeps the newest 100 finished deliveries');
     const [deliveryId] = deliveryIds(details, CLAN);
     const retry = `/admin/orgs/${CLAN}/deliveries/${deliveryId}/retry`;
@@ -173,20 +183,21 @@ describe('webhook administration pages', () => {
     const { res } = await clan.follow(retry, { form: { csrf: csrfFor(delivery, retry) } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('The delivery is queued again');
-    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded at attempt 9</td>');
+    expect(await page(clan, destination(CLAN, id))).toContain('<dd class="status-active">active</dd>');
     expect(receiver.on(path)).toHaveLength(9);
   }, 60_000);
 
   it('on Base: one destination, no Retry, and a forged retry refused', async () => {
     const empty = await page(base, webhooks(BASE));
-    expect(empty).toContain('0 of 1 destination allowed on the base plan');
+    expect(empty).toContain('The base plan allows up to 1 destination (0 in use)');
     const token = csrfFor(empty, webhooks(BASE));
     const path = '/hooks/packline-base-down';
     receiver.plan(path, { status: 500 });
     const { id } = await addDestination(base, BASE, receiver.url(path));
 
     const full = await page(base, webhooks(BASE));
-    expect(full).toContain('1 of 1 destination allowed on the base plan');
+    expect(full).toContain('The base plan allows up to 1 destination (1 in use)');
     expect(full).toContain('The base plan allows 1 webhook destination. Delete one before adding another, or move to a larger plan.');
     expect(full).not.toContain('Add destination</button>');
     expect(full).not.toContain('Connect a team-chat channel</button>');
@@ -196,7 +207,7 @@ describe('webhook administration pages', () => {
     expect(await refused.text()).toContain('allows 1 webhook destination');
 
     await sendTest(base, BASE, id);
-    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed</td>');
+    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
     const details = await page(base, destination(BASE, id));
     expect(details).toContain('The base plan keeps the newest 12 finished deliveries');
     expect(details).toContain('part of the clan plan');
@@ -219,17 +230,50 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 410 }, { status: 200 });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled — The receiver answered 410 Gone</dd>');
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</dd>');
     expect(await page(clan, webhooks(CLAN))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</td>');
     const details = await page(clan, destination(CLAN, id));
-    expect(details).not.toContain('Send a test signal</button>');
+    expect(details).not.toContain('Send a test event</button>');
     const action = `${destination(CLAN, id)}/enable`;
     const { res } = await clan.follow(action, { form: { csrf: csrfFor(details, action) } });
     const enabled = await res.text();
-    expect(enabled).toContain('The destination is enabled again');
+    expect(enabled).toContain('The destination is active again');
     expect(enabled).toContain('class="status-active">active</dd>');
     await sendTest(clan, CLAN, id);
     await receiver.waitFor(() => receiver.on(path).length >= 2, 'a test signal after enabling');
+  });
+
+  it('edits a destination in place, keeps what was typed when refused, and pauses and resumes it', async () => {
+    const { id } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-editable'));
+    const editPath = `${destination(CLAN, id)}/edit`;
+    expect(await page(clan, destination(CLAN, id))).toContain(`href="${editPath}"`);
+    const form = await page(clan, editPath);
+    expect(form).toContain('name="kinds" value="event.created" checked>');
+    expect(form).toContain('name="kinds" value="need.created" id="f-kinds">');
+    const token = csrfFor(form, editPath);
+    const bad = await clan.request(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: 'not a url', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const refusedPage = await bad.text();
+    expect(bad.status).toBe(400);
+    expect(refusedPage).toContain('There is a problem');
+    expect(refusedPage).toContain('value="Billing"');
+    expect(refusedPage).toContain('>Invoices</textarea>');
+    expect(refusedPage).toMatch(/value="not a url" id="f-url" aria-invalid="true"/);
+    const saved = await clan.follow(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: '', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const details = await saved.res.text();
+    expect(details).toContain('The destination is saved.');
+    expect(details).toContain('<dt>Name</dt><dd>Billing</dd>');
+    expect(details).toContain('<dt>Description</dt><dd>Invoices</dd>');
+    expect(details).toContain('<dt>Event kinds</dt><dd>need.created</dd>');
+    expect(await page(clan, webhooks(CLAN))).toContain('>Billing</a><br><span class="note">Invoices</span>');
+
+    const pauseAction = `${destination(CLAN, id)}/pause`;
+    const paused = await (await clan.follow(pauseAction, { form: { csrf: csrfFor(details, pauseAction) } })).res.text();
+    expect(paused).toContain('class="status-paused">paused</dd>');
+    expect(paused).not.toContain('Send a test event</button>');
+    const resumeAction = `${destination(CLAN, id)}/enable`;
+    const resumed = await (await clan.follow(resumeAction, { form: { csrf: csrfFor(paused, resumeAction) } })).res.text();
+    expect(resumed).toContain('class="status-active">active</dd>');
+    expect(resumed).toContain('Send a test event</button>');
   });
 
   it('rotates the signing secret after confirmation: the new one shown once, the old one signing for 24 h', async () => {
@@ -240,9 +284,13 @@ describe('webhook administration pages', () => {
     expect(details).toContain(`href="${confirmPath}"`);
     const confirm = await page(clan, confirmPath);
     expect(confirm).toContain('keeps signing deliveries for 24 hours');
-    const res = await clan.request(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    const posted = await clan.request(confirmPath, { form: { csrf: csrfFor(confirm, confirmPath) } });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe(destination(CLAN, id));
+    const res = await clan.request(destination(CLAN, id));
     const rotated = await res.text();
     expect(res.status).toBe(200);
+    expect(rotated).toContain('<h1>New signing secret</h1>');
     const fresh = shownSecret(rotated);
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
@@ -302,7 +350,7 @@ describe('webhook administration pages', () => {
     await stack.graphql(`mutation ($m: ID!, $o: ID!) { setMembership(memberId: $m, organizationId: $o, role: admin) { id } }`, { m: clanAdminId, o: OTHER });
     const foreign = await page(clan, destination(OTHER, id), 404);
     expect(foreign).toContain(`No webhook destination with id &#39;${id}&#39;`);
-    expect(foreign).not.toContain('Send a test signal');
+    expect(foreign).not.toContain('Send a test event');
     expect(await page(clan, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404)).not.toContain('event.created');
     const details = await page(clan, destination(CLAN, id));
     for (const action of ['test', 'delete']) {
@@ -358,8 +406,17 @@ describe('webhook administration pages under the production URL rules', () => {
       const { status, html } = await add(browser, ORG, fields);
       expect(status, html.slice(0, 600)).toBe(400);
       expect(html).toMatch(message);
+      expect(html).toContain('<h2 id="error-summary-title">There is a problem</h2>');
     }
-    expect(await page(browser, webhooks(ORG))).toContain('0 of 10 destinations');
+    // The error sits beside its field, the form refilled with what was typed.
+    const { html } = await add(browser, ORG, { url: 'https://127.0.0.1/hook', kinds: 'event.cancelled', scope: 'platform', language: 'fr' });
+    expect(html).toMatch(/<input type="url" name="url"[^>]* value="https:\/\/127.0.0.1\/hook" id="f-url" aria-invalid="true" aria-describedby="f-url-error url-help">/);
+    expect(html).toMatch(/<p id="f-url-error" class="field-error">.*private or reserved address/);
+    expect(html).toContain('<a href="#f-url">URL:');
+    expect(html).toContain('<option value="fr" selected>');
+    expect(html).toContain('value="event.cancelled" checked>');
+    expect(html).not.toContain('value="event.created" id="f-kinds" checked>');
+    expect(await page(browser, webhooks(ORG))).toContain('up to 10 destinations (0 in use)');
   });
 
   it('without the connection flow, says to paste the channel’s incoming URL with the team-chat format', async () => {

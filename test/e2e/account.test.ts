@@ -63,6 +63,9 @@ describe('member account pages in a browser', () => {
     expect(refused.status()).toBe(401);
     await page.waitForLoadState('load');
     expect(await page.locator('.error').innerText()).toBe('Wrong email or password.');
+    expect(await page.locator('h1').innerText()).toBe('Sign in to Packline');
+    expect(await page.getByLabel('Email').inputValue(), 'the email is kept').toBe(email);
+    expect(await page.getByText('at least 10 characters').isVisible()).toBe(true);
     await snapshot(page, 'login-refused');
 
     await signIn(page, email);
@@ -73,6 +76,21 @@ describe('member account pages in a browser', () => {
     const cookie = (await page.context().cookies(origin)).find((c) => c.name === 'pl_member');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
     await snapshot(page, 'settings');
+    // One application: the account pages carry the site's header, with sign-out, and its one stylesheet.
+    expect(await page.getByRole('navigation').getByRole('link', { name: 'Sign out' }).count()).toBe(1);
+    const stylesheet = await page.locator('link[rel=stylesheet]').getAttribute('href');
+    expect(stylesheet).toMatch(/^\/admin\/assets\/packline-[0-9a-f]{12}\.css$/);
+    const css = await fetch(`${origin}${stylesheet}`);
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await css.body?.cancel();
+    const missing = await page.goto(`${origin}/account/no-such-page`);
+    expect(missing!.status()).toBe(404);
+    expect(await page.getByRole('link', { name: 'Your organizations' }).count()).toBe(1);
+    await snapshot(page, 'not-found');
+    const json = await fetch(`${origin}/account/no-such-page`, { headers: { accept: 'application/json' } });
+    expect(json.headers.get('content-type')).toBe('application/problem+json');
+    expect(await json.json()).toMatchObject({ status: 404, title: 'Page not found' });
+    await page.goto(`${origin}/account/settings`);
   });
 
   it('connects an application through OAuth, lists it, and after Revoke its next MCP call is 401', async () => {
@@ -120,7 +138,9 @@ describe('member account pages in a browser', () => {
     const missing = await post({});
     expect(missing.status).toBe(403);
     expect(await missing.text()).toContain('This form has expired');
+    await page.goto(`${origin}/account/sign-out-everywhere`);
     const another = await post({ csrf: await token('/account/sign-out-everywhere') });
+    await page.goto(`${origin}/account/settings`);
     expect(another.status, 'the token of another form').toBe(403);
     await another.body?.cancel();
     // The same post with its own token gets through to the password check.
@@ -153,6 +173,13 @@ describe('member account pages in a browser', () => {
     const laptopCookie = await cookieHeader(laptop, origin);
 
     await phone.goto(`${origin}/account/settings`);
+    // It asks first: Cancel changes nothing.
+    await phone.getByRole('link', { name: 'Sign out everywhere…' }).click();
+    await phone.waitForURL(`${origin}/account/sign-out-everywhere`);
+    await snapshot(phone, 'sign-out-everywhere-confirm');
+    await phone.getByRole('link', { name: 'Cancel' }).click();
+    await phone.waitForURL(`${origin}/account/settings`);
+    await phone.getByRole('link', { name: 'Sign out everywhere…' }).click();
     await Promise.all([
       phone.waitForURL((url) => url.pathname === '/account/login' && url.searchParams.get('done') === 'signed_out_everywhere'),
       phone.getByRole('button', { name: 'Sign out everywhere' }).click(),

@@ -84,10 +84,65 @@ describe('administration pages in a browser', () => {
     await keep(page);
   });
 
+  it('reloading after a create changes nothing; a refused form keeps what was typed', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.goto(`${origin}/admin/orgs/atelier-nord/keys`);
+    await page.getByLabel('Name').fill('Reload key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#secret-value').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await page.reload();
+    expect(await page.locator('#secret-value').count()).toBe(0);
+    expect(await page.getByRole('cell', { name: 'Reload key', exact: true }).count()).toBe(1);
+
+    await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
+    const rows = await page.locator('table.list tbody tr').count();
+    await page.getByLabel('Name').fill('Keep me');
+    await page.getByLabel('Description').fill('Typed once');
+    await page.getByLabel('URL', { exact: true }).fill(receiver.url('/kept'));
+    for (const box of await page.getByRole('group', { name: 'Event kinds' }).getByRole('checkbox').all()) await box.uncheck();
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Keep me');
+    expect(await page.getByLabel('Description').inputValue()).toBe('Typed once');
+    expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(receiver.url('/kept'));
+    expect(await page.locator('.error-summary a').first().textContent()).toMatch(/Event kinds: kinds must name at least one/);
+    await snapshot(page, 'webhooks-refused');
+    await page.getByRole('checkbox', { name: /need\.created/ }).check();
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    await page.locator('#secret-value').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Destination added');
+    await page.reload();
+    expect(await page.locator('#secret-value').count()).toBe(0);
+    await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
+    expect(await page.locator('table.list tbody tr').count()).toBe(rows + 1);
+    await keep(page);
+  });
+
+  it('edits, pauses and resumes a destination', async () => {
+    const page = await admin(CLAN_ADMIN);
+    await page.goto(await addDestination(page, 'atelier-nord', receiver.url('/editable')));
+    await page.getByRole('link', { name: /^Edit/ }).click();
+    await page.waitForURL(/\/edit$/);
+    await snapshot(page, 'destination-edit');
+    await page.getByLabel('Name').fill('Renamed in the browser');
+    await page.getByLabel('Language of the messages').selectOption('fr');
+    await Promise.all([page.waitForURL(/done=updated/), page.getByRole('button', { name: 'Save' }).click()]);
+    expect(await page.locator('dl').textContent()).toContain('Renamed in the browser');
+    await Promise.all([page.waitForURL(/done=paused/), page.getByRole('button', { name: 'Pause' }).click()]);
+    expect(await page.locator('.status-paused').textContent()).toBe('paused');
+    expect(await page.getByRole('button', { name: 'Send a test event' }).count()).toBe(0);
+    await snapshot(page, 'destination-paused');
+    await Promise.all([page.waitForURL(/done=enabled/), page.getByRole('button', { name: 'Resume' }).click()]);
+    expect(await page.locator('dd.status-active').textContent()).toBe('active');
+    await keep(page);
+  });
+
   it('adds a standard JSON destination, sends a test signal, and sees it arrive and listed as delivered', async () => {
     const page = await admin(CLAN_ADMIN);
     await page.goto(`${origin}/admin/orgs/atelier-nord/webhooks`);
     await snapshot(page, 'webhooks');
+    await page.getByLabel('Name').fill('Browser receiver');
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(receiver.url('/browser'));
     await page.getByRole('button', { name: 'Add destination' }).click();
@@ -96,13 +151,19 @@ describe('administration pages in a browser', () => {
     expect(secret).toMatch(/^whsec_/);
     await snapshot(page, 'destination-created');
     await page.goto(await destinationPageOf(page));
-    await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test event' }).click()]);
     await receiver.waitFor((all) => all.some((r) => r.path === '/browser' && r.headers['x-service-test'] === '1'), 'the test signal');
-    await expect.poll(async () => {
-      await page.reload();
-      return page.locator('tbody tr').first().textContent();
-    }).toMatch(/succeeded/);
+    // The list updates by itself (the page's script fetches it again while a delivery is pending).
+    await page.locator('#deliveries tbody tr').first().getByText(/succeeded/).waitFor();
+    expect(await page.locator('[data-refresh-status]').textContent()).toMatch(/updated|^$/);
     await snapshot(page, 'destination');
+    // Filters by status and event kind.
+    await page.getByLabel('Status', { exact: true }).selectOption('failed');
+    await Promise.all([page.waitForURL(/status=failed/), page.getByRole('button', { name: 'Show' }).click()]);
+    expect(await page.locator('#deliveries tbody tr').count()).toBe(0);
+    await page.getByLabel('Status', { exact: true }).selectOption('succeeded');
+    await Promise.all([page.waitForURL(/status=succeeded/), page.getByRole('button', { name: 'Show' }).click()]);
+    expect(await page.locator('#deliveries tbody tr').count()).toBe(1);
     await keep(page);
   });
 
@@ -110,7 +171,7 @@ describe('administration pages in a browser', () => {
     receiver.plan('/failing', { status: 500 });
     const clan = await admin(CLAN_ADMIN);
     await clan.goto(await addDestination(clan, 'atelier-nord', receiver.url('/failing')));
-    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test event' }).click()]);
     await expect.poll(async () => {
       await clan.reload();
       return clan.locator('tbody tr').first().textContent();
@@ -118,6 +179,11 @@ describe('administration pages in a browser', () => {
     await snapshot(clan, 'destination-failed');
     await clan.getByRole('link', { name: /^Attempts/ }).first().click();
     await clan.waitForURL(/\/deliveries\//);
+    // The attempt's request (headers, signature) and response (status, excerpt) are shown.
+    expect(await clan.getByRole('heading', { name: 'Request' }).count()).toBe(1);
+    expect(await clan.getByRole('cell', { name: 'x-service-signature' }).count()).toBe(1);
+    expect(await clan.locator('td[data-label="Status code"]').first().textContent()).toBe('500');
+    expect(await clan.locator('dd.status-failed').textContent()).toBe('failed after 8 attempts');
     await snapshot(clan, 'delivery');
     await clan.goBack();
 
@@ -133,7 +199,7 @@ describe('administration pages in a browser', () => {
     receiver.plan('/base-failing', { status: 500 });
     const base = await admin(BASE_ADMIN);
     await base.goto(await addDestination(base, 'cobalt-data', receiver.url('/base-failing')));
-    await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test signal' }).click()]);
+    await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test event' }).click()]);
     await expect.poll(async () => {
       await base.reload();
       return base.locator('tbody tr').first().textContent();
@@ -193,6 +259,7 @@ describe('administration pages in a browser', () => {
   /** Adds a standard JSON destination through the form; resolves with its page's address. */
   async function addDestination(page: Page, org: string, url: string): Promise<string> {
     await page.goto(`${origin}/admin/orgs/${org}/webhooks`);
+    await page.getByLabel('Name').fill(`Receiver ${new URL(url).pathname}`);
     await page.getByLabel('Format').selectOption('standard-json');
     await page.getByLabel('URL', { exact: true }).fill(url);
     await page.getByRole('button', { name: 'Add destination' }).click();

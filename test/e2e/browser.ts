@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -106,9 +107,39 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   }
 }
 
-/** Checks the page (`expectAccessible`), then takes its screenshots: call it on every page a test shows. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core (WCAG 2.1 A and AA rules, plus best practices) in the page at desktop and phone width:
+ * no critical or serious violation. Its source is evaluated through the DevTools protocol, which
+ * the page's CSP (no inline script) does not govern.
+ */
+export async function expectNoSeriousAxeViolation(page: Page, name: string): Promise<void> {
+  for (const viewport of Object.values(VIEWPORTS)) {
+    await atViewport(page, viewport, async () => {
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+      });
+      const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(serious, `${name}: axe-core critical or serious violations at ${viewport.width}px`).toEqual([]);
+    });
+  }
+}
+
+/** Checks the page (`expectAccessible`, axe-core), then takes its screenshots: call it on every page a test shows. */
 export async function snapshot(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
+  await expectNoSeriousAxeViolation(page, name);
   await screenshot(page, name);
 }
 

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
-import { answerConsent, authorizeInBrowser, createMember, MEMBER_URL, rawToolCall, REDIRECT_URL, TestBrowser, TestOAuthClient, tokenRequest } from './member-client.ts';
+import { answerConsent, authorizeInBrowser, createMember, MEMBER_URL, rawToolCall, REDIRECT_URL, stackFetch, TestBrowser, TestOAuthClient, tokenRequest } from './member-client.ts';
 
 let stack: Stack;
 let email: string;
@@ -98,7 +98,7 @@ describe('consent', () => {
     expect(html).toContain(`<code>${REDIRECT_URL}</code>`);
     expect(html).toContain('Read your pending team invitations');
     expect(html).toContain('It can never publish anything, send a message, sign an agreement or submit an offer for you.');
-    expect(html).toMatch(/<button type="submit" name="decision" value="accept">Accept<\/button>/);
+    expect(html).toMatch(/<button type="submit" name="decision" value="accept" class="primary">Accept<\/button>/);
     expect(html).toMatch(/<button type="submit" name="decision" value="refuse">Refuse<\/button>/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
@@ -146,6 +146,31 @@ describe('sign-in', () => {
 });
 
 describe('authorization request', () => {
+  it('the sign-in page names Packline and the application asking', async () => {
+    const clientId = await register(stack);
+    const visitor = new TestBrowser(stack);
+    const { res, url } = await visitor.follow(authorizeUrl(clientId, pkce().challenge));
+    expect(new URL(url).pathname).toBe('/account/login');
+    const html = await res.text();
+    expect(html).toContain('<h1>Sign in to Packline</h1>');
+    expect(html).toContain('The application <strong>“Manual Client”</strong> asks to connect to your Packline account.');
+    expect(html).toContain('at least 10 characters');
+  });
+
+  it('an unknown application: a page with navigation for a browser, JSON for a client', async () => {
+    const url = authorizeUrl('cli_0000000000zzzz', pkce().challenge);
+    const page = await stackFetch(stack)(url, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = await page.text();
+    expect(text).toContain('<h1>Unknown application</h1>');
+    expect(text).toContain('<code>cli_0000000000zzzz</code>');
+    expect(text).toContain('<nav aria-label="Packline">');
+    const json = await stackFetch(stack)(url, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
   it('an unregistered redirect address is refused on the spot, never redirected to', async () => {
     const clientId = await register(stack);
     const res = await browser.request(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/cb' }));

@@ -90,7 +90,10 @@ describe('from the settings page', () => {
 
   it('sign out everywhere: every application ends and the browser is signed out', async () => {
     const { email, browser, client } = await connected('everywhere-page');
-    const settings = await browser.page('/account/settings');
+    // Settings lead to a question first; its form signs out everywhere.
+    expect(await browser.page('/account/settings')).toContain('href="/account/sign-out-everywhere"');
+    const settings = await browser.page('/account/sign-out-everywhere');
+    expect(settings).toContain('every</strong> session');
     const res = await browser.submit(settings, '/account/sign-out-everywhere');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/account/login?done=signed_out_everywhere');
@@ -104,7 +107,7 @@ describe('from the settings page', () => {
     const { browser, client } = await connected('sdk-client');
     const mcp = await mcpClient(stack, client);
     expect((await mcp.callTool({ name: 'my_account', arguments: {} })).isError).toBeFalsy();
-    const settings = await browser.page('/account/settings');
+    const settings = await browser.page('/account/sign-out-everywhere');
     await browser.submit(settings, '/account/sign-out-everywhere');
     await expect(mcp.callTool({ name: 'my_account', arguments: {} })).rejects.toThrow();
     await mcp.close();
@@ -112,7 +115,7 @@ describe('from the settings page', () => {
 
   it('refuses account forms without a valid CSRF token', async () => {
     const { browser, client } = await connected('csrf-page');
-    const settings = await browser.page('/account/settings');
+    const settings = await browser.page('/account/sign-out-everywhere');
     const forged = await browser.submit(settings, '/account/sign-out-everywhere', { csrf: 'forged' });
     expect(forged.status).toBe(403);
     await expectCallWorks(client);

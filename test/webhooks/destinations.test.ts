@@ -146,7 +146,7 @@ describe('destinations and deliveries administration', () => {
       expect(done!.attempts.at(-1)!.statusCode).toBe(200);
       const again = await runCli(['deliveries', 'retry', failed!.id], stack.env);
       expect(again.code).toBe(1);
-      expect(again.stderr).toMatch(/only failed deliveries can be retried/);
+      expect(again.stderr).toMatch(/only failed deliveries, or ones waiting for their next attempt, can be retried/);
     }
   }, 90_000);
 

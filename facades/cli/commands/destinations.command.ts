@@ -3,7 +3,10 @@ import { CliError, describeRecord, snakeCase, table, type Output, type Runtime }
 import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
 
 const CREATE =
-  'packline destinations create --org ID --format standard-json|team-chat|collaboration-suite --url URL [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
+  'packline destinations create --org ID --format standard-json|team-chat|collaboration-suite --url URL [--name NAME] [--description TEXT] [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
+
+const UPDATE =
+  'packline destinations update DESTINATION_ID [--name NAME] [--description TEXT] [--url URL] [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
 
 const CONNECT_TEAM_CHAT = 'packline destinations connect-team-chat --org ID [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
 
@@ -15,7 +18,7 @@ const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it canno
 export async function destinations(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
   switch (sub) {
     case 'create': {
-      const p = parse(args, { org: STRING, format: STRING, url: STRING, language: STRING, kinds: STRING, scope: STRING }, CREATE);
+      const p = parse(args, { org: STRING, format: STRING, url: STRING, name: STRING, description: STRING, language: STRING, kinds: STRING, scope: STRING }, CREATE);
       noPositionals(p, CREATE);
       const kinds = optional(p, 'kinds');
       const data = await rt.run<{ createWebhookDestination: Created }>('CliCreateDestination', {
@@ -23,6 +26,8 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
           organizationId: required(p, 'org', CREATE),
           format: required(p, 'format', CREATE),
           url: required(p, 'url', CREATE),
+          name: optional(p, 'name'),
+          description: optional(p, 'description'),
           language: optional(p, 'language'),
           kinds: kinds === undefined ? undefined : list(kinds),
           scope: optional(p, 'scope'),
@@ -37,7 +42,7 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       const data = await rt.run<{ webhookDestinations: Destination[] }>('CliDestinations', { organizationId: required(p, 'org', usage) });
       return {
         json: snakeCase(data.webhookDestinations),
-        text: table(data.webhookDestinations, ['id', 'format', 'url', 'language', 'scope', 'status', 'kinds']),
+        text: table(data.webhookDestinations, ['id', 'name', 'format', 'url', 'language', 'scope', 'status', 'kinds']),
       };
     }
     case 'delete': {
@@ -55,6 +60,32 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       const id = only(args, 'packline destinations enable DESTINATION_ID [--json]');
       const data = await rt.run<{ enableWebhookDestination: Destination }>('CliEnableDestination', { id });
       return { json: snakeCase(data.enableWebhookDestination), text: `enabled ${id}` };
+    }
+    case 'update': {
+      const p = parse(args, { name: STRING, description: STRING, url: STRING, language: STRING, kinds: STRING, scope: STRING }, UPDATE);
+      const id = positional(p, 'destination id', UPDATE);
+      const kinds = optional(p, 'kinds');
+      const input = {
+        name: optional(p, 'name'),
+        description: optional(p, 'description'),
+        url: optional(p, 'url'),
+        language: optional(p, 'language'),
+        kinds: kinds === undefined ? undefined : list(kinds),
+        scope: optional(p, 'scope'),
+      };
+      if (Object.values(input).every((v) => v === undefined)) throw new CliError(`Nothing to change. Usage: ${UPDATE}`);
+      const data = await rt.run<{ updateWebhookDestination: Destination }>('CliUpdateDestination', { id, input });
+      return { json: snakeCase(data.updateWebhookDestination), text: describeRecord(data.updateWebhookDestination) };
+    }
+    case 'pause': {
+      const id = only(args, 'packline destinations pause DESTINATION_ID [--json]');
+      const data = await rt.run<{ pauseWebhookDestination: Destination }>('CliPauseDestination', { id });
+      return { json: snakeCase(data.pauseWebhookDestination), text: `paused ${id}: nothing is sent to it, nor kept for it, until it is resumed` };
+    }
+    case 'resume': {
+      const id = only(args, 'packline destinations resume DESTINATION_ID [--json]');
+      const data = await rt.run<{ resumeWebhookDestination: Destination }>('CliResumeDestination', { id });
+      return { json: snakeCase(data.resumeWebhookDestination), text: `resumed ${id}: it takes signals from now on` };
     }
     case 'test': {
       const id = only(args, 'packline destinations test DESTINATION_ID [--json]');
@@ -80,7 +111,7 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       };
     }
     default:
-      throw new CliError(`Unknown command 'destinations ${sub ?? ''}'. Commands: destinations create | list | delete | rotate-secret | enable | test | connect-team-chat`);
+      throw new CliError(`Unknown command 'destinations ${sub ?? ''}'. Commands: destinations create | list | update | pause | resume | delete | rotate-secret | enable | test | connect-team-chat`);
   }
 }
 

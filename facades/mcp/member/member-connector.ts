@@ -10,6 +10,7 @@ import { Operations } from '../../operations.ts';
 import { CONSENT_PATH } from '../../web/account/consent-handoff.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';
+import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
 import { createMemberServer } from './member-server.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 
@@ -84,6 +85,23 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
+  // A browser sent to /authorize for an application Packline does not know gets a page it can
+  // read (the SDK answers JSON, and cannot redirect to an unverified address); clients asking
+  // for JSON keep the SDK's answer.
+  app.get('/authorize', async (req: Request, res: Response, next: NextFunction) => {
+    if (req.accepts(['json', 'html']) !== 'html') return next();
+    const clientId = typeof req.query.client_id === 'string' ? req.query.client_id : '';
+    if (clientId && (await provider.clientsStore.getClient(clientId))) return next();
+    sendHtml(
+      res,
+      String(res.getHeader('x-request-id') ?? ''),
+      'Unknown application',
+      html`<p>The application that sent you here is not registered with Packline${clientId ? html` (client id <code>${clientId}</code>)` : ''}, so it cannot connect to your account.</p>
+<p>Go back to the application and connect again; if this keeps happening, tell its developers. Nothing was shared.</p>
+<p><a href="${SETTINGS_PATH}">Your account</a> · <a href="/admin">Your organizations</a></p>`,
+      { status: 400, header: siteHeader(null) },
+    );
+  });
   // RFC 9700 §4.11: before the member has answered anything, an error of the authorization
   // request is shown here rather than redirected to the application's address, which anyone
   // can register (open redirector). Only the hand-over to the consent page is redirected; the
@@ -155,7 +173,7 @@ function authorizationErrorPage(res: Response, error: string, description: strin
     'This connection request cannot continue',
     html`<p class="error">The application asked for something Packline cannot grant: <code>${error.slice(0, 60)}</code>${description ? html` — ${description.slice(0, 300)}` : ''}.</p>
 <p>Nothing was shared and nothing was sent to the application. Go back to the application and connect again, or tell its maker.</p>
-<p><a href="/account/settings">Your account settings</a></p>`,
-    { status: 400 },
+<p><a href="${SETTINGS_PATH}">Your account</a> · <a href="/admin">Your organizations</a></p>`,
+    { status: 400, header: siteHeader(null) },
   );
 }

@@ -2,7 +2,27 @@ import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
 import { SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
-import { ABILITIES, clientAddress, failurePage, field, LOGIN_PATH, pathParam, refuseForm, requestIdOf, runAs, SETTINGS_PATH, signedIn, toLogin, tooManyAttempts, when, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import {
+  ABILITIES,
+  clientAddress,
+  failurePage,
+  field,
+  LOGIN_PATH,
+  pathParam,
+  refuseForm,
+  requestIdOf,
+  runAs,
+  SETTINGS_PATH,
+  SIGN_OUT_EVERYWHERE_PATH,
+  SIGN_OUT_PATH,
+  signedIn,
+  siteHeader,
+  toLogin,
+  tooManyAttempts,
+  when,
+  type PageDeps,
+  type SignedIn,
+} from '../kit/page-support.ts';
 
 interface Settings {
   account: { id: string; name: string; email: string };
@@ -49,8 +69,29 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
     return session;
   }
 
-  const form = (session: SignedIn, action: string, name: string, label: Html | string, fields: Html | string = '') =>
-    html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${browser.csrf(session.token, name)}">${fields}<button type="submit">${label}</button></form>`;
+  const form = (session: SignedIn, action: string, name: string, label: Html | string, fields: Html | string = '', button = '') =>
+    html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${browser.csrf(session.token, name)}">${fields}<button type="submit"${button ? html` class="${button}"` : ''}>${label}</button></form>`;
+
+  /** A question before a sign-out: the POST form, and the way back. */
+  function confirmSignOut(path: string, form: string, title: string, question: Html, label: string) {
+    router.get(path, async (req: Request, res: Response) => {
+      const requestId = requestIdOf(res);
+      const session = await signedIn(deps, req);
+      if (!session) return seeOther(res, LOGIN_PATH, requestId);
+      const body = html`${question}
+<p><form class="inline" method="post" action="${path}"><input type="hidden" name="csrf" value="${browser.csrf(session.token, form)}"><button type="submit" class="primary">${label}</button></form>
+<a class="button" href="${SETTINGS_PATH}">Cancel</a></p>`;
+      sendHtml(res, requestId, title, body, { header: siteHeader({ name: '' }, 'account') });
+    });
+  }
+  confirmSignOut(SIGN_OUT_PATH, 'sign-out', 'Sign out?', html`<p>Sign out of Packline on this browser? Your other sessions and connected applications stay as they are.</p>`, 'Sign out');
+  confirmSignOut(
+    SIGN_OUT_EVERYWHERE_PATH,
+    'sign-out-everywhere',
+    'Sign out everywhere?',
+    html`<p>This ends <strong>every</strong> session of your account, on every browser and device, and disconnects <strong>every</strong> connected application: each must ask for your consent again.</p>`,
+    'Sign out everywhere',
+  );
 
   router.get(SETTINGS_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
@@ -80,11 +121,12 @@ ${log.map((e) => html`<tr><td data-label="When">${when(e.at)}</td><td data-label
 <p class="note">Changing it signs you out everywhere else and disconnects every application.</p>
 ${form(session, '/account/password', 'password', 'Change password', html`
 <label>Current password <input type="password" name="current_password" autocomplete="current-password" required></label>
-<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="10" required></label>`)}
+<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="10" required aria-describedby="new-password-rule"></label>
+<p id="new-password-rule" class="note">At least 10 characters.</p>`)}
 <h2>Sessions</h2>
-<p>${form(session, '/account/sign-out-everywhere', 'sign-out-everywhere', 'Sign out everywhere')} ends every session and disconnects every application.</p>
-<p>${form(session, '/account/sign-out', 'sign-out', 'Sign out')}</p>`;
-    sendHtml(res, requestId, 'Account settings', body);
+<p><a class="button" href="${SIGN_OUT_EVERYWHERE_PATH}">Sign out everywhere…</a> ends every session and disconnects every application (you confirm first).</p>
+<p><a class="button" href="${SIGN_OUT_PATH}">Sign out…</a></p>`;
+    sendHtml(res, requestId, 'Account settings', body, { header: siteHeader(account, 'account') });
   });
 
   router.post('/account/grants/:id/revoke', async (req: Request, res: Response) => {
@@ -153,9 +195,10 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 <p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
 ${state === 'draft'
   ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
-${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`)}`
-  : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}`;
-    sendHtml(res, requestId, 'Review a need', body);
+${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`, 'primary')}`
+  : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}
+<p><a href="${SETTINGS_PATH}">Back to your account</a></p>`;
+    sendHtml(res, requestId, 'Review a need', body, { header: siteHeader({ name: '' }) });
   });
 
   router.post(`${DRAFT_REVIEW_PATH}:id/publish`, async (req: Request, res: Response) => {

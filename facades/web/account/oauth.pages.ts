@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
-import { ABILITIES, clientAddress, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
+import { ABILITIES, clientAddress, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, siteHeader, toLogin, type PageDeps } from '../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
 
@@ -15,20 +15,32 @@ interface ConsentData {
 export function mountOAuthPages(router: Router, deps: PageDeps): void {
   const { browser, signInLimits } = deps;
 
-  function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; error?: string; notice?: string; status?: number; retryAfter?: number }): void {
+  /** The name of the application asking, when the sign-in leads on to its consent page. */
+  async function askingApplication(returnTo: string): Promise<string | undefined> {
+    if (!returnTo.startsWith(`${CONSENT_PATH}?`)) return undefined;
+    const pending = browser.unseal<PendingConsent>(new URLSearchParams(returnTo.slice(CONSENT_PATH.length + 1)).get('request') ?? undefined);
+    if (!pending) return undefined;
+    const outcome = await runAs<{ assistantApplication: { name: string } }>(deps, 'internal', 'AccountApplicationName', { clientId: pending.clientId });
+    return outcome.ok ? outcome.data.assistantApplication.name : undefined;
+  }
+
+  async function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; email?: string; error?: string; notice?: string; status?: number; retryAfter?: number }): Promise<void> {
+    const app = await askingApplication(form.returnTo);
     const body = html`
-${form.notice ? html`<p class="note">${form.notice}</p>` : ''}
-${form.error ? html`<p class="error">${form.error}</p>` : ''}
+${app ? html`<p>The application <strong>“${app}”</strong> asks to connect to your Packline account. Sign in to see what it asks for; nothing is shared before you accept.</p>` : html`<p>Sign in with your Packline member account.</p>`}
+${form.notice ? html`<p class="note" role="status">${form.notice}</p>` : ''}
+${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}</p>` : ''}
 <form method="post" action="${LOGIN_PATH}">
 <input type="hidden" name="return_to" value="${form.returnTo}">
 <input type="hidden" name="csrf" value="${browser.csrf(form.secret, 'login')}">
-<label>Email <input type="email" name="email" autocomplete="username" required></label>
-<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button>
+<label>Email <input type="email" name="email" autocomplete="username" required value="${form.email ?? ''}"${form.error ? html` aria-describedby="login-error"` : ''}></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required aria-describedby="password-rule${form.error ? ' login-error' : ''}"${form.error ? html` aria-invalid="true"` : ''}></label>
+<p id="password-rule" class="note">Your password has at least 10 characters.</p>
+<button type="submit" class="primary">Sign in</button>
 </form>`;
     const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
     const headers = { 'set-cookie': cookie, ...(form.retryAfter ? { 'retry-after': String(form.retryAfter) } : {}) };
-    sendHtml(res, requestId, 'Sign in', body, { status: form.status ?? 200, headers });
+    sendHtml(res, requestId, 'Sign in to Packline', body, { status: form.status ?? 200, headers, header: siteHeader(null) });
   }
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -36,7 +48,7 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
     const returnTo = safeReturn(req.query.return_to);
     if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
     const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
-    loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
+    await loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
   });
 
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
@@ -50,12 +62,12 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
     const attempt = await signInLimits.attempt(address, email);
     if (!attempt.allowed) {
       const minutes = Math.ceil(attempt.retryAfter / 60);
-      return loginForm(res, requestId, { returnTo, secret, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).`, status: 429, retryAfter: attempt.retryAfter });
+      return loginForm(res, requestId, { returnTo, secret, email, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).`, status: 429, retryAfter: attempt.retryAfter });
     }
     const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
     if (!outcome.ok) {
       if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
-      return loginForm(res, requestId, { returnTo, secret, error: 'Wrong email or password.', status: 401 });
+      return loginForm(res, requestId, { returnTo, secret, email, error: 'Wrong email or password.', status: 401 });
     }
     await signInLimits.succeeded(address, email);
     const { token, expiresAt } = outcome.data.signInMember;
@@ -89,10 +101,10 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
 <form method="post" action="${CONSENT_PATH}">
 <input type="hidden" name="request" value="${sealed}">
 <input type="hidden" name="csrf" value="${browser.csrf(session.token, `consent\n${sealed}`)}">
-<button type="submit" name="decision" value="accept">Accept</button>
+<button type="submit" name="decision" value="accept" class="primary">Accept</button>
 <button type="submit" name="decision" value="refuse">Refuse</button>
 </form>`;
-    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)] });
+    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)], header: siteHeader(account) });
   });
 
   router.post(CONSENT_PATH, async (req: Request, res: Response) => {
@@ -126,7 +138,7 @@ ${form.error ? html`<p class="error">${form.error}</p>` : ''}
 }
 
 function expired(res: Response, requestId: string): void {
-  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400 });
+  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400, header: siteHeader(null) });
 }
 
 /** The CSP source a consent form may lead to: the redirect's origin, or its app scheme. */

@@ -7,6 +7,7 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
 
   mutation AccountSignIn($email: String!, $password: String!) { signInMember(email: $email, password: $password) { token expiresAt } }
 
+  query AccountApplicationName($clientId: ID!) { assistantApplication(id: $clientId) { id name } }
   query AccountConsent($clientId: ID!) { account { id name email } assistantApplication(id: $clientId) { ...AccountApplication } }
   mutation AccountAuthorize($input: AssistantAuthorizationInput!) { authorizeAssistantApplication(input: $input) { code } }
   query AccountSettings {

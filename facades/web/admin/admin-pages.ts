@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../kit/page-support.ts';
-import { COPY_SCRIPT, COPY_SCRIPT_PATH } from './admin-support.ts';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
@@ -18,6 +18,10 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   router.get(COPY_SCRIPT_PATH, (_req: Request, res: Response) => {
     res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
     res.end(COPY_SCRIPT);
+  });
+  router.get(REFRESH_SCRIPT_PATH, (_req: Request, res: Response) => {
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+    res.end(REFRESH_SCRIPT);
   });
   mountOrganizationPages(router, deps);
   mountKeyPages(router, deps);

@@ -1,13 +1,45 @@
 import type { Request, Response } from 'express';
 import type { DomainError, Plan } from '../../../core/index.ts';
 import { html, sendHtml, seeOther, type Html, type PageOptions } from '../kit/html.ts';
-import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, SIGN_OUT_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
 
 // What every administration page shares: who may see it, the navigation, forms and failures.
 
 export const ADMIN_PATH = '/admin';
 export const orgPath = (orgId: string, rest = '') => `${ADMIN_PATH}/orgs/${encodeURIComponent(orgId)}${rest}`;
 export const COPY_SCRIPT_PATH = `${ADMIN_PATH}/assets/copy.js`;
+export const REFRESH_SCRIPT_PATH = `${ADMIN_PATH}/assets/refresh.js`;
+
+/**
+ * Progressive enhancement of a page whose region `[data-refresh]` waits for something (a test
+ * event being delivered): the region is fetched again every 2 seconds, for at most a minute, until
+ * it holds nothing marked `[data-pending]`. Without script the page says to reload it.
+ */
+export const REFRESH_SCRIPT = `// Refreshes [data-refresh] regions while they hold pending items.
+for (const region of document.querySelectorAll('[data-refresh]')) {
+  let rounds = 0;
+  const status = document.querySelector('[data-refresh-status]');
+  const tick = async () => {
+    rounds += 1;
+    try {
+      const answer = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+      if (!answer.ok) return;
+      const page = new DOMParser().parseFromString(await answer.text(), 'text/html');
+      const fresh = page.getElementById(region.id);
+      if (!fresh) return;
+      if (fresh.innerHTML !== region.innerHTML) {
+        region.innerHTML = fresh.innerHTML;
+        if (status) status.textContent = 'The deliveries below were updated.';
+      }
+      if (!region.querySelector('[data-pending]')) return;
+    } catch {
+      return;
+    }
+    if (rounds < 30) setTimeout(tick, 2000);
+  };
+  if (region.querySelector('[data-pending]')) setTimeout(tick, 2000);
+}
+`;
 
 export interface Allowances {
   activeKeys: number;
@@ -42,34 +74,16 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'usage', label: 'Usage', path: '/usage' },
 ];
 
-export const ADMIN_STYLE = `
-header.admin{background:#123;color:#fff;padding:.5rem 1rem}header.admin a{color:#fff}
-header.admin nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
-header.admin nav a[aria-current=page]{font-weight:bold;text-decoration:underline}
-header.admin .who{font-size:.9rem;margin:.25rem 0}
-main{max-width:60rem;margin:0 auto}body{max-width:none;margin:0;padding:0}main{padding:0 1rem 3rem}
-a{color:#0645ad}a:focus,button:focus,input:focus,select:focus{outline:3px solid #f90;outline-offset:2px}
-button{padding:.4rem .8rem;font-size:1rem;cursor:pointer}button.danger{background:#a30000;color:#fff;border:1px solid #700}
-fieldset{border:1px solid #ccc;margin:.75rem 0;padding:.5rem 1rem}legend{font-weight:bold}
-fieldset label{display:flex;gap:.5rem;align-items:center}fieldset label input{display:inline;width:auto;margin:0}
-select{display:block;margin-top:.2rem;padding:.3rem;font-size:1rem;max-width:100%}
-.secret{background:#fff8d6;border:2px solid #c90;padding:.75rem;margin:1rem 0}
-.secret code{font-size:1.05rem;display:block;margin:.5rem 0;word-break:break-all}
-.status-failed,.status-revoked,.status-expired,.status-disabled{color:#a30000}.status-succeeded,.status-active{color:#0a6b2d}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:bold}dd{margin:0}
-pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem;overflow-x:auto;font-size:.85rem}
-.meter{height:1rem;background:#e3e3e3;border-radius:.25rem;overflow:hidden;max-width:30rem}.meter span{display:block;height:100%;background:#2b6cb0}
-@media (max-width:40rem){
- dl{grid-template-columns:1fr}input{width:100%;box-sizing:border-box}
-}`;
+
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
-  return html`<header class="admin"><nav aria-label="Administration"><ul>
+  return html`<header class="site"><nav aria-label="Administration"><ul>
 <li><a href="${ADMIN_PATH}">Packline admin</a></li>
 ${org ? SECTIONS.map((s) => html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`) : ''}
 <li><a href="${SETTINGS_PATH}">Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
+<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>
 </ul></nav><p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
 }
 
@@ -81,7 +95,7 @@ export function adminPage(
   body: Html,
   options: PageOptions = {},
 ): void {
-  sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active), style: ADMIN_STYLE + (options.style ?? '') });
+  sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active) });
 }
 
 const FORBIDDEN = (orgId: string) =>
@@ -125,9 +139,11 @@ export function adminForm(deps: PageDeps, visit: AdminVisit, action: string, for
   return html`<form${options.inline ? html` class="inline"` : ''} method="post" action="${action}"><input type="hidden" name="csrf" value="${deps.browser.csrf(visit.session.token, form)}">${content}</form>`;
 }
 
+const FAILURE_STATUS: Record<string, number> = { not_found: 404, invalid_input: 400, invalid_cursor: 400, invalid_state: 409, plan_limit: 403, forbidden: 403, conflict: 409 };
+
 /** A domain failure the admin can act on, shown on its own page; defects go to the error handler. */
 export function adminFailure(res: Response, visit: AdminVisit, section: Section, error: DomainError, back: string): void {
-  const status = ({ not_found: 404, invalid_input: 400, invalid_cursor: 400, invalid_state: 409, plan_limit: 403, forbidden: 403, conflict: 409 } as Record<string, number>)[error.code];
+  const status = FAILURE_STATUS[error.code];
   if (status === undefined) throw error;
   const title = error.code === 'plan_limit' ? 'Your plan’s limit is reached' : 'That did not work';
   adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}</p><p><a href="${back}">Back</a></p>`, { status });
@@ -172,3 +188,79 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
   });
 }
 `;
+
+/** A form answered again after a refusal: what was typed (never a secret) and the error of each field. */
+export interface FormState {
+  values: Record<string, string | string[]>;
+  /** By form field name; `_form` for an error that names no field. */
+  errors: Record<string, string>;
+  /** The status of the page answering the refused form. */
+  status?: number;
+}
+
+export const freshForm = (values: Record<string, string | string[]> = {}): FormState => ({ values, errors: {} });
+
+/** The form's fields as sent (strings and repeated checkboxes), for answering it refilled. */
+export function sentValues(req: Request, names: readonly string[]): Record<string, string | string[]> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const values: Record<string, string | string[]> = {};
+  for (const name of names) {
+    const value = body[name];
+    if (typeof value === 'string') values[name] = value.slice(0, 4_000);
+    else if (Array.isArray(value)) values[name] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return values;
+}
+
+/**
+ * The state of a form refused by `error`: beside its field (the service's name mapped to the
+ * form's by `fieldNames`) when the form has it, otherwise at the top. Defects go to the error handler.
+ */
+export function refused(values: Record<string, string | string[]>, error: DomainError, fields: readonly string[], fieldNames: Record<string, string> = {}): FormState {
+  if (FAILURE_STATUS[error.code] === undefined) throw error;
+  const at = error.field ? (fieldNames[error.field] ?? error.field) : '_form';
+  return { values, errors: { [fields.includes(at) ? at : '_form']: error.message }, status: FAILURE_STATUS[error.code] };
+}
+
+/** The status of a page answering a refused form. */
+export const refusedStatus = (state: FormState) => state.status ?? (Object.keys(state.errors).length ? 400 : 200);
+
+export const fieldId = (name: string) => `f-${name}`;
+const errorId = (name: string) => `f-${name}-error`;
+
+/** The attributes of a field: its id, and when refused `aria-invalid` and the error it is described by (beside `help`). */
+export function fieldAttrs(state: FormState, name: string, help?: string): Html {
+  const error = state.errors[name];
+  const described = [error ? errorId(name) : '', help ?? ''].filter(Boolean).join(' ');
+  return html` id="${fieldId(name)}"${error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
+}
+
+/** The error of a field, beside it. */
+export function fieldError(state: FormState, name: string): Html | '' {
+  const error = state.errors[name];
+  return error ? html`<p id="${errorId(name)}" class="field-error"><span class="visually-hidden">Error: </span>${error}</p>` : '';
+}
+
+/** The `aria-describedby` of a fieldset whose choices were refused. */
+export function groupAttrs(state: FormState, name: string): Html | "" {
+  return state.errors[name] ? html` aria-describedby="${errorId(name)}" class="invalid"` : '';
+}
+
+/** At the top of a refused form's page: each error, linking to its field. */
+export function errorSummary(state: FormState, labels: Record<string, string>): Html | '' {
+  const entries = Object.entries(state.errors);
+  if (entries.length === 0) return '';
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1"><h2 id="error-summary-title">There is a problem</h2><ul>
+${entries.map(([name, message]) => (name === '_form' ? html`<li>${message}</li>` : html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`))}
+</ul></div>`;
+}
+
+export const valueOf = (state: FormState, name: string, fallback = ''): string => {
+  const value = state.values[name];
+  return typeof value === 'string' ? value : fallback;
+};
+
+export const choicesOf = (state: FormState, name: string, fallback: readonly string[]): readonly string[] => {
+  const value = state.values[name];
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : fallback;
+};

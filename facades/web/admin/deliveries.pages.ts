@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
+import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
@@ -37,30 +38,53 @@ const deliveryPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit
 /** Failures the service reports about a cursor read, for the page, as bad input. */
 export const asPageFailure = (error: DomainError) => (error.code === 'invalid_cursor' ? new DomainError('invalid_input', 'This page of deliveries no longer exists; open the newest ones') : error);
 
+/** What a delivery's state means: "retrying (attempt 3 of 8, next at …)" rather than "pending". */
+export function deliveryState(d: Delivery, maxAttempts: number): string {
+  if (d.status === 'succeeded') return d.attemptCount > 1 ? `succeeded at attempt ${d.attemptCount}` : 'succeeded';
+  if (d.status === 'failed') return `failed after ${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}`;
+  if (d.attemptCount === 0) return `queued (first attempt at ${exactly(d.nextAttemptAt)})`;
+  return `retrying (attempt ${d.attemptCount + 1} of ${maxAttempts}, next at ${exactly(d.nextAttemptAt)})`;
+}
+
+/**
+ * When the newest deliveries all failed (or are being retried after a failure): since when.
+ * Null when the newest attempted delivery succeeded.
+ */
+export function failingSince(list: Delivery[]): string | null {
+  let since: string | null = null;
+  for (const d of list) {
+    // A 410 disabled the destination: enabled again since, it starts afresh.
+    if (d.status === 'succeeded' || d.lastStatusCode === 410) break;
+    if (d.attemptCount === 0) continue;
+    since = d.createdAt;
+  }
+  return since;
+}
+
 const eventLabel = (d: Delivery) => html`<code>${d.type}</code>${d.test ? ' (test)' : ''}`;
 
-/** Retry, only where it can work: a failed delivery, on a plan with manual retry. */
+/** Retry, only where it can work: a failed delivery, or one waiting between attempts ("Retry now"), on a plan with manual retry. */
 function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery): Html | '' {
-  if (!visit.org.allowances.manualRetry || d.status !== 'failed') return '';
-  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">Retry<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
+  const waiting = d.status === 'pending' && d.attemptCount > 0;
+  if (!visit.org.allowances.manualRetry || (d.status !== 'failed' && !waiting)) return '';
+  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">${waiting ? 'Retry now' : 'Retry'}<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
     inline: true,
   });
 }
 
 /** A destination's retained deliveries, newest first, each linking to its attempts. */
-export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Delivery[]): Html {
-  if (list.length === 0) return html`<p class="note">No delivery yet. Send a test signal to see one.</p>`;
+export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Delivery[], maxAttempts: number): Html {
+  if (list.length === 0) return html`<p class="note">No delivery here yet. Send a test event to see one.</p>`;
   const manual = visit.org.allowances.manualRetry;
-  return html`<table class="list"><thead><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th>Next attempt</th><th><span class="visually-hidden">Details</span></th>${manual ? html`<th><span class="visually-hidden">Retry</span></th>` : ''}</tr></thead><tbody>
-${list.map((d) => html`<tr><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status}">${d.status}</td>
+  return html`<table class="list"><thead><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th><span class="visually-hidden">Details</span></th>${manual ? html`<th><span class="visually-hidden">Retry</span></th>` : ''}</tr></thead><tbody>
+${list.map((d) => html`<tr${d.status === 'pending' ? html` data-pending` : ''}><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status}">${deliveryState(d, maxAttempts)}</td>
 <td data-label="Attempts">${d.attemptCount}</td><td data-label="Last response">${d.lastStatusCode ?? d.lastError ?? '—'}</td><td data-label="Last attempt">${exactly(d.lastAttemptAt)}</td>
-<td data-label="Next attempt">${d.status === 'pending' ? exactly(d.nextAttemptAt) : '—'}</td>
 <td><a href="${deliveryPath(visit, d.id)}">Attempts<span class="visually-hidden"> of the ${d.type} delivery of ${exactly(d.createdAt)}</span></a></td>${manual ? html`<td>${retryButton(deps, visit, d)}</td>` : ''}</tr>`)}
 </tbody></table>`;
 }
 
 /** One delivery with every attempt, and manual retry (Clan). */
-export function mountDeliveryPages(router: Router, deps: PageDeps): void {
+export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
   /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
   async function delivery<T extends Delivery>(visit: AdminVisit, operation: 'AdminDelivery' | 'AdminDeliverySummary', id: string): Promise<{ ok: true; delivery: T } | { ok: false; error: DomainError }> {
     const outcome = await deps.operations.run<{ webhookDelivery: T }>(operation, { id }, visit.session.context);
@@ -75,13 +99,29 @@ export function mountDeliveryPages(router: Router, deps: PageDeps): void {
     const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
+    const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>('AdminDestinations', { id: visit.org.id }, visit.session.context);
+    if (!destinations.ok) throw destinations.error;
+    const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
     const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
-<dl><dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
-<dt>Status</dt><dd class="status-${d.status}">${d.status}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
-${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}
-${d.status === 'pending' ? html`<dt>Next attempt</dt><dd>${exactly(d.nextAttemptAt)}</dd>` : ''}</dl>
+<dl>${target ? html`<dt>Destination</dt><dd><a href="${destinationPath(visit, target.id)}">${target.name || target.format}</a> <code>${target.url}</code></dd>` : ''}<dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
+<dt>Status</dt><dd class="status-${d.status}">${deliveryState(d, maxAttempts)}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
+${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}</dl>
 ${retryButton(deps, visit, d)}
 ${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="note">Manual retry is part of the clan plan.</p>` : ''}
+<h2>Request</h2>
+<p>Each attempt is a <code>POST</code> to ${target ? html`<code>${target.url}</code> (masked)` : 'the destination’s URL'} with these headers:</p>
+<table class="list"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
+<tr><td data-label="Header"><code>content-type</code></td><td data-label="Value"><code>application/json</code></td></tr>
+<tr><td data-label="Header"><code>user-agent</code></td><td data-label="Value"><code>${USER_AGENT}</code></td></tr>
+<tr><td data-label="Header"><code>x-service-event-id</code>, <code>idempotency-key</code></td><td data-label="Value"><code>${d.eventId}</code> (the same on every attempt)</td></tr>
+<tr><td data-label="Header"><code>x-service-delivery-format</code></td><td data-label="Value"><code>${target?.format ?? '—'}</code></td></tr>
+${target?.format === 'standard-json'
+  ? html`<tr><td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>t=&lt;attempt time&gt;,v1=&lt;HMAC-SHA256&gt;</code>, computed at each attempt with the signing secret</td></tr>
+<tr><td data-label="Header"><code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code></td><td data-label="Value">the Standard Webhooks signature of the same body</td></tr>`
+  : ''}
+${d.test ? html`<tr><td data-label="Header"><code>x-service-test</code></td><td data-label="Value"><code>1</code></td></tr>` : ''}
+</tbody></table>
+<p class="note">The signature values and the response headers are not stored; the status, duration, error and the first 2 KB of each response are, below.</p>
 <h2>Attempts</h2>
 ${d.attempts.length === 0
   ? html`<p class="note">No attempt yet.</p>`

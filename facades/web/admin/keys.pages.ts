@@ -1,8 +1,33 @@
 import type { Request, Response, Router } from 'express';
 import { API_SCOPES, DomainError } from '../../../core/index.ts';
-import { html } from '../kit/html.ts';
-import { pathParam, type PageDeps } from '../kit/page-support.ts';
-import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, at, COPY_SCRIPT_PATH, notice, orgPath, shownOnce, type AdminVisit } from './admin-support.ts';
+import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
+import { html, seeOther } from '../kit/html.ts';
+import { pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
+import {
+  ADMIN_PATH,
+  adminFailure,
+  adminForm,
+  adminPage,
+  adminVisit,
+  afterForm,
+  at,
+  choicesOf,
+  COPY_SCRIPT_PATH,
+  errorSummary,
+  fieldAttrs,
+  fieldError,
+  freshForm,
+  groupAttrs,
+  notice,
+  orgPath,
+  refused,
+  refusedStatus,
+  sentValues,
+  shownOnce,
+  valueOf,
+  type AdminVisit,
+  type FormState,
+} from './admin-support.ts';
 
 interface Key {
   id: string;
@@ -22,6 +47,9 @@ const SCOPE_LABELS: Record<string, string> = {
   'events:read': 'events:read — public events',
 };
 
+const FIELDS = ['name', 'scopes', 'expires_on'] as const;
+const FIELD_LABELS: Record<string, string> = { name: 'Name', scopes: 'Scopes', expires_on: 'Expires on' };
+
 const DONE = { revoked: 'The key is revoked. Calls with it are refused from now on.' };
 const DEFAULT_LIFETIME_DAYS = 90;
 
@@ -35,7 +63,7 @@ export function mountKeyPages(router: Router, deps: PageDeps): void {
     return outcome.data.apiKeys;
   }
 
-  function listPage(req: Request, res: Response, visit: AdminVisit, list: Key[], created?: { key: string; apiKey: Key }) {
+  function listPage(req: Request, res: Response, visit: AdminVisit, list: Key[], created: Flash | null, form: FormState = freshForm()) {
     const limit = visit.org.allowances.activeKeys;
     const active = list.filter((k) => k.status === 'active').length;
     const full = active >= limit;
@@ -43,9 +71,10 @@ export function mountKeyPages(router: Router, deps: PageDeps): void {
     const suggested = new Date(Date.now() + DEFAULT_LIFETIME_DAYS * 86_400_000).toISOString().slice(0, 10);
     const latest = new Date(Date.now() + 2 * 365 * 86_400_000).toISOString().slice(0, 10);
     const body = html`
-${created ? shownOnce(`Your new key “${created.apiKey.name}”`, created.key, 'Copy it now and keep it secret: it is never shown again. If you lose it, revoke it and create another.') : ''}
+${errorSummary(form, FIELD_LABELS)}
+${created ? shownOnce(created.label, created.secret, created.warning) : ''}
 ${notice(req, DONE)}
-<p>${active} of ${limit} active key${limit === 1 ? '' : 's'} allowed on the ${visit.org.plan} plan are in use.</p>
+<p>The ${visit.org.plan} plan allows up to ${limit} active key${limit === 1 ? '' : 's'} (${active} in use).</p>
 <h2>Your keys</h2>
 ${list.length === 0
   ? html`<p class="note">No key yet.</p>`
@@ -59,39 +88,45 @@ ${list.map((k) => html`<tr><td data-label="Name">${k.name}</td><td data-label="P
 ${full
   ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
   : adminForm(deps, visit, keysPath(visit), 'key-create', html`
-<label>Name <input name="name" maxlength="100" required value="API key" aria-describedby="name-help"></label>
-<p id="name-help" class="note">To tell your keys apart, such as the system that uses it.</p>
-<fieldset><legend>Scopes</legend>
-${API_SCOPES.map((s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${SCOPE_LABELS[s] ?? s}</label>`)}
+<label for="f-name">Name</label><input name="name" maxlength="100" required value="${valueOf(form, 'name', 'API key')}"${fieldAttrs(form, 'name', 'name-help')}>
+${fieldError(form, 'name')}<p id="name-help" class="note">To tell your keys apart, such as the system that uses it.</p>
+<fieldset${groupAttrs(form, 'scopes')}><legend>Scopes</legend>${fieldError(form, 'scopes')}
+${API_SCOPES.map((s, i) => html`<label><input type="checkbox" name="scopes" value="${s}"${i === 0 ? html` id="f-scopes"` : ''}${choicesOf(form, 'scopes', API_SCOPES).includes(s) ? html` checked` : ''}> ${SCOPE_LABELS[s] ?? s}</label>`)}
 </fieldset>
-<label>Expires on (end of day, UTC) <input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${suggested}"></label>
+<label for="f-expires_on">Expires on (end of day, UTC)</label><input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${valueOf(form, 'expires_on', suggested)}"${fieldAttrs(form, 'expires_on')}>
+${fieldError(form, 'expires_on')}
 <button type="submit">Create key</button>`)}`;
-    adminPage(res, visit, 'keys', 'API keys', body, { scripts: created ? [COPY_SCRIPT_PATH] : [] });
+    adminPage(res, visit, 'keys', 'API keys', body, { scripts: created ? [COPY_SCRIPT_PATH] : [], status: refusedStatus(form) });
   }
 
   router.get(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await keys(visit));
+    listPage(req, res, visit, await keys(visit), takeFlash(deps.browser, req, res, visit.session.token));
   });
 
   router.post(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res, 'key-create');
     if (!visit) return;
-    const body = req.body as Record<string, unknown>;
-    const scopes = ([] as unknown[]).concat(body.scopes ?? []).filter((s): s is string => typeof s === 'string');
-    const day = typeof body.expires_on === 'string' ? body.expires_on : '';
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`))) {
-      return adminFailure(res, visit, 'keys', invalid('Choose the expiry date as a calendar date.'), keysPath(visit));
-    }
+    const values = sentValues(req, FIELDS);
+    const scopes = ([] as string[]).concat(values.scopes ?? []);
+    const day = typeof values.expires_on === 'string' ? values.expires_on : '';
+    const again = async (error: DomainError) => listPage(req, res, visit, await keys(visit), null, refused({ scopes: [], ...values }, error, FIELDS, { expires_at: 'expires_on' }));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`))) return again(invalid('Choose the expiry date as a calendar date.'));
     const outcome = await deps.operations.run<{ createApiKey: { key: string; apiKey: Key } }>(
       'AdminCreateKey',
-      { input: { organizationId: visit.org.id, name: typeof body.name === 'string' ? body.name : undefined, scopes, expiresAt: `${day}T23:59:59Z` } },
+      { input: { organizationId: visit.org.id, name: typeof values.name === 'string' ? values.name : undefined, scopes, expiresAt: `${day}T23:59:59Z` } },
       visit.session.context,
     );
-    if (!outcome.ok) return adminFailure(res, visit, 'keys', outcome.error, keysPath(visit));
-    // The page answers the POST itself: the key exists only in this answer, which is never cached.
-    listPage(req, res, visit, await keys(visit), outcome.data.createApiKey);
+    if (!outcome.ok) return again(outcome.error);
+    // POST → 303 → GET: a reload creates nothing more. The key crosses the redirect in the flash, once.
+    const { key, apiKey } = outcome.data.createApiKey;
+    const cookie = flashCookie(deps.browser, visit.session.token, keysPath(visit), {
+      label: `Your new key “${apiKey.name}”`,
+      secret: key,
+      warning: 'Copy it now and keep it secret: it is never shown again. If you lose it, revoke it and create another.',
+    });
+    seeOther(res, keysPath(visit), requestIdOf(res), [cookie]);
   });
 
   router.get(`${ADMIN_PATH}/orgs/:org/keys/:key/revoke`, async (req: Request, res: Response) => {

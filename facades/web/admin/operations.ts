@@ -3,7 +3,7 @@
 export const ADMIN_OPERATIONS = /* GraphQL */ `
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
   fragment AdminDestination on WebhookDestination {
-    id organizationId format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
   fragment AdminDelivery on WebhookDelivery {
     id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
@@ -42,9 +42,9 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
 
   query AdminDestinations($id: ID!) { webhookDestinations(organizationId: $id) { ...AdminDestination } }
-  query AdminDestination($id: ID!, $organizationId: ID!, $first: Int!, $after: String) {
+  query AdminDestination($id: ID!, $organizationId: ID!, $first: Int!, $after: String, $status: String, $type: String) {
     webhookDestination(id: $id) { ...AdminDestination }
-    webhookDeliveries(organizationId: $organizationId, destinationId: $id, first: $first, after: $after) {
+    webhookDeliveries(organizationId: $organizationId, destinationId: $id, first: $first, after: $after, status: $status, type: $type) {
       edges { node { ...AdminDelivery } }
       pageInfo { hasNextPage endCursor }
     }
@@ -56,6 +56,8 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
   mutation AdminRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...AdminDestination } } }
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
+  mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
+  mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
   mutation AdminSendTest($id: ID!) { sendTestSignal(destinationId: $id) { ...AdminDelivery } }
   query AdminDelivery($id: ID!) {
     webhookDelivery(id: $id) { ...AdminDelivery attempts { number at durationMs statusCode error responseExcerpt } }

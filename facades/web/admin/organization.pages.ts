@@ -50,17 +50,18 @@ export function mountOrganizationPages(router: Router, deps: PageDeps): void {
 <dt>Networks</dt><dd>${profile.networks.join(', ') || '—'}</dd>
 <dt>Partner payment</dt><dd>${payment.confirmed_rate_percent === null ? 'no payment due yet' : `${payment.confirmed_rate_percent} % confirmed`} · ${payment.partners_count} partner${payment.partners_count === 1 ? '' : 's'}</dd>
 <dt>Track record</dt><dd>${profile.proofs.completed_packs} completed packs · ${profile.proofs.references} references · ${profile.proofs.certifications} certifications</dd>
-<dt>Profile page</dt><dd><a href="${profile.profile_url}">${profile.profile_url}</a></dd>
+<dt>Profile address</dt><dd><code>${profile.profile_url}</code> <span class="note">(the address the API gives integrators for your profile)</span></dd>
 </dl>
 <details><summary>As JSON</summary><pre>${JSON.stringify(profile, null, 2)}</pre></details>
 ${org.complete ? '' : html`<p class="note">The profile is marked incomplete: complete it so integrators and assistants describe you well.</p>`}
 <h2>Plan: ${org.plan}</h2>
+<p>On the ${org.plan} plan your systems can call the API ${number(a.monthlyQuota)} times a month with up to ${a.activeKeys} active key${a.activeKeys === 1 ? '' : 's'}, and Packline sends events to up to ${a.destinations} webhook destination${a.destinations === 1 ? '' : 's'}.</p>
 <table><tbody>
-<tr><th scope="row">Active API keys</th><td>${a.activeKeys}</td></tr>
-<tr><th scope="row">API calls per month</th><td>${number(a.monthlyQuota)}</td></tr>
-<tr><th scope="row">Webhook destinations</th><td>${a.destinations}</td></tr>
-<tr><th scope="row">Deliveries kept per destination</th><td>${a.retainedDeliveries}</td></tr>
-<tr><th scope="row">Manual retry of failed deliveries</th><td>${a.manualRetry ? 'yes' : 'no (Clan plan)'}</td></tr>
+<tr><th scope="row">Active API keys at once</th><td>up to ${a.activeKeys}</td></tr>
+<tr><th scope="row">API calls per month</th><td>${number(a.monthlyQuota)} (counted from the 1st, UTC)</td></tr>
+<tr><th scope="row">Webhook destinations</th><td>up to ${a.destinations}</td></tr>
+<tr><th scope="row">Deliveries kept per destination</th><td>the newest ${a.retainedDeliveries}, to check what was sent</td></tr>
+<tr><th scope="row">Sending a failed delivery again by hand</th><td>${a.manualRetry ? 'yes' : 'no (part of the Clan plan)'}</td></tr>
 </tbody></table>
 <p><a href="${orgPath(org.id, '/keys')}">Manage API keys</a> · <a href="${orgPath(org.id, '/webhooks')}">Manage webhooks</a> · <a href="${orgPath(org.id, '/usage')}">See usage</a></p>`;
     adminPage(res, visit, 'organization', org.profile.name, body);

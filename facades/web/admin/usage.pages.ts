@@ -41,9 +41,11 @@ ${usage.rateWindows.map((w) => html`<tr><td data-label="Key">${w.name} <code>${w
   });
 }
 
-const WIDTH = 640;
-const HEIGHT = 200;
-const PAD = { top: 10, right: 10, bottom: 28, left: 48 };
+// Drawn at about a phone's width, so that its 12-unit labels stay at least 12 px there; wider
+// screens scale it up to 480 px.
+const WIDTH = 360;
+const HEIGHT = 180;
+const PAD = { top: 10, right: 8, bottom: 26, left: 44 };
 
 /** A bar per day, drawn on the server as SVG: no script, with the figures as an accessible table too. */
 export function dailyChart(days: { day: string; calls: number }[]): Html {
@@ -61,22 +63,22 @@ export function dailyChart(days: { day: string; calls: number }[]): Html {
   });
   const ticks = [0, top / 2, top].map((v) => {
     const y = PAD.top + plotH - (v / top) * plotH;
-    return html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#ccc"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="11">${number(v)}</text>`;
+    return html`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#ccc"/><text x="${PAD.left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end" font-size="12">${number(v)}</text>`;
   });
   const labels = days
     .filter((_, i) => i === 0 || (i + 1) % 5 === 0 || i === days.length - 1)
     .map((d) => {
       const i = days.indexOf(d);
-      return html`<text x="${(PAD.left + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 10}" text-anchor="middle" font-size="11">${Number(d.day.slice(8))}</text>`;
+      return html`<text x="${(PAD.left + i * slot + slot / 2).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle" font-size="12">${Number(d.day.slice(8))}</text>`;
     });
   const total = days.reduce((sum, d) => sum + d.calls, 0);
   return html`<figure>
-<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="chart-title" style="max-width:${WIDTH}px;height:auto">
+<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="100%" role="img" aria-labelledby="chart-title" style="max-width:480px;height:auto">
 <title id="chart-title">API calls per day this month: ${number(total)} in all</title>
 ${ticks}${bars}${labels}
 </svg>
-<figcaption class="note">Day of the month (UTC); hover a bar for its figure.</figcaption>
-<details><summary>Figures</summary><table class="list"><thead><tr><th>Day</th><th>Calls</th></tr></thead><tbody>
+<figcaption class="note">Day of the month (UTC). Each day’s figure is in the table below.</figcaption>
+<details open><summary>Calls per day, as figures</summary><table class="list"><thead><tr><th>Day</th><th>Calls</th></tr></thead><tbody>
 ${days.map((d) => html`<tr><td data-label="Day">${d.day}</td><td data-label="Calls">${d.calls}</td></tr>`)}
 </tbody></table></details>
 </figure>`;

@@ -17,6 +17,18 @@ describe('member pages: browser security', () => {
     expect(new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).unseal(sealed)).toBeNull();
   });
 
+  it('encrypts values the browser carries but cannot read, voided by any change or by time', () => {
+    const browser = new Browser({ secret, publicBaseUrl: 'https://packline.test' });
+    const boxed = browser.encrypt({ secret: 'whsec_abc' }, 60);
+    expect(boxed).not.toContain('whsec');
+    expect(Buffer.from(boxed.split('.')[1]!, 'base64url').toString('latin1')).not.toContain('whsec');
+    expect(browser.decrypt<{ secret: string }>(boxed)?.secret).toBe('whsec_abc');
+    const [iv, body, tag] = boxed.split('.');
+    expect(browser.decrypt(`${iv}.${body!.slice(0, -2)}AA.${tag}`)).toBeNull();
+    expect(browser.decrypt(browser.encrypt({ secret: 'x' }, -1))).toBeNull();
+    expect(new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).decrypt(boxed)).toBeNull();
+  });
+
   it('binds CSRF tokens to the browser secret and the form', () => {
     const browser = new Browser({ secret, publicBaseUrl: 'https://packline.test' });
     const token = browser.csrf('session-a', 'password');

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 // What the pages need from the browser side: cookies, per-form CSRF tokens and signed
@@ -15,12 +15,15 @@ export interface BrowserOptions {
 
 export class Browser {
   private readonly key: Buffer;
+  /** A separate key for values the browser must carry but never read (the flash of a secret shown once). */
+  private readonly boxKey: Buffer;
   /** Secure cookies everywhere but on a loopback address served over http. */
   readonly secureCookies: boolean;
   readonly origin: string;
 
   constructor({ secret, publicBaseUrl }: BrowserOptions) {
     this.key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'base64'), Buffer.alloc(0), 'packline member pages v1', 32));
+    this.boxKey = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'base64'), Buffer.alloc(0), 'packline page flash v1', 32));
     const url = new URL(publicBaseUrl);
     this.origin = url.origin;
     this.secureCookies = !(url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
@@ -42,6 +45,30 @@ export class Browser {
     if (!body || !mac || extra !== undefined || !equal(mac, this.mac(`seal\n${body}`))) return null;
     try {
       const value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T & { exp?: number };
+      return typeof value.exp === 'number' && value.exp > Date.now() / 1000 ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Like `seal`, but encrypted (AES-256-GCM): the browser carries the value without being able to read it. */
+  encrypt(payload: object, ttlSeconds: number): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.boxKey, iv);
+    const plain = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return `${iv.toString('base64url')}.${body.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
+  }
+
+  decrypt<T extends object>(boxed: string | undefined): T | null {
+    if (!boxed || boxed.length > 8_000) return null;
+    const [iv, body, tag, extra] = boxed.split('.');
+    if (!iv || !body || !tag || extra !== undefined) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.boxKey, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+      const value = JSON.parse(plain.toString('utf8')) as T & { exp?: number };
       return typeof value.exp === 'number' && value.exp > Date.now() / 1000 ? value : null;
     } catch {
       return null;

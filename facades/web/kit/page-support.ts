@@ -19,6 +19,21 @@ export interface PageDeps {
 
 export const LOGIN_PATH = '/account/login';
 export const SETTINGS_PATH = '/account/settings';
+export const SIGN_OUT_PATH = '/account/sign-out';
+export const SIGN_OUT_EVERYWHERE_PATH = '/account/sign-out-everywhere';
+
+/**
+ * The header of every page for a signed-in member (the administration pages add their sections):
+ * where to go, who is signed in, and sign-out. Without a member, the way to sign in.
+ */
+export function siteHeader(member: { name: string } | null, current?: 'account'): Html {
+  return html`<header class="site"><nav aria-label="Packline"><ul>
+<li><a href="/admin">Packline admin</a></li>
+<li><a href="${SETTINGS_PATH}"${current === 'account' ? html` aria-current="page"` : ''}>Your account</a></li>
+<li><a href="/api/v1/docs">API reference</a></li>
+${member ? html`<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>` : html`<li><a href="${LOGIN_PATH}">Sign in</a></li>`}
+</ul></nav>${member?.name ? html`<p class="who">${member.name}</p>` : ''}</header>`;
+}
 
 /** What each ability lets an application do, as the member reads it. */
 export const ABILITIES: Record<string, string> = {
@@ -73,13 +88,13 @@ export function field(req: Request, name: string): string | undefined {
 
 /** A form refused before it did anything: stale, forged, or from another site. */
 export function refuseForm(res: Response, requestId: string, back: string): void {
-  sendHtml(res, requestId, 'This form has expired', html`<p>For your safety the form was not accepted. <a href="${back}">Open the page again</a> and retry.</p>`, { status: 403 });
+  sendHtml(res, requestId, 'This form has expired', html`<p>For your safety the form was not accepted. <a href="${back}">Open the page again</a> and retry.</p>`, { status: 403, header: siteHeader(null) });
 }
 
 /** A domain failure the member can act on, as a page; defects go to the error handler. */
 export function failurePage(res: Response, requestId: string, error: DomainError, back: Html): void {
   if (!['not_found', 'invalid_input', 'invalid_state', 'forbidden'].includes(error.code)) throw error;
-  sendHtml(res, requestId, 'That did not work', html`<p class="error">${error.message}</p>${back}`, { status: error.code === 'not_found' ? 404 : 400 });
+  sendHtml(res, requestId, 'That did not work', html`<p class="error">${error.message}</p>${back}`, { status: error.code === 'not_found' ? 404 : 400, header: siteHeader({ name: '' }) });
 }
 
 export const when = (date: string | null) => (date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'never');
