@@ -213,8 +213,12 @@ export type DeliveryAttempt = {
   durationMs: Scalars['Int']['output'];
   error: Maybe<Scalars['String']['output']>;
   number: Scalars['Int']['output'];
+  /** The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept. */
+  requestHeaders: Maybe<Array<HttpHeader>>;
   /** At most 2 KB of the answer. */
   responseExcerpt: Maybe<Scalars['String']['output']>;
+  /** The receiver's headers, without Set-Cookie; at most 40, 4 KB. Null without an answer. */
+  responseHeaders: Maybe<Array<HttpHeader>>;
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
@@ -328,6 +332,12 @@ export type FaqHit = {
   entry: FaqEntry;
   /** Relevance; higher is better. */
   score: Scalars['Float']['output'];
+};
+
+/** One HTTP header of a delivery attempt (name lower-cased; a value past 512 characters is cut, ending with …). */
+export type HttpHeader = {
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
 };
 
 export type InvitationOpportunity = {
@@ -1301,6 +1311,8 @@ export type WebhookDelivery = {
   attemptCount: Scalars['Int']['output'];
   /** Every attempt, first to last. */
   attempts: Array<DeliveryAttempt>;
+  /** The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept. */
+  body: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['DateTime']['output'];
   deliveredAt: Maybe<Scalars['DateTime']['output']>;
   destinationId: Scalars['ID']['output'];
