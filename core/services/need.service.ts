@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
 import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
@@ -101,6 +101,34 @@ export class NeedService {
       return this.markPublished(need);
     });
     return this.getForMember(actor, id);
+  }
+
+  /**
+   * The signed-in member discards a draft of their organization (the review page): it is deleted;
+   * nothing was public, so nothing is signalled. Only a draft, and not one written for another
+   * member. Never an assistant.
+   */
+  async discardForMember(actor: Actor, id: string): Promise<boolean> {
+    requireMemberSession(actor, 'discard drafts');
+    // Who may discard it is settled before the write transaction (which SQLite serializes).
+    const found = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
+    if (!found || !(await this.isMember(actor.memberId, found.organization.id))) throw notFound('need', id);
+    if (found.createdBy && found.createdBy.id !== actor.memberId) throw new DomainError('forbidden', 'This draft was prepared for another member; only they can discard it');
+    let change: RecordedChange;
+    try {
+      change = await this.em.transactional(async (em) => {
+        const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
+        if (!need) throw notFound('need', id);
+        if (need.state !== 'draft') throw new DomainError('invalid_state', `Only a draft can be discarded; this need is ${need.state}`);
+        em.remove(need);
+        return recordChange(em, { kind: 'need', id, lists: NO_LISTS });
+      });
+    } catch (error) {
+      if (error instanceof ForeignKeyConstraintViolationException) throw new DomainError('invalid_state', 'This draft is already referred to elsewhere and cannot be discarded');
+      throw error;
+    }
+    this.deps.feed.changed([change]);
+    return true;
   }
 
   private review(need: NeedView, revision: string): NeedReviewView {

@@ -394,6 +394,8 @@ export type Membership = {
 export type Mutation = {
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
+  /** The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant. */
+  accountDiscardNeed: Scalars['Boolean']['output'];
   /** The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant. */
   accountPublishNeed: NeedReview;
   /** The signed-in member disconnects one of their applications. */
@@ -482,6 +484,11 @@ export type Mutation = {
 export type MutationAccountChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
+};
+
+
+export type MutationAccountDiscardNeedArgs = {
+  id: Scalars['ID']['input'];
 };
 
 

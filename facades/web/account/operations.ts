@@ -25,4 +25,5 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
     accountNeed(id: $id) { state reviewUrl revision need { id title description requiredExpertise remoteAllowed url organization { id name } } }
   }
   mutation AccountPublishNeed($id: ID!, $revision: String!) { accountPublishNeed(id: $id, revision: $revision) { state need { id url } } }
+  mutation AccountDiscardNeed($id: ID!) { accountDiscardNeed(id: $id) }
 `;
