@@ -36,6 +36,8 @@ export interface NeedReviewView {
   reviewUrl: string;
   /** Changes whenever the need does: the review page's publish form is bound to it. Absent for assistants. */
   revision?: string;
+  /** Whether the signed-in member may discard it (a draft not prepared for another member). Absent for assistants. */
+  discardable?: boolean;
 }
 
 /** The need's revision as the review page saw it: any later change makes it differ. */
@@ -85,7 +87,8 @@ export class NeedService {
     requireMemberSession(actor, 'review needs');
     const need = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
     if (!need || !(await this.isMember(actor.memberId, need.organization.id))) throw notFound('need', id);
-    return this.review(needView(need, this.deps.links), revisionOf(need));
+    const discardable = need.state === 'draft' && (!need.createdBy || need.createdBy.id === actor.memberId);
+    return { ...this.review(needView(need, this.deps.links), revisionOf(need)), discardable };
   }
 
   /**

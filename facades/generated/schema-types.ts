@@ -753,6 +753,8 @@ export type NeedEdge = {
 
 /** A need of one of the member’s organizations, and the page where the member reviews and publishes it. */
 export type NeedReview = {
+  /** Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant. */
+  discardable: Scalars['Boolean']['output'];
   need: Opportunity;
   reviewUrl: Scalars['String']['output'];
   /** Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant. */

@@ -3,7 +3,8 @@
 // very next tool call a 401 carrying the resource metadata challenge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJson } from '../cli/run-cli.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { Browser, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
+import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { connectMember, createMember, mcpClient, PASSWORD, rawToolCall, TestBrowser, type TestOAuthClient } from './member-client.ts';
 
 let stack: Stack;
@@ -248,9 +249,13 @@ describe('discarding a draft from its review page', () => {
     await forged.body?.cancel();
     expect(await browser.page(draft.review_url)).toContain('state: <strong>draft</strong>');
 
-    // Another member of the same organization sees the draft but cannot discard it.
+    // Another member of the same organization sees the draft, without Discard, and a forged form is refused.
     const { browser: colleague } = await connected('colleague');
-    const theirs = await colleague.submit(await colleague.page(draft.review_url), `/account/drafts/${draft.id}/discard`);
+    const seen = await colleague.page(draft.review_url);
+    expect(seen).not.toContain(`action="/account/drafts/${draft.id}/discard"`);
+    expect(seen).toContain('only they can discard it');
+    const pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
+    const theirs = await colleague.request(`/account/drafts/${draft.id}/discard`, { form: { csrf: pageKeys.csrf(colleague.cookie(SESSION_COOKIE)!, `discard\n${draft.id}`) } });
     expect(theirs.status).toBeGreaterThanOrEqual(400);
     expect(theirs.status).toBeLessThan(500);
     const theirText = await theirs.text();

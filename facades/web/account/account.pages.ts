@@ -34,6 +34,7 @@ interface Review {
   state: string;
   reviewUrl: string;
   revision: string | null;
+  discardable: boolean;
   need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
 }
 
@@ -197,8 +198,10 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 ${state === 'draft'
   ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
 ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`, 'primary')}
-${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/discard`, discardForm(need.id), 'Discard draft', '', 'danger')}
+${outcome.data.accountNeed.discardable
+  ? html`${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/discard`, discardForm(need.id), 'Discard draft', '', 'danger')}
 <p class="note">Discard deletes this draft for good; nothing of it was public.</p>`
+  : html`<p class="note">This draft was prepared for another member: only they can discard it.</p>`}`
   : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}
 <p><a href="${SETTINGS_PATH}">Back to your account</a></p>`;
     sendHtml(res, requestId, 'Review a need', body, { header: siteHeader({ name: '' }) });
