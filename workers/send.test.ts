@@ -13,6 +13,7 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/retry-date': (res) => res.writeHead(429, { 'retry-after': new Date(Date.now() + 90_000).toUTCString() }).end(),
   '/moved': (res) => res.writeHead(302, { location: 'https://elsewhere.example/hook' }).end(),
   '/reset': (res) => res.socket?.destroy(),
+  '/cookie': (res) => res.writeHead(200, [['X-Trace', 'a'.repeat(600)], ['Set-Cookie', 'sid=receiver-only'], ['Set-Cookie', 'b=2'], ['X-Request-Id', 'r-1']]).end(),
 };
 
 let server: Server;
@@ -40,6 +41,17 @@ describe('send', () => {
     const result = await post('/ok');
     expect(result).toMatchObject({ statusCode: 202, error: null, responseExcerpt: 'accepted', retryAfterSeconds: null });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("keeps the headers sent and the receiver's, without its cookies, each value bounded", async () => {
+    const result = await post('/cookie');
+    expect(JSON.parse(result.requestHeaders!)).toEqual([['content-type', 'application/json']]);
+    const received = JSON.parse(result.responseHeaders!) as [string, string][];
+    expect(received).toContainEqual(['x-trace', `${'a'.repeat(511)}…`]);
+    expect(received).toContainEqual(['x-request-id', 'r-1']);
+    expect(received.map(([name]) => name)).not.toContain('set-cookie');
+    expect(result.responseHeaders).not.toContain('receiver-only');
+    expect(await post('/reset')).toMatchObject({ responseHeaders: null });
   });
 
   it('keeps at most 2 KB of the answer, cut on a character boundary', async () => {

@@ -2,6 +2,7 @@ import { Agent, errors, type Dispatcher } from 'undici';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { guardedLookup } from '../core/webhooks/url-policy.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
+import { headersText, rawHeadersText } from '../core/webhooks/attempt-headers.ts';
 
 /** The receiver's answer time allowed by the contract. */
 export const DELIVERY_TIMEOUT_MS = 8_000;
@@ -18,6 +19,10 @@ export interface SendResult {
   /** Seconds asked for by a `Retry-After` header, when present and valid. */
   retryAfterSeconds: number | null;
   durationMs: number;
+  /** The headers sent, signatures included, as stored (attempt-headers.ts); null when nothing was sent. */
+  requestHeaders?: string | null;
+  /** The receiver's headers, without cookies, as stored (attempt-headers.ts); null without an answer. */
+  responseHeaders?: string | null;
 }
 
 /** Where a delivery goes, split once per destination rather than parsed for every attempt. */
@@ -54,7 +59,7 @@ export function createSenderAgent(policy: UrlPolicy): Agent {
  */
 export function send(agent: Agent, target: SendTarget, prepared: PreparedDelivery): Promise<SendResult> {
   return new Promise((resolve) => {
-    const attempt = new Attempt(resolve);
+    const attempt = new Attempt(resolve, prepared.headers);
     agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: prepared.headers, body: prepared.body }, attempt);
   });
 }
@@ -67,6 +72,7 @@ class Attempt implements Dispatcher.DispatchHandler {
   private statusCode: number | null = null;
   private location: string | null = null;
   private retryAfterSeconds: number | null = null;
+  private responseHeaders: string | null = null;
   private excerpt: Buffer[] = [];
   private excerptBytes = 0;
   private seen = 0;
@@ -74,7 +80,10 @@ class Attempt implements Dispatcher.DispatchHandler {
   private cutShort = false;
   private settled = false;
 
-  constructor(private readonly resolve: (result: SendResult) => void) {
+  constructor(
+    private readonly resolve: (result: SendResult) => void,
+    private readonly requestHeaders: Record<string, string>,
+  ) {
     inFlight.add(this);
     sweep ??= setInterval(sweepDeadlines, SWEEP_MS).unref();
   }
@@ -86,6 +95,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     this.statusCode = statusCode;
+    this.responseHeaders = rawHeadersText(rawHeaders);
     if (statusCode < 200 || statusCode >= 300) this.readHeaders(rawHeaders);
     return true;
   }
@@ -129,6 +139,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       error: status !== null && status >= 300 && status < 400 ? `redirect to ${this.location ?? 'nowhere'} not followed` : null,
       responseExcerpt: excerptText(this.excerpt, this.excerptBytes),
       retryAfterSeconds: this.retryAfterSeconds,
+      responseHeaders: this.responseHeaders,
     });
   }
 
@@ -140,7 +151,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       clearInterval(sweep);
       sweep = undefined;
     }
-    this.resolve({ ...result, durationMs: Math.round(performance.now() - this.started) });
+    this.resolve({ responseHeaders: null, ...result, durationMs: Math.round(performance.now() - this.started), requestHeaders: headersText(Object.entries(this.requestHeaders)) });
   }
 
   /** `Location` and `Retry-After`, read only from answers that are not a success. */

@@ -55,6 +55,10 @@ export const DeliveryAttemptEntity = defineEntity({
     error: p.string().length(300).nullable(),
     /** At most 2 KB of the response body. */
     responseExcerpt: p.text().nullable(),
+    /** The headers sent, signatures included (never the secret): JSON [name, value] pairs, bounded (attempt-headers.ts). */
+    requestHeaders: p.text().nullable(),
+    /** The receiver's headers without Set-Cookie: JSON [name, value] pairs, bounded. */
+    responseHeaders: p.text().nullable(),
   }),
   indexes: [{ name: 'delivery_attempts_delivery_idx', properties: ['delivery', 'number'] }],
 });

@@ -1,9 +1,10 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Actor } from '../actor.ts';
-import { DELIVERY_STATUSES, DeliveryAttemptEntity, OrganizationEntity, SIGNAL_TYPES, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
+import { DELIVERY_STATUSES, DeliveryAttemptEntity, OrganizationEntity, OutboxEventEntity, SIGNAL_TYPES, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
+import { envelopeText } from '../webhooks/delivery-store.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
 import { recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
@@ -50,6 +51,23 @@ export class DeliveryService {
     await this.find(this.em, actor, deliveryId);
     const rows = await this.em.find(DeliveryAttemptEntity, { delivery: deliveryId }, { orderBy: { number: 'asc' } });
     return rows.map(attemptView);
+  }
+
+  /**
+   * The envelope every attempt of the delivery carries, as JSON text (standard JSON sends it byte
+   * for byte; the chat formats render it): a test signal's is stored, a signal's is built from
+   * its outbox row as the dispatcher builds it. Null once that row is gone.
+   */
+  async body(actor: Actor, deliveryId: string): Promise<string | null> {
+    const delivery = await this.find(this.em, actor, deliveryId);
+    if (delivery.envelope) return JSON.stringify(delivery.envelope);
+    const [row, destination] = await Promise.all([
+      this.em.findOne(OutboxEventEntity, { seq: delivery.seq }),
+      this.em.findOne(WebhookDestinationEntity, { id: delivery.destination.id }),
+    ]);
+    if (!row || !destination) return null;
+    const signal = { seq: row.seq, eventId: row.eventId, type: row.type, organizationId: row.organizationId, occurredAtMs: row.occurredAt.getTime(), data: row.data };
+    return envelopeText(signal, destination.scope === 'own');
   }
 
   /** Sends a failed delivery again, once, now; or a delivery waiting between attempts now rather than later (Clan plan). */

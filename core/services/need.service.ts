@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
 import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
@@ -36,6 +36,8 @@ export interface NeedReviewView {
   reviewUrl: string;
   /** Changes whenever the need does: the review page's publish form is bound to it. Absent for assistants. */
   revision?: string;
+  /** Whether the signed-in member may discard it (a draft not prepared for another member). Absent for assistants. */
+  discardable?: boolean;
 }
 
 /** The need's revision as the review page saw it: any later change makes it differ. */
@@ -85,7 +87,8 @@ export class NeedService {
     requireMemberSession(actor, 'review needs');
     const need = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
     if (!need || !(await this.isMember(actor.memberId, need.organization.id))) throw notFound('need', id);
-    return this.review(needView(need, this.deps.links), revisionOf(need));
+    const discardable = need.state === 'draft' && (!need.createdBy || need.createdBy.id === actor.memberId);
+    return { ...this.review(needView(need, this.deps.links), revisionOf(need)), discardable };
   }
 
   /**
@@ -101,6 +104,34 @@ export class NeedService {
       return this.markPublished(need);
     });
     return this.getForMember(actor, id);
+  }
+
+  /**
+   * The signed-in member discards a draft of their organization (the review page): it is deleted;
+   * nothing was public, so nothing is signalled. Only a draft, and not one written for another
+   * member. Never an assistant.
+   */
+  async discardForMember(actor: Actor, id: string): Promise<boolean> {
+    requireMemberSession(actor, 'discard drafts');
+    // Who may discard it is settled before the write transaction (which SQLite serializes).
+    const found = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
+    if (!found || !(await this.isMember(actor.memberId, found.organization.id))) throw notFound('need', id);
+    if (found.createdBy && found.createdBy.id !== actor.memberId) throw new DomainError('forbidden', 'This draft was prepared for another member; only they can discard it');
+    let change: RecordedChange;
+    try {
+      change = await this.em.transactional(async (em) => {
+        const need = await em.findOne(NeedEntity, { id }, this.deps.forUpdate);
+        if (!need) throw notFound('need', id);
+        if (need.state !== 'draft') throw new DomainError('invalid_state', `Only a draft can be discarded; this need is ${need.state}`);
+        em.remove(need);
+        return recordChange(em, { kind: 'need', id, lists: NO_LISTS });
+      });
+    } catch (error) {
+      if (error instanceof ForeignKeyConstraintViolationException) throw new DomainError('invalid_state', 'This draft is already referred to elsewhere and cannot be discarded');
+      throw error;
+    }
+    this.deps.feed.changed([change]);
+    return true;
   }
 
   private review(need: NeedView, revision: string): NeedReviewView {

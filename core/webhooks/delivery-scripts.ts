@@ -263,7 +263,7 @@ export const DELIVERY_SCRIPTS = {
     yield* insert(
       'delivery_attempts',
       ATTEMPT_COLUMNS,
-      outcomes.map((o) => [o.deliveryId, o.number, codec.date(o.at), o.durationMs, o.statusCode, o.error, o.responseExcerpt]),
+      outcomes.map((o) => [o.deliveryId, o.number, codec.date(o.at), o.durationMs, o.statusCode, o.error, o.responseExcerpt, o.requestHeaders ?? null, o.responseHeaders ?? null]),
     );
     // Successes are the bulk: one statement per (attempt number, status code); their exact
     // times stay on the attempt rows, the delivery keeps the batch's latest.

@@ -75,4 +75,4 @@ export const DELIVERY_COLUMNS = [
   'created_at',
 ] as const;
 
-export const ATTEMPT_COLUMNS = ['delivery_id', 'number', 'at', 'duration_ms', 'status_code', 'error', 'response_excerpt'] as const;
+export const ATTEMPT_COLUMNS = ['delivery_id', 'number', 'at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'request_headers', 'response_headers'] as const;

@@ -88,9 +88,15 @@ describe('the delivery store', () => {
       statusCode: 200,
       error: null,
       responseExcerpt: 'ok',
+      requestHeaders: '[["x-service-signature","t=1,v1=ab"]]',
+      responseHeaders: '[["x-trace","7"]]',
       next: { status: 'succeeded' },
     }));
     await store.record(outcomes, new Map([[target.id, 'base']]));
+    // The headers go in the same batched insert and read back as they were sent.
+    expect(await core.services().deliveries.attempts(INTERNAL, queue[0]!.id)).toEqual([
+      expect.objectContaining({ number: 1, statusCode: 200, requestHeaders: '[["x-service-signature","t=1,v1=ab"]]', responseHeaders: '[["x-trace","7"]]' }),
+    ]);
     expect(await store.pending(target, 256)).toEqual([]);
     expect(await store.destinationsWithWork()).toEqual([]);
 

@@ -217,7 +217,7 @@ export class DeliveryStore {
 }
 
 /** The standard JSON envelope (DESIGN §4); only `organization_id` depends on the destination's scope. */
-function envelopeText(row: SignalRow, own: boolean): string {
+export function envelopeText(row: SignalRow, own: boolean): string {
   return JSON.stringify({
     id: row.eventId,
     type: row.type,

@@ -19,8 +19,9 @@ const nextAt = (outcome: ReturnType<RetryPolicy['judge']>) => {
 };
 
 describe('RetryPolicy', () => {
-  it('records a 2xx as succeeded, with the attempt number, status, duration and excerpt', () => {
-    const outcome = policy().judge(delivery(2), 'dst_1', answer(204, { responseExcerpt: 'ok' }), AT);
+  it('records a 2xx as succeeded, with the attempt number, status, duration, excerpt and headers', () => {
+    const headers = { requestHeaders: '[["x-service-signature","t=1,v1=ab"]]', responseHeaders: '[["x-trace","7"]]' };
+    const outcome = policy().judge(delivery(2), 'dst_1', answer(204, { responseExcerpt: 'ok', ...headers }), AT);
     expect(outcome).toEqual({
       deliveryId: 'dlv_1',
       destinationId: 'dst_1',
@@ -30,6 +31,7 @@ describe('RetryPolicy', () => {
       statusCode: 204,
       error: null,
       responseExcerpt: 'ok',
+      ...headers,
       next: { status: 'succeeded' },
     });
   });

@@ -23,6 +23,9 @@ export interface AttemptResult {
   /** Seconds asked for by a `Retry-After` header, when present and valid. */
   retryAfterSeconds: number | null;
   durationMs: number;
+  /** The headers sent and received, as stored (attempt-headers.ts). */
+  requestHeaders?: string | null;
+  responseHeaders?: string | null;
 }
 
 /** The delivery an attempt was for: its id and the attempts recorded before this one. */
@@ -59,6 +62,8 @@ export class RetryPolicy {
       statusCode: status,
       error,
       responseExcerpt: result.responseExcerpt,
+      requestHeaders: result.requestHeaders ?? null,
+      responseHeaders: result.responseHeaders ?? null,
       next,
     });
     if (status !== null && status >= 200 && status < 300) return outcome(result.error, SUCCEEDED);

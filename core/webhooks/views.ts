@@ -32,6 +32,9 @@ export interface AttemptView {
   statusCode: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  /** The headers sent (signatures included) and the receiver's (no cookies), as stored (attempt-headers.ts); null for attempts recorded before they were kept. */
+  requestHeaders?: string | null;
+  responseHeaders?: string | null;
 }
 
 export interface DeliveryView {
@@ -99,6 +102,8 @@ export function attemptView(attempt: DeliveryAttempt): AttemptView {
     statusCode: attempt.statusCode ?? null,
     error: attempt.error ?? null,
     responseExcerpt: attempt.responseExcerpt ?? null,
+    requestHeaders: attempt.requestHeaders ?? null,
+    responseHeaders: attempt.responseHeaders ?? null,
   };
 }
 

@@ -213,8 +213,12 @@ export type DeliveryAttempt = {
   durationMs: Scalars['Int']['output'];
   error: Maybe<Scalars['String']['output']>;
   number: Scalars['Int']['output'];
+  /** The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept. */
+  requestHeaders: Maybe<Array<HttpHeader>>;
   /** At most 2 KB of the answer. */
   responseExcerpt: Maybe<Scalars['String']['output']>;
+  /** The receiver's headers, without Set-Cookie; at most 40, 4 KB. Null without an answer. */
+  responseHeaders: Maybe<Array<HttpHeader>>;
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
@@ -330,6 +334,12 @@ export type FaqHit = {
   score: Scalars['Float']['output'];
 };
 
+/** One HTTP header of a delivery attempt (name lower-cased; a value past 512 characters is cut, ending with …). */
+export type HttpHeader = {
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
 export type InvitationOpportunity = {
   id: Scalars['ID']['output'];
   title: Scalars['String']['output'];
@@ -384,6 +394,8 @@ export type Membership = {
 export type Mutation = {
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
+  /** The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant. */
+  accountDiscardNeed: Scalars['Boolean']['output'];
   /** The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant. */
   accountPublishNeed: NeedReview;
   /** The signed-in member disconnects one of their applications. */
@@ -472,6 +484,11 @@ export type Mutation = {
 export type MutationAccountChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
+};
+
+
+export type MutationAccountDiscardNeedArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -736,6 +753,8 @@ export type NeedEdge = {
 
 /** A need of one of the member’s organizations, and the page where the member reviews and publishes it. */
 export type NeedReview = {
+  /** Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant. */
+  discardable: Scalars['Boolean']['output'];
   need: Opportunity;
   reviewUrl: Scalars['String']['output'];
   /** Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant. */
@@ -1301,6 +1320,8 @@ export type WebhookDelivery = {
   attemptCount: Scalars['Int']['output'];
   /** Every attempt, first to last. */
   attempts: Array<DeliveryAttempt>;
+  /** The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept. */
+  body: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['DateTime']['output'];
   deliveredAt: Maybe<Scalars['DateTime']['output']>;
   destinationId: Scalars['ID']['output'];

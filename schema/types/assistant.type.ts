@@ -59,6 +59,10 @@ export const NeedReviewRef = builder.objectRef<NeedReviewView>('NeedReview').imp
       description: 'Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant.',
       resolve: (r) => r.revision ?? null,
     }),
+    discardable: t.boolean({
+      description: 'Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant.',
+      resolve: (r) => r.discardable ?? false,
+    }),
   }),
 });
 

@@ -81,4 +81,11 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), revision: t.arg.string({ required: true, description: 'NeedReview.revision as the member reviewed it.' }) },
     resolve: (_root, { id, revision }, ctx) => ctx.services.needs.publishForMember(ctx.actor, String(id), revision),
   }),
+  accountDiscardNeed: t.boolean({
+    description:
+      'The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant.',
+    authScopes: { memberSession: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, ctx) => ctx.services.needs.discardForMember(ctx.actor, String(id)),
+  }),
 }));

@@ -1,6 +1,12 @@
 import type { AttemptView, DeliveryView } from '../../core/webhooks/views.ts';
+import { readHeaders } from '../../core/webhooks/attempt-headers.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 import { forwardArgs, toConnection } from '../connection.ts';
+
+const HttpHeaderRef = builder.objectRef<{ name: string; value: string }>('HttpHeader').implement({
+  description: 'One HTTP header of a delivery attempt (name lower-cased; a value past 512 characters is cut, ending with …).',
+  fields: (t) => ({ name: t.exposeString('name'), value: t.exposeString('value') }),
+});
 
 const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').implement({
   fields: (t) => ({
@@ -10,6 +16,18 @@ const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').imp
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     error: t.exposeString('error', { nullable: true }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'At most 2 KB of the answer.' }),
+    requestHeaders: t.field({
+      type: [HttpHeaderRef],
+      nullable: true,
+      description: 'The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept.',
+      resolve: (attempt) => readHeaders(attempt.requestHeaders),
+    }),
+    responseHeaders: t.field({
+      type: [HttpHeaderRef],
+      nullable: true,
+      description: "The receiver's headers, without Set-Cookie; at most 40, 4 KB. Null without an answer.",
+      resolve: (attempt) => readHeaders(attempt.responseHeaders),
+    }),
   }),
 });
 
@@ -31,6 +49,11 @@ export const WebhookDeliveryRef = builder.objectRef<DeliveryView>('WebhookDelive
     lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    body: t.string({
+      nullable: true,
+      description: 'The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept.',
+      resolve: (delivery, _args, ctx) => ctx.services.deliveries.body(ctx.actor, delivery.id),
+    }),
     attempts: t.field({
       type: [DeliveryAttemptRef],
       description: 'Every attempt, first to last.',

@@ -33,6 +33,7 @@ const csrfFor = (html: string, action: string) => {
   return hidden(html.slice(at), 'csrf');
 };
 const shownSecret = (html: string) => /<code id="secret-value">([^<]+)<\/code>/.exec(html)?.[1];
+const unescapeHtml = (text: string) => text.replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ({ quot: '"', '#39': "'", lt: '<', gt: '>', amp: '&' })[e]!);
 const deliveryIds = (html: string, org: string) => [...html.matchAll(new RegExp(`href="/admin/orgs/${org}/deliveries/([^/"]+)"`, 'g'))].map((m) => m[1]!);
 
 async function admin(stack: Stack, email: string, organizationId: string): Promise<{ browser: TestBrowser; id: string }> {
@@ -160,6 +161,41 @@ describe('webhook administration pages', () => {
     expect(delivery).toMatch(/<dt>Destination<\/dt><dd><a href="[^"]+">[^<]+<\/a> <code>http:\/\/127\.0\.0\.1:\d+\//);
     expect(delivery).toContain('<pre>ok</pre>');
     expect(delivery).toContain(`href="${destination(CLAN, id)}"`);
+  });
+
+  it("shows each attempt's request as sent (signature values, the body sized) and the receiver's answer (headers without cookies)", async () => {
+    const path = '/hooks/packline-debugging';
+    receiver.plan(path, { status: 202, headers: { 'x-receiver-trace': 'trace-<42>', 'set-cookie': 'session=receiver-secret' }, body: 'queued' });
+    const { id, secret } = await addDestination(clan, CLAN, receiver.url(path));
+    await sendTest(clan, CLAN, id);
+    await receiver.waitFor(() => receiver.on(path).length >= 1);
+    const [request] = receiver.on(path);
+    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
+    const [deliveryId] = deliveryIds(await page(clan, destination(CLAN, id)), CLAN);
+    const delivery = await page(clan, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`);
+
+    // The request: the very signature values the receiver got, and the body it got, pretty-printed and sized.
+    const signature = String(request!.headers['x-service-signature']);
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(delivery).toContain('<details id="attempt-1" open>');
+    expect(delivery).toContain(`<td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>${signature}</code></td>`);
+    expect(delivery).toContain(`<code>${String(request!.headers['webhook-signature'])}</code>`);
+    expect(delivery).not.toContain(secret!);
+    expect(delivery).toContain(`<span id="body-size">${Buffer.byteLength(request!.body).toLocaleString('en')} bytes</span>`);
+    const shownBody = unescapeHtml(/<pre id="body">([^<]*)<\/pre>/.exec(delivery)?.[1] ?? '');
+    expect(shownBody).toContain('\n  "type": "event.created"');
+    expect(JSON.parse(shownBody)).toEqual(JSON.parse(request!.body));
+
+    // The response: status, the receiver's own header, its body; never its cookie.
+    expect(delivery).toContain('<td data-label="Header"><code>x-receiver-trace</code></td><td data-label="Value"><code>trace-&lt;42&gt;</code></td>');
+    expect(delivery).toContain('<pre>queued</pre>');
+    expect(delivery).not.toContain('set-cookie');
+    expect(delivery).not.toContain('receiver-secret');
+
+    // Within the plan's 10 destinations, for the tests after this one.
+    const confirmPath = `${destination(CLAN, id)}/delete`;
+    const { url } = await clan.follow(confirmPath, { form: { csrf: csrfFor(await page(clan, confirmPath), confirmPath) } });
+    expect(new URL(url).pathname).toBe(webhooks(CLAN));
   });
 
   it('offers Retry on Clan for a failed delivery, and the retry sends it again', async () => {

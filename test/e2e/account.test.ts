@@ -195,4 +195,22 @@ describe('member account pages in a browser', () => {
     expect(replayed.headers.get('location')).toMatch(/^\/account\/login\?/);
     await expectTokenRefused(app.tokens()!.access_token);
   });
+
+  it('reviews a draft: Publish and Discard side by side; Discard goes back to the account with a notice', async () => {
+    const { page } = await member('drafts', 'phone');
+    const draft = await stack.graphql<{ createNeedDraft: { id: string } }>(`mutation ($input: NewNeedInput!) { createNeedDraft(input: $input) { id } }`, {
+      input: { organizationId: 'atelier-nord', title: 'Attic insulation survey' },
+    });
+    const id = draft.createNeedDraft.id;
+    await page.goto(`${origin}/account/drafts/${id}`);
+    expect(await page.getByRole('button', { name: 'Publish' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Discard draft' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Back to your account' }).isVisible()).toBe(true);
+    await snapshot(page, 'draft-review');
+    await Promise.all([page.waitForURL((url) => url.pathname === '/account/settings' && url.searchParams.get('done') === 'discarded'), page.getByRole('button', { name: 'Discard draft' }).click()]);
+    expect(await page.getByText('The draft was discarded.').isVisible()).toBe(true);
+    await snapshot(page, 'draft-discarded');
+    const gone = await page.goto(`${origin}/account/drafts/${id}`);
+    expect(gone?.status()).toBe(404);
+  });
 });

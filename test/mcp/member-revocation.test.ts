@@ -3,7 +3,8 @@
 // very next tool call a 401 carrying the resource metadata challenge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJson } from '../cli/run-cli.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { Browser, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
+import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { connectMember, createMember, mcpClient, PASSWORD, rawToolCall, TestBrowser, type TestOAuthClient } from './member-client.ts';
 
 let stack: Stack;
@@ -213,5 +214,61 @@ describe('the review link', () => {
     expect(fresh).toContain('Garden design, and a pool');
     expect((await browser.submit(fresh, `/account/drafts/${draft.id}/publish`)).status).toBe(303);
     expect(await stateOf(draft.id)).toBe('public');
+  });
+});
+
+describe('discarding a draft from its review page', () => {
+  async function reviewedDraft(local: string, title: string) {
+    const { browser, client } = await connected(local);
+    const mcp = await mcpClient(stack, client);
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as { id: string; review_url: string };
+    await mcp.close();
+    return { browser, draft, review: await browser.page(draft.review_url) };
+  }
+
+  it('offers Discard beside Publish; the draft is deleted and the account page says so', async () => {
+    const { browser, draft, review } = await reviewedDraft('discarder', 'Boiler replacement');
+    expect(review).toContain(`action="/account/drafts/${draft.id}/publish"`);
+    expect(review).toContain(`action="/account/drafts/${draft.id}/discard"`);
+    expect(review).toContain('Discard draft</button>');
+
+    const res = await browser.submit(review, `/account/drafts/${draft.id}/discard`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/account/settings?done=discarded');
+    expect(await browser.page('/account/settings?done=discarded')).toContain('The draft was discarded.');
+    const gone = await browser.request(draft.review_url);
+    expect(gone.status).toBe(404);
+    await gone.body?.cancel();
+    expect((await stack.get(`/opportunities/${draft.id}`)).status).toBe(404);
+  });
+
+  it('refuses a discard without the form token, a published need, and a draft prepared for another member', async () => {
+    const { browser, draft, review } = await reviewedDraft('keeper', 'Chimney sweep');
+    const forged = await browser.request(`/account/drafts/${draft.id}/discard`, { form: {} });
+    expect(forged.status).toBe(403);
+    await forged.body?.cancel();
+    expect(await browser.page(draft.review_url)).toContain('state: <strong>draft</strong>');
+
+    // Another member of the same organization sees the draft, without Discard, and a forged form is refused.
+    const { browser: colleague } = await connected('colleague');
+    const seen = await colleague.page(draft.review_url);
+    expect(seen).not.toContain(`action="/account/drafts/${draft.id}/discard"`);
+    expect(seen).toContain('only they can discard it');
+    const pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
+    const theirs = await colleague.request(`/account/drafts/${draft.id}/discard`, { form: { csrf: pageKeys.csrf(colleague.cookie(SESSION_COOKIE)!, `discard\n${draft.id}`) } });
+    expect(theirs.status).toBeGreaterThanOrEqual(400);
+    expect(theirs.status).toBeLessThan(500);
+    const theirText = await theirs.text();
+    expect(theirText).toContain('only they can discard it');
+    expect(await browser.page(draft.review_url)).toContain('state: <strong>draft</strong>');
+
+    // Published, the old page's Discard form is refused and the need stays public.
+    expect((await browser.submit(review, `/account/drafts/${draft.id}/publish`)).status).toBe(303);
+    const late = await browser.submit(review, `/account/drafts/${draft.id}/discard`);
+    expect(late.status).toBe(400);
+    const text = await late.text();
+    expect(text).toContain('Only a draft can be discarded');
+    expect(text).toContain(`href="/account/drafts/${draft.id}"`);
+    expect((await stack.get(`/opportunities/${draft.id}`)).status).toBe(200);
   });
 });

@@ -34,6 +34,7 @@ interface Review {
   state: string;
   reviewUrl: string;
   revision: string | null;
+  discardable: boolean;
   need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
 }
 
@@ -41,6 +42,7 @@ const DONE: Record<string, string> = {
   revoked: 'The application was disconnected. Its next call will be refused.',
   password: 'Your password was changed. Every other session and every connected application has ended.',
   published: 'The need is published.',
+  discarded: 'The draft was discarded. Nothing of it was public.',
 };
 const ERRORS: Record<string, string> = {
   current_password: 'The current password is not right. Nothing changed.',
@@ -195,7 +197,11 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 <p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
 ${state === 'draft'
   ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
-${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`, 'primary')}`
+${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`, 'primary')}
+${outcome.data.accountNeed.discardable
+  ? html`${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/discard`, discardForm(need.id), 'Discard draft', '', 'danger')}
+<p class="note">Discard deletes this draft for good; nothing of it was public.</p>`
+  : html`<p class="note">This draft was prepared for another member: only they can discard it.</p>`}`
   : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}
 <p><a href="${SETTINGS_PATH}">Back to your account</a></p>`;
     sendHtml(res, requestId, 'Review a need', body, { header: siteHeader({ name: '' }) });
@@ -212,8 +218,19 @@ ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, pu
     if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, html`<p><a href="${page}">Back to the need</a></p>`);
     seeOther(res, `${page}?done=published`, requestIdOf(res));
   });
+
+  router.post(`${DRAFT_REVIEW_PATH}:id/discard`, async (req: Request, res: Response) => {
+    const id = pathParam(req, 'id');
+    const page = `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`;
+    const session = await member(req, res, discardForm(id), page);
+    if (!session) return;
+    const outcome = await runAs(deps, session, 'AccountDiscardNeed', { id });
+    if (!outcome.ok) return failurePage(res, requestIdOf(res), outcome.error, html`<p><a href="${page}">Back to the need</a></p>`);
+    seeOther(res, `${SETTINGS_PATH}?done=discarded`, requestIdOf(res));
+  });
 }
 
 const publishForm = (id: string, revision: string) => `publish\n${id}\n${revision}`;
+const discardForm = (id: string) => `discard\n${id}`;
 
 const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;

@@ -22,7 +22,8 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
   mutation AccountSignOutEverywhere { accountSignOutEverywhere { endedGrants } }
   mutation AccountSignOut { accountSignOut }
   query AccountNeed($id: ID!) {
-    accountNeed(id: $id) { state reviewUrl revision need { id title description requiredExpertise remoteAllowed url organization { id name } } }
+    accountNeed(id: $id) { state reviewUrl revision discardable need { id title description requiredExpertise remoteAllowed url organization { id name } } }
   }
   mutation AccountPublishNeed($id: ID!, $revision: String!) { accountPublishNeed(id: $id, revision: $revision) { state need { id url } } }
+  mutation AccountDiscardNeed($id: ID!) { accountDiscardNeed(id: $id) }
 `;

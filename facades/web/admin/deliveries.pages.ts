@@ -29,6 +29,13 @@ interface Attempt {
   statusCode: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  requestHeaders: Header[] | null;
+  responseHeaders: Header[] | null;
+}
+
+interface Header {
+  name: string;
+  value: string;
 }
 
 export const webhooksPath = (visit: AdminVisit) => orgPath(visit.org.id, '/webhooks');
@@ -83,6 +90,41 @@ ${list.map((d) => html`<tr${d.status === 'pending' ? html` data-pending` : ''}><
 </tbody></table>`;
 }
 
+/** The envelope every attempt carried, pretty-printed, with the size it is sent at. */
+function requestBody(body: string | null, format: string | undefined): Html {
+  if (body === null) return html`<p class="note">The body of this delivery is no longer kept.</p>`;
+  let pretty = body;
+  try {
+    pretty = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // Shown as stored.
+  }
+  const bytes = Buffer.byteLength(body, 'utf8');
+  const sent = format === undefined || format === 'standard-json' ? 'sent as is' : `rendered for the ${format} format from it`;
+  return html`<h3>Body</h3>
+<p>The envelope, <span id="body-size">${bytes.toLocaleString('en')} bytes</span> (${sent}; pretty-printed here):</p>
+<pre id="body">${pretty}</pre>`;
+}
+
+function headersTable(caption: string, headers: Header[]): Html {
+  return html`<table class="list"><caption>${caption}</caption><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
+${headers.map((h) => html`<tr><td data-label="Header"><code>${h.name}</code></td><td data-label="Value"><code>${h.value}</code></td></tr>`)}
+</tbody></table>`;
+}
+
+/** One attempt's request headers and the receiver's answer; the last one open. */
+function attemptDetails(a: Attempt, open: boolean): Html {
+  const answer = a.statusCode === null ? 'no answer' : `status ${a.statusCode}`;
+  return html`<details id="attempt-${a.number}"${open ? html` open` : ''}><summary>Attempt ${a.number}: ${answer}, ${a.durationMs} ms, ${exactly(a.at)}</summary>
+<h3>Request sent</h3>
+${a.requestHeaders ? headersTable(`Headers sent at attempt ${a.number}`, a.requestHeaders) : html`<p class="note">The headers of this attempt were not recorded.</p>`}
+<h3>Response</h3>
+<dl><dt>Status</dt><dd>${a.statusCode ?? '—'}</dd><dt>Duration</dt><dd>${a.durationMs} ms</dd><dt>Error</dt><dd>${a.error ?? '—'}</dd></dl>
+${a.responseHeaders ? headersTable(`Headers received at attempt ${a.number}`, a.responseHeaders) : html`<p class="note">No response headers${a.statusCode === null ? ' (no answer)' : ' recorded'}.</p>`}
+${a.responseExcerpt ? html`<p>Body (first 2 KB):</p><pre>${a.responseExcerpt}</pre>` : html`<p class="note">Empty response body.</p>`}
+</details>`;
+}
+
 /** One delivery with every attempt, and manual retry (Clan). */
 export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
   /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
@@ -96,7 +138,7 @@ export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: 
   router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const found = await delivery<Delivery & { attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
+    const found = await delivery<Delivery & { body: string | null; attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
     const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>('AdminDestinations', { id: visit.org.id }, visit.session.context);
@@ -121,15 +163,17 @@ ${target?.format === 'standard-json'
   : ''}
 ${d.test ? html`<tr><td data-label="Header"><code>x-service-test</code></td><td data-label="Value"><code>1</code></td></tr>` : ''}
 </tbody></table>
-<p class="note">The signature values and the response headers are not stored; the status, duration, error and the first 2 KB of each response are, below.</p>
+${requestBody(d.body, target?.format)}
+<p class="note">Each attempt below keeps the headers it sent, with the signature values computed for it, and the receiver’s status, headers (cookies are not kept), the first 2 KB of its answer, duration and error.</p>
 <h2>Attempts</h2>
 ${d.attempts.length === 0
   ? html`<p class="note">No attempt yet.</p>`
   : html`<table class="list"><thead><tr><th>#</th><th>Time</th><th>Duration</th><th>Status code</th><th>Error</th><th>Response (first 2 KB)</th></tr></thead><tbody>
-${d.attempts.map((a) => html`<tr><td data-label="Attempt">${a.number}</td><td data-label="Time">${exactly(a.at)}</td><td data-label="Duration">${a.durationMs} ms</td>
+${d.attempts.map((a) => html`<tr><td data-label="Attempt"><a href="#attempt-${a.number}">${a.number}</a></td><td data-label="Time">${exactly(a.at)}</td><td data-label="Duration">${a.durationMs} ms</td>
 <td data-label="Status code">${a.statusCode ?? '—'}</td><td data-label="Error">${a.error ?? '—'}</td>
 <td data-label="Response">${a.responseExcerpt ? html`<pre>${a.responseExcerpt}</pre>` : '—'}</td></tr>`)}
-</tbody></table>`}`;
+</tbody></table>
+${d.attempts.map((a, i) => attemptDetails(a, i === d.attempts.length - 1))}`}`;
     adminPage(res, visit, 'webhooks', 'Delivery', body);
   });
 

@@ -60,7 +60,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
   mutation AdminSendTest($id: ID!) { sendTestSignal(destinationId: $id) { ...AdminDelivery } }
   query AdminDelivery($id: ID!) {
-    webhookDelivery(id: $id) { ...AdminDelivery attempts { number at durationMs statusCode error responseExcerpt } }
+    webhookDelivery(id: $id) { ...AdminDelivery body attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } } }
   }
   query AdminDeliverySummary($id: ID!) { webhookDelivery(id: $id) { ...AdminDelivery } }
   mutation AdminRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...AdminDelivery } }
