@@ -78,7 +78,8 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
 
 function failed(res: ServerResponse, error: { code: string; message: string }, requestId: string): void {
   if (['invalid_state', 'invalid_input', 'plan_limit', 'not_found'].includes(error.code)) {
-    return sendPage(res, 400, { title: 'Connection failed', lines: [error.message] }, requestId);
+    sendPage(res, 400, { title: 'Connection failed', lines: [error.message] }, requestId);
+    return;
   }
   throw error;
 }

@@ -255,7 +255,7 @@ ${entries.map(([name, message]) => (name === '_form' ? html`<li>${message}</li>`
 </ul></div>`;
 }
 
-export const valueOf = (state: FormState, name: string, fallback = ''): string => {
+export const fieldValue = (state: FormState, name: string, fallback = ''): string => {
   const value = state.values[name];
   return typeof value === 'string' ? value : fallback;
 };

@@ -24,7 +24,7 @@ import {
   refusedStatus,
   sentValues,
   shownOnce,
-  valueOf,
+  fieldValue,
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
@@ -88,12 +88,12 @@ ${list.map((k) => html`<tr><td data-label="Name">${k.name}</td><td data-label="P
 ${full
   ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
   : adminForm(deps, visit, keysPath(visit), 'key-create', html`
-<label for="f-name">Name</label><input name="name" maxlength="100" required value="${valueOf(form, 'name', 'API key')}"${fieldAttrs(form, 'name', 'name-help')}>
+<label for="f-name">Name</label><input name="name" maxlength="100" required value="${fieldValue(form, 'name', 'API key')}"${fieldAttrs(form, 'name', 'name-help')}>
 ${fieldError(form, 'name')}<p id="name-help" class="note">To tell your keys apart, such as the system that uses it.</p>
 <fieldset${groupAttrs(form, 'scopes')}><legend>Scopes</legend>${fieldError(form, 'scopes')}
 ${API_SCOPES.map((s, i) => html`<label><input type="checkbox" name="scopes" value="${s}"${i === 0 ? html` id="f-scopes"` : ''}${choicesOf(form, 'scopes', API_SCOPES).includes(s) ? html` checked` : ''}> ${SCOPE_LABELS[s] ?? s}</label>`)}
 </fieldset>
-<label for="f-expires_on">Expires on (end of day, UTC)</label><input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${valueOf(form, 'expires_on', suggested)}"${fieldAttrs(form, 'expires_on')}>
+<label for="f-expires_on">Expires on (end of day, UTC)</label><input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${fieldValue(form, 'expires_on', suggested)}"${fieldAttrs(form, 'expires_on')}>
 ${fieldError(form, 'expires_on')}
 <button type="submit">Create key</button>`)}`;
     adminPage(res, visit, 'keys', 'API keys', body, { scripts: created ? [COPY_SCRIPT_PATH] : [], status: refusedStatus(form) });

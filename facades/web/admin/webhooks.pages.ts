@@ -38,7 +38,7 @@ import {
   refusedStatus,
   sentValues,
   shownOnce,
-  valueOf,
+  fieldValue,
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
@@ -114,9 +114,9 @@ const notFound = (id: string) => new DomainError('not_found', `No webhook destin
 /** Language, event kinds and scope: what the typed form, the team-chat connection and the edit form share. */
 function settingsFields(form: FormState, prefix = ''): Html {
   const id = (name: string) => (prefix ? html` id="${prefix}-${name}"` : fieldAttrs(form, name));
-  const language = valueOf(form, 'language', 'en');
+  const language = fieldValue(form, 'language', 'en');
   const kinds = choicesOf(form, 'kinds', SIGNAL_TYPES);
-  const scope = valueOf(form, 'scope', 'platform');
+  const scope = fieldValue(form, 'scope', 'platform');
   return html`<label for="${prefix ? `${prefix}-language` : 'f-language'}">Language of the messages</label><select name="language"${id('language')}>${LANGUAGES.map((l) => html`<option value="${l}"${l === language ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`)}</select>
 ${prefix ? '' : fieldError(form, 'language')}
 <fieldset${prefix ? '' : groupAttrs(form, 'kinds')}><legend>Event kinds</legend>${prefix ? '' : fieldError(form, 'kinds')}
@@ -137,9 +137,9 @@ const titleOf = (d: Destination) => d.name || `${FORMAT_NAMES[d.format] ?? d.for
 
 /** Name and description: the add and edit forms share them. */
 function labelFields(form: FormState, fallbackName = ''): Html {
-  return html`<label for="f-name">Name</label><input name="name" maxlength="100" required value="${valueOf(form, 'name', fallbackName)}"${fieldAttrs(form, 'name', 'name-help')}>
+  return html`<label for="f-name">Name</label><input name="name" maxlength="100" required value="${fieldValue(form, 'name', fallbackName)}"${fieldAttrs(form, 'name', 'name-help')}>
 ${fieldError(form, 'name')}<p id="name-help" class="note">To tell your destinations apart, such as the system or channel that receives it.</p>
-<label for="f-description">Description <span class="note">(optional)</span></label><textarea name="description" maxlength="500" rows="2"${fieldAttrs(form, 'description')}>${valueOf(form, 'description')}</textarea>
+<label for="f-description">Description <span class="note">(optional)</span></label><textarea name="description" maxlength="500" rows="2"${fieldAttrs(form, 'description')}>${fieldValue(form, 'description')}</textarea>
 ${fieldError(form, 'description')}`;
 }
 
@@ -178,7 +178,7 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
     const limit = visit.org.allowances.destinations;
     const full = list.length >= limit;
     const provider = options.teamChat;
-    const format = valueOf(form, 'format', 'standard-json');
+    const format = fieldValue(form, 'format', 'standard-json');
     const body = html`${errorSummary(form, CREATE_LABELS)}${notice(req, LIST_DONE)}
 <p>The ${plan} plan allows up to ${limit} destination${limit === 1 ? '' : 's'} (${list.length} in use).</p>
 <h2>Your destinations</h2>
@@ -197,7 +197,7 @@ ${full
 ${labelFields(form)}
 <label for="f-format">Format</label><select name="format"${fieldAttrs(form, 'format')}>${DELIVERY_FORMATS.map((f) => html`<option value="${f}"${f === format ? html` selected` : ''}>${FORMAT_LABELS[f]}</option>`)}</select>
 ${fieldError(form, 'format')}
-<label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${valueOf(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
+<label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
 ${fieldError(form, 'url')}<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
 ${settingsFields(form)}
 <button type="submit">Add destination</button>`)}
@@ -357,7 +357,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
 ${adminForm(deps, visit, `${path}/edit`, `webhook-edit\n${d.id}`, html`
 ${labelFields(form)}
 <p>Format: ${FORMAT_LABELS[d.format] ?? d.format} <span class="note">(to change it, add a new destination)</span></p>
-<label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${valueOf(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
+<label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
 ${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
 ${settingsFields(form)}
 <button type="submit">Save</button> <a href="${path}">Cancel</a>`)}`;
