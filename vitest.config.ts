@@ -20,7 +20,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['core/**/*.test.ts', 'schema/**/*.test.ts', 'facades/**/*.test.ts', 'workers/**/*.test.ts', 'consumer-kit/**/*.test.ts'],
+          include: [
+            'core/**/*.test.ts',
+            'schema/**/*.test.ts',
+            'facades/**/*.test.ts',
+            'workers/**/*.test.ts',
+            'consumer-kit/**/*.test.ts',
+          ],
         },
       },
       {

@@ -38,14 +38,35 @@ export const README_END = '<!-- bench:end -->';
 interface RestResults {
   at: string;
   settings: { durationS: number; warmupS: number; connections: number; p99TargetMs: number };
-  endpoints: { endpoint: string; bodyBytes: number; packline: LoadResult; ceiling: LoadResult; ratio: number; ratioTarget: number; valid: boolean; met: boolean; noisy: boolean; missed: string[] }[];
+  endpoints: {
+    endpoint: string;
+    bodyBytes: number;
+    packline: LoadResult;
+    ceiling: LoadResult;
+    ratio: number;
+    ratioTarget: number;
+    valid: boolean;
+    met: boolean;
+    noisy: boolean;
+    missed: string[];
+  }[];
   notes: string[];
 }
 interface WebhookResults {
   at: string;
   settings: { needs: number; destinations: number };
   deliveries: {
-    packline: { check: { perSecond: number; expected: number; unique: number; missing: number; duplicates: number; lag: { p50Ms: number; p99Ms: number } }; publish: { perSecond: number } };
+    packline: {
+      check: {
+        perSecond: number;
+        expected: number;
+        unique: number;
+        missing: number;
+        duplicates: number;
+        lag: { p50Ms: number; p99Ms: number };
+      };
+      publish: { perSecond: number };
+    };
     backlog: { perSecond: number; spanMs: number; check: { expected: number; unique: number; missing: number; duplicates: number } };
     ceiling: { median: { result: { perSecond: number } } };
     ratio: number;
@@ -60,7 +81,17 @@ interface WebhookResults {
 interface McpResults {
   at: string;
   settings: { clients: number; durationS: number; ratioTarget: number };
-  results: { label: string; ratio?: number; targeted?: boolean; verdict: string; callsPerSec: number; p50Ms: number; p99Ms: number; errors: number; toolErrors: number }[];
+  results: {
+    label: string;
+    ratio?: number;
+    targeted?: boolean;
+    verdict: string;
+    callsPerSec: number;
+    p50Ms: number;
+    p99Ms: number;
+    errors: number;
+    toolErrors: number;
+  }[];
   notes: string[];
 }
 interface PeerResults {
@@ -137,7 +168,8 @@ function restSection(r: RestResults): string {
 
 function webhooksSection(w: WebhookResults): string {
   const d = w.deliveries;
-  const lost = (c: { missing: number; duplicates: number }) => (c.missing > 0 || c.duplicates > 0 ? `, ${formatInt(c.missing)} missing, ${formatInt(c.duplicates)} duplicates` : ', none lost');
+  const lost = (c: { missing: number; duplicates: number }) =>
+    c.missing > 0 || c.duplicates > 0 ? `, ${formatInt(c.missing)} missing, ${formatInt(c.duplicates)} duplicates` : ', none lost';
   const live = d.packline.check;
   const backlog = d.backlog;
   const ceiling = `${formatInt(d.ceiling.median.result.perSecond)}/s (bare undici loop, median)`;
@@ -166,7 +198,14 @@ function webhooksSection(w: WebhookResults): string {
       '-',
       w.fanout.rounds.some((round) => round.check.missing > 0) ? 'INCOMPLETE' : 'measured',
     ],
-    ...w.preparers.map((p) => [`pool vs inline, ${p.batch}`, `${formatInt(p.bench.pool.jobsPerSecond)} vs ${formatInt(p.bench.inline.jobsPerSecond)} jobs/s`, '-', `${p.bench.poolOverInline.toFixed(2)}×`, '-', 'measured']),
+    ...w.preparers.map((p) => [
+      `pool vs inline, ${p.batch}`,
+      `${formatInt(p.bench.pool.jobsPerSecond)} vs ${formatInt(p.bench.inline.jobsPerSecond)} jobs/s`,
+      '-',
+      `${p.bench.poolOverInline.toFixed(2)}×`,
+      '-',
+      'measured',
+    ]),
   ];
   return section('Webhook deliveries vs a bare undici sender (same requests, same receiver)', rows);
 }
@@ -215,7 +254,10 @@ function deepPageSection(d: DeepPageResults): string {
   if (typeof d.table === 'string') return `${head}\n\n${d.table}`;
   if (d.tables && typeof d.tables === 'object') return `${head}\n\n${Object.values(d.tables).join('\n\n')}`;
   const scalars = Object.entries(d).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v));
-  return `${head}\n\n${markdownTable(['field', 'value'], scalars.map(([k, v]) => [k, String(v)]))}`;
+  return `${head}\n\n${markdownTable(
+    ['field', 'value'],
+    scalars.map(([k, v]) => [k, String(v)]),
+  )}`;
 }
 
 /** The markdown of a summary: the machine, one section per benchmark, the notes. */
@@ -281,7 +323,11 @@ async function main() {
     machine: machine(),
     ranAt: ranAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    settings: { durationS: numberFrom('BENCH_DURATION', 10), warmupS: numberFrom('BENCH_WARMUP', 3), connections: numberFrom('BENCH_CONNECTIONS', 100) },
+    settings: {
+      durationS: numberFrom('BENCH_DURATION', 10),
+      warmupS: numberFrom('BENCH_WARMUP', 3),
+      connections: numberFrom('BENCH_CONNECTIONS', 100),
+    },
     runs,
     rest: found.rest as RestResults | null,
     webhooks: found.webhooks as WebhookResults | null,
@@ -294,7 +340,12 @@ async function main() {
   writeResults(join(ROOT, 'bench/results.json'), { ...summary, table });
   writeFileSync(join(ROOT, 'bench/RESULTS.md'), `# Benchmark results\n\n${table}`);
   process.stdout.write(`\n# All benchmarks\n\n${table}\n`);
-  process.stdout.write(`${markdownTable(['benchmark', 'exit code', 'seconds', 'fresh results'], runs.map((r) => [r.name, String(r.exitCode), r.seconds, r.fresh ? 'yes' : 'NO']))}\n\n`);
+  process.stdout.write(
+    `${markdownTable(
+      ['benchmark', 'exit code', 'seconds', 'fresh results'],
+      runs.map((r) => [r.name, String(r.exitCode), r.seconds, r.fresh ? 'yes' : 'NO']),
+    )}\n\n`,
+  );
   process.stdout.write('Written to bench/results.json and bench/RESULTS.md\n');
   const complete = runs.every((r) => r.exitCode === 0 && r.fresh);
   if (complete && process.env.BENCH_README !== '0') {

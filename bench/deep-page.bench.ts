@@ -29,7 +29,18 @@
  */
 import { join } from 'node:path';
 import { PLAN_ALLOWANCES } from '../core/plans.ts';
-import { PAGE, loadRotating, openBenchCore, plans, positions, seed, temporaryPostgres, timeService, type List, type Timing } from './support/deep-page.ts';
+import {
+  PAGE,
+  loadRotating,
+  openBenchCore,
+  plans,
+  positions,
+  seed,
+  temporaryPostgres,
+  timeService,
+  type List,
+  type Timing,
+} from './support/deep-page.ts';
 import { clean, load, waitForIdle, type LoadResult } from './support/load.ts';
 import { ROOT, createOrgKeys, startPackline } from './support/processes.ts';
 import { formatInt, formatMs, machine, markdownTable, writeResults } from './support/report.ts';
@@ -85,7 +96,13 @@ interface Comparison {
   verdict: string;
 }
 
-const fromLoad = (r: LoadResult): Side => ({ reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, otherCpuPercent: r.otherCpuPercent, load: r });
+const fromLoad = (r: LoadResult): Side => ({
+  reqPerSec: r.reqPerSec,
+  p50Ms: r.p50Ms,
+  p99Ms: r.p99Ms,
+  otherCpuPercent: r.otherCpuPercent,
+  load: r,
+});
 const fromTiming = (t: Timing): Side => ({ reqPerSec: t.callsPerSec, p50Ms: t.p50Ms, p99Ms: t.p99Ms, service: t });
 
 function compare(database: string, list: List, measure: Measure, first: Side, deep: Side): Comparison {
@@ -99,18 +116,34 @@ function compare(database: string, list: List, measure: Measure, first: Side, de
   let verdict = !valid ? 'INVALID (non-2xx answers or errors)' : missed.length === 0 ? 'OK' : `MISSED (${missed.join(', ')})`;
   const noise = Math.max(first.otherCpuPercent ?? 0, deep.otherCpuPercent ?? 0);
   if (noise > NOISE_PERCENT) verdict += `, NOISY (others took ${noise} % of the CPU)`;
-  return { database, list, measure, first, deep, latencyRatio, p99Ratio: ratio(deep.p99Ms, first.p99Ms), throughputRatio, valid, met: valid && missed.length === 0, verdict };
+  return {
+    database,
+    list,
+    measure,
+    first,
+    deep,
+    latencyRatio,
+    p99Ratio: ratio(deep.p99Ms, first.p99Ms),
+    throughputRatio,
+    valid,
+    met: valid && missed.length === 0,
+    verdict,
+  };
 }
 
 async function runDatabase(database: 'sqlite' | 'postgresql', notes: string[], databaseUrl?: string) {
   say(`\n## ${database}\n`);
   say('Starting Packline...');
-  const server = await startPackline({ env: { RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const server = await startPackline({
+    env: { RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+  });
   const pids = [server.child.pid!];
   try {
     say(`Seeding ${formatInt(NEEDS)} needs and ${formatInt(EVENTS)} events through \`packline seed\` while the server runs...`);
     const seeded = await seed(server.env, NEEDS, EVENTS);
-    say(`  ${JSON.stringify(seeded.summary.seconds)} s in the command, ${seeded.wallSeconds.toFixed(1)} s with its start-up (${formatInt(Number(seeded.summary.rows_per_second))} rows/s)`);
+    say(
+      `  ${JSON.stringify(seeded.summary.seconds)} s in the command, ${seeded.wallSeconds.toFixed(1)} s with its start-up (${formatInt(Number(seeded.summary.rows_per_second))} rows/s)`,
+    );
     const core = await openBenchCore(server.env);
     const lists = [];
     const comparisons: Comparison[] = [];
@@ -121,13 +154,27 @@ async function runDatabase(database: 'sqlite' | 'postgresql', notes: string[], d
         const pos = await positions(core, list, DEEP, DISTINCT_CURSORS);
         const base = `/api/v1/${list}?limit=${PAGE}`;
         const url = (cursor: string) => `${base}&cursor=${encodeURIComponent(cursor)}`;
-        const check = (await (await fetch(server.origin + url(pos.deepCursors[0]!), { headers: { authorization: bearer(server.demoKey) } })).json()) as { data: { id: string }[] };
-        if (check.data[0]?.id !== pos.deepFirstId) throw new Error(`the deep page of ${list} starts with ${check.data[0]?.id}, not ${pos.deepFirstId}`);
-        say(`${formatInt(pos.total)} items; deep page after item ${formatInt(pos.deep)} (checked over HTTP); ${formatInt(pos.deepCursors.length)} deep and ${formatInt(pos.firstCursors.length)} first-page cursors`);
-        if (pos.deepCursors.length <= 10_000) notes.push(`${database} ${list}: only ${pos.deepCursors.length} deep cursors (the page cache holds 10,000): some "no page cache" deep answers may be cache hits`);
+        const check = (await (
+          await fetch(server.origin + url(pos.deepCursors[0]!), { headers: { authorization: bearer(server.demoKey) } })
+        ).json()) as { data: { id: string }[] };
+        if (check.data[0]?.id !== pos.deepFirstId)
+          throw new Error(`the deep page of ${list} starts with ${check.data[0]?.id}, not ${pos.deepFirstId}`);
+        say(
+          `${formatInt(pos.total)} items; deep page after item ${formatInt(pos.deep)} (checked over HTTP); ${formatInt(pos.deepCursors.length)} deep and ${formatInt(pos.firstCursors.length)} first-page cursors`,
+        );
+        if (pos.deepCursors.length <= 10_000)
+          notes.push(
+            `${database} ${list}: only ${pos.deepCursors.length} deep cursors (the page cache holds 10,000): some "no page cache" deep answers may be cache hits`,
+          );
 
         const plan = await plans(core, list, pos.deepCursors[0]!, database === 'postgresql');
-        for (const which of ['first', 'deep'] as const) say(`Plan, ${which} page: ${plan[which].plan.map((l) => l.trim()).filter((l) => !/^(Planning|Buffers|Execution)/.test(l)).join(' | ')}`);
+        for (const which of ['first', 'deep'] as const)
+          say(
+            `Plan, ${which} page: ${plan[which].plan
+              .map((l) => l.trim())
+              .filter((l) => !/^(Planning|Buffers|Execution)/.test(l))
+              .join(' | ')}`,
+          );
 
         const service = await timeService(core, list, pos.deepCursors, SERVICE_ROUNDS);
         say(`Service query: first p50 ${service.first.p50Ms} ms, deep p50 ${service.deep.p50Ms} ms`);
@@ -143,12 +190,22 @@ async function runDatabase(database: 'sqlite' | 'postgresql', notes: string[], d
         const run = async (label: string, go: () => Promise<LoadResult>) => {
           say(`${label} (${DURATION} s)...`);
           const r = await go();
-          say(`  ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers${clean(r) ? '' : `, NON-2XX ${JSON.stringify(r.statusCodes)}, errors ${r.errors}`}`);
+          say(
+            `  ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers${clean(r) ? '' : `, NON-2XX ${JSON.stringify(r.statusCodes)}, errors ${r.errors}`}`,
+          );
           return r;
         };
         const rotating = (cursors: string[], phase: number) => () =>
-          loadRotating({ origin: server.origin, paths: cursors.map(url), connections: CONNECTIONS, duration: DURATION, authorizations: phaseKeys(phase), pids });
-        const fixed = (path: string, phase: number) => () => load({ url: server.origin + path, connections: CONNECTIONS, duration: DURATION, authorizations: phaseKeys(phase), pids });
+          loadRotating({
+            origin: server.origin,
+            paths: cursors.map(url),
+            connections: CONNECTIONS,
+            duration: DURATION,
+            authorizations: phaseKeys(phase),
+            pids,
+          });
+        const fixed = (path: string, phase: number) => () =>
+          load({ url: server.origin + path, connections: CONNECTIONS, duration: DURATION, authorizations: phaseKeys(phase), pids });
         const uncachedFirst = await run('HTTP first page, no page cache', rotating(pos.firstCursors, 0));
         const uncachedDeep = await run('HTTP deep page, no page cache', rotating(pos.deepCursors, 1));
         const cachedFirst = await run('HTTP first page, page cache hits', fixed(base, 2));
@@ -178,10 +235,13 @@ async function main() {
   say('# Packline deep-page benchmark');
   say();
   say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}, ${host.platform}`);
-  say(`Data: ${formatInt(NEEDS)} needs, ${formatInt(EVENTS)} events; load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per phase`);
+  say(
+    `Data: ${formatInt(NEEDS)} needs, ${formatInt(EVENTS)} events; load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per phase`,
+  );
   const idle = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) => say(`Waiting for an idle machine: ${percent} % busy...`));
   say(`Machine busy before start: ${idle.machinePercent} % of all cores (load average ${idle.loadAverage.join(', ')})`);
-  if (idle.machinePercent > NOISE_PERCENT) notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
+  if (idle.machinePercent > NOISE_PERCENT)
+    notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
 
   const runs = [await runDatabase('sqlite', notes)];
   const postgres = await temporaryPostgres(POSTGRES_ADMIN);
@@ -195,16 +255,41 @@ async function main() {
 
   const comparisons = runs.flatMap((r) => r.comparisons);
   const table = markdownTable(
-    ['database', 'list', 'measure', 'first req/s', 'first p50', 'first p99', 'deep req/s', 'deep p50', 'deep p99', 'p50 deep/first', 'p99 deep/first', 'req/s deep/first', 'verdict'],
+    [
+      'database',
+      'list',
+      'measure',
+      'first req/s',
+      'first p50',
+      'first p99',
+      'deep req/s',
+      'deep p50',
+      'deep p99',
+      'p50 deep/first',
+      'p99 deep/first',
+      'req/s deep/first',
+      'verdict',
+    ],
     comparisons.map((c) => [
-      c.database, c.list, c.measure,
-      formatInt(c.first.reqPerSec), formatMs(c.first.p50Ms), formatMs(c.first.p99Ms),
-      formatInt(c.deep.reqPerSec), formatMs(c.deep.p50Ms), formatMs(c.deep.p99Ms),
-      c.latencyRatio.toFixed(2), c.p99Ratio.toFixed(2), c.throughputRatio.toFixed(2), c.verdict,
+      c.database,
+      c.list,
+      c.measure,
+      formatInt(c.first.reqPerSec),
+      formatMs(c.first.p50Ms),
+      formatMs(c.first.p99Ms),
+      formatInt(c.deep.reqPerSec),
+      formatMs(c.deep.p50Ms),
+      formatMs(c.deep.p99Ms),
+      c.latencyRatio.toFixed(2),
+      c.p99Ratio.toFixed(2),
+      c.throughputRatio.toFixed(2),
+      c.verdict,
     ]),
   );
   say('\n## Results\n');
-  say(`Machine: ${host.cpu}, ${host.cores} cores; ${CONNECTIONS} connections, ${DURATION} s per HTTP phase; ${SERVICE_ROUNDS} service calls per page. Latencies in ms.`);
+  say(
+    `Machine: ${host.cpu}, ${host.cores} cores; ${CONNECTIONS} connections, ${DURATION} s per HTTP phase; ${SERVICE_ROUNDS} service calls per page. Latencies in ms.`,
+  );
   say(`Targets: p50 deep/first ≤ ${TARGET}, req/s deep/first ≥ ${(1 / TARGET).toFixed(2)}. p99 ratios are shown, not judged.`);
   say();
   say(table);
@@ -219,7 +304,20 @@ async function main() {
     at: new Date().toISOString(),
     machine: host,
     idleBefore: idle,
-    settings: { needs: NEEDS, events: EVENTS, deepPosition: DEEP, pageSize: PAGE, connections: CONNECTIONS, pipelining: 1, durationS: DURATION, warmupS: WARMUP, serviceRounds: SERVICE_ROUNDS, distinctCursors: DISTINCT_CURSORS, target: TARGET, noiseThresholdPercent: NOISE_PERCENT },
+    settings: {
+      needs: NEEDS,
+      events: EVENTS,
+      deepPosition: DEEP,
+      pageSize: PAGE,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      serviceRounds: SERVICE_ROUNDS,
+      distinctCursors: DISTINCT_CURSORS,
+      target: TARGET,
+      noiseThresholdPercent: NOISE_PERCENT,
+    },
     databases: runs.map(({ comparisons: _, ...run }) => run),
     comparisons,
     notes: [...new Set(notes)],

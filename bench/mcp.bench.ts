@@ -94,7 +94,14 @@ async function main() {
   if (idle.machinePercent > NOISE_PERCENT) notes.push(`the machine was ${idle.machinePercent} % busy before the start`);
 
   say('Starting Packline (demo data, LOG_LEVEL=warn)...');
-  const server = await startPackline({ env: { LOG_LEVEL: 'warn', MCP_RATE_LIMIT_PER_MINUTE: '1000000000', MCP_COMPOSE_LIMIT_PER_HOUR: '1000000000', RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  const server = await startPackline({
+    env: {
+      LOG_LEVEL: 'warn',
+      MCP_RATE_LIMIT_PER_MINUTE: '1000000000',
+      MCP_COMPOSE_LIMIT_PER_HOUR: '1000000000',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+    },
+  });
   say(`  ${server.origin}`);
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   const results: Record<string, McpLoadResult> = {};
@@ -114,7 +121,8 @@ async function main() {
     const plain = JSON.stringify((await probe!.callTool({ name: 'search_organizations', arguments: TOOLS[0]!.args })).structuredContent);
     for (const call of [0, 5_000, 16_382]) {
       const r = await probe!.callTool({ name: UNCACHED.name, arguments: UNCACHED.args(call) });
-      if (JSON.stringify(r.structuredContent) !== plain) throw new Error(`search_organizations ${JSON.stringify(UNCACHED.args(call))} answers differently from the plain spelling`);
+      if (JSON.stringify(r.structuredContent) !== plain)
+        throw new Error(`search_organizations ${JSON.stringify(UNCACHED.args(call))} answers differently from the plain spelling`);
     }
     await probe!.close();
     say(`  structuredContent sizes: ${JSON.stringify(sizes)}`);
@@ -128,21 +136,44 @@ async function main() {
     const bareClients = await connectClients(bare.url, CLIENTS);
 
     const phases = [
-      ...TOOLS.map((t) => ({ label: `Packline ${t.name}`, clients: packClients, tool: t.name, args: t.args as McpArgs, pid: server.child.pid! })),
+      ...TOOLS.map((t) => ({
+        label: `Packline ${t.name}`,
+        clients: packClients,
+        tool: t.name,
+        args: t.args as McpArgs,
+        pid: server.child.pid!,
+      })),
       { label: UNCACHED.label, clients: packClients, tool: UNCACHED.name, args: UNCACHED.args as McpArgs, pid: server.child.pid! },
       { label: 'bare SDK constant', clients: bareClients, tool: 'constant', args: { capability: 'interior design' }, pid: bare.child.pid! },
     ];
     for (const p of phases) {
       say(`Warm-up ${p.label} (${WARMUP} s)...`);
-      warmups[p.label] = await mcpLoad(p.clients, p.tool, p.args, WARMUP, p.pid, pids.filter((x) => x !== p.pid));
+      warmups[p.label] = await mcpLoad(
+        p.clients,
+        p.tool,
+        p.args,
+        WARMUP,
+        p.pid,
+        pids.filter((x) => x !== p.pid),
+      );
     }
     for (const p of phases) {
       await sleep(1000);
       say(`Measuring ${p.label} (${DURATION} s)...`);
-      const r = await mcpLoad(p.clients, p.tool, p.args, DURATION, p.pid, pids.filter((x) => x !== p.pid));
+      const r = await mcpLoad(
+        p.clients,
+        p.tool,
+        p.args,
+        DURATION,
+        p.pid,
+        pids.filter((x) => x !== p.pid),
+      );
       results[p.label] = r;
-      say(`  ${formatInt(r.callsPerSec)} calls/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, errors ${r.errors + r.toolErrors}, bench CPU ${r.benchCpuPercentOfCore} % of a core, server CPU ${r.serverCpuPercentOfCore} % of a core`);
-      if (r.errors + r.toolErrors > 0) notes.push(`${p.label}: ${r.errors} transport errors, ${r.toolErrors} tool errors, e.g. ${r.firstError}`);
+      say(
+        `  ${formatInt(r.callsPerSec)} calls/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, errors ${r.errors + r.toolErrors}, bench CPU ${r.benchCpuPercentOfCore} % of a core, server CPU ${r.serverCpuPercentOfCore} % of a core`,
+      );
+      if (r.errors + r.toolErrors > 0)
+        notes.push(`${p.label}: ${r.errors} transport errors, ${r.toolErrors} tool errors, e.g. ${r.firstError}`);
     }
     await closeClients([...packClients, ...bareClients]);
   } finally {
@@ -150,18 +181,23 @@ async function main() {
     await server.stop();
   }
   const logs = logSummary(server.logFile);
-  for (const level of ['warn', 'error', 'fatal']) if (logs.byLevel[level]) notes.push(`server log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
+  for (const level of ['warn', 'error', 'fatal'])
+    if (logs.byLevel[level]) notes.push(`server log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
 
   const ceiling = results['bare SDK constant']!;
   const rows = Object.entries(results).map(([label, r]) => {
     const ratio = label.startsWith('Packline') ? r.callsPerSec / ceiling.callsPerSec : undefined;
     // The uncached phase shows what a kept answer saves; the target is the tools' as served.
     const targeted = ratio !== undefined && label !== UNCACHED.label;
-    const verdict = ratio === undefined ? 'ceiling' : !targeted ? 'measured' : ratio >= RATIO_TARGET ? 'OK' : `MISSED (< ${formatPercent(RATIO_TARGET)})`;
+    const verdict =
+      ratio === undefined ? 'ceiling' : !targeted ? 'measured' : ratio >= RATIO_TARGET ? 'OK' : `MISSED (< ${formatPercent(RATIO_TARGET)})`;
     return { label, r, ratio, targeted, verdict };
   });
   const saturated = Object.values(results).some((r) => r.benchCpuPercentOfCore >= 85);
-  if (saturated) notes.push(`the load generator (${CLIENTS} SDK clients in one process) used ≥ 85 % of a core in at least one phase: it is likely saturated and the ceiling understated (see bench CPU column)`);
+  if (saturated)
+    notes.push(
+      `the load generator (${CLIENTS} SDK clients in one process) used ≥ 85 % of a core in at least one phase: it is likely saturated and the ceiling understated (see bench CPU column)`,
+    );
 
   say();
   say('## Results');
@@ -170,8 +206,30 @@ async function main() {
   say();
   say(
     markdownTable(
-      ['tool', 'calls/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'target', 'bench CPU % core', 'server CPU % core', 'machine CPU %', 'verdict'],
-      rows.map(({ label, r, ratio, targeted, verdict }) => [label, formatInt(r.callsPerSec), formatMs(r.p50Ms), formatMs(r.p99Ms), ratio === undefined ? '-' : formatPercent(ratio), targeted ? `≥ ${formatPercent(RATIO_TARGET)}` : '-', r.benchCpuPercentOfCore, r.serverCpuPercentOfCore, r.machineCpuPercent, verdict]),
+      [
+        'tool',
+        'calls/s',
+        'p50 ms',
+        'p99 ms',
+        'ratio to bare',
+        'target',
+        'bench CPU % core',
+        'server CPU % core',
+        'machine CPU %',
+        'verdict',
+      ],
+      rows.map(({ label, r, ratio, targeted, verdict }) => [
+        label,
+        formatInt(r.callsPerSec),
+        formatMs(r.p50Ms),
+        formatMs(r.p99Ms),
+        ratio === undefined ? '-' : formatPercent(ratio),
+        targeted ? `≥ ${formatPercent(RATIO_TARGET)}` : '-',
+        r.benchCpuPercentOfCore,
+        r.serverCpuPercentOfCore,
+        r.machineCpuPercent,
+        verdict,
+      ]),
     ),
   );
   say();

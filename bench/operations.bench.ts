@@ -35,19 +35,49 @@ async function main() {
   const core = await openBenchCore(env);
   try {
     const contexts = new Contexts(core, 'bench-internal-token-0123456789');
-    const grant = { keyId: 'bench', organizationId: 'bench', plan: 'clan', scopes: ['opportunities:read'], expiresAt: Date.now() + 3_600_000 } as const;
+    const grant = {
+      keyId: 'bench',
+      organizationId: 'bench',
+      plan: 'clan',
+      scopes: ['opportunities:read'],
+      expiresAt: Date.now() + 3_600_000,
+    } as const;
     const context = () => contexts.forApiKey(grant);
     const cursors = (await positions(core, 'opportunities', 1_000, 3_000)).deepCursors;
-    const ids = ((await core.db.em.getConnection().execute("select id from needs where state = 'public' and demo = false")) as { id: string }[]).map((r) => r.id);
+    const ids = (
+      (await core.db.em.getConnection().execute("select id from needs where state = 'public' and demo = false")) as { id: string }[]
+    ).map((r) => r.id);
     const list = compiled(RestOpportunitiesDocument, 'RestOpportunities');
     const byId = compiled(RestOpportunityDocument, 'RestOpportunity');
     const listVariables = (i: number) => ({ first: 1 + (i % 50), after: cursors[i % cursors.length] });
     const byIdVariables = (i: number) => ({ id: ids[i % ids.length] });
     const cases = [
-      { operation: 'list page (distinct cursor, limit 1–50)', runs: 1_500, engine: 'graphql-js', run: (i: number) => execute({ schema, document: RestOpportunitiesDocument, variableValues: listVariables(i), contextValue: context() }) },
-      { operation: 'list page (distinct cursor, limit 1–50)', runs: 1_500, engine: 'graphql-jit', run: (i: number) => list.query(undefined, context(), listVariables(i)) },
-      { operation: 'by-id (distinct id)', runs: 4_000, engine: 'graphql-js', run: (i: number) => execute({ schema, document: RestOpportunityDocument, variableValues: byIdVariables(i), contextValue: context() }) },
-      { operation: 'by-id (distinct id)', runs: 4_000, engine: 'graphql-jit', run: (i: number) => byId.query(undefined, context(), byIdVariables(i)) },
+      {
+        operation: 'list page (distinct cursor, limit 1–50)',
+        runs: 1_500,
+        engine: 'graphql-js',
+        run: (i: number) =>
+          execute({ schema, document: RestOpportunitiesDocument, variableValues: listVariables(i), contextValue: context() }),
+      },
+      {
+        operation: 'list page (distinct cursor, limit 1–50)',
+        runs: 1_500,
+        engine: 'graphql-jit',
+        run: (i: number) => list.query(undefined, context(), listVariables(i)),
+      },
+      {
+        operation: 'by-id (distinct id)',
+        runs: 4_000,
+        engine: 'graphql-js',
+        run: (i: number) =>
+          execute({ schema, document: RestOpportunityDocument, variableValues: byIdVariables(i), contextValue: context() }),
+      },
+      {
+        operation: 'by-id (distinct id)',
+        runs: 4_000,
+        engine: 'graphql-jit',
+        run: (i: number) => byId.query(undefined, context(), byIdVariables(i)),
+      },
     ];
     // Both engines must give the same answer before their times mean anything.
     for (let i = 0; i < 20; i++) {

@@ -35,19 +35,23 @@ const RESULTS_FILE = join(ROOT, 'bench/results-peer.json');
 /** Calls one organization may take in one phase: well under the Clan monthly quota. */
 const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
 
-
 const say = (line = '') => process.stdout.write(`${line}\n`);
 /** The peer addresses the organization by id where Packline takes it from the key: each key gets its own path. */
 const loadKeyed = (origin: string, requests: KeyedRequest[], duration: number, pids: number[]) =>
   load({ url: origin + requests[0]!.path, requests, connections: CONNECTIONS, duration, pids });
-const brief = (r: LoadResult) => `${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers, non-2xx ${r.non2xx}, errors ${r.errors}`;
-const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const brief = (r: LoadResult) =>
+  `${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(r.total)} answers, non-2xx ${r.non2xx}, errors ${r.errors}`;
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 type Side = 'packline' | 'peer';
 
 /** One request per key, on `side`'s path of `endpoint`. */
 const requestsFor = (endpoint: PeerEndpoint, side: Side, keys: BenchKey[]): KeyedRequest[] =>
-  keys.map((k) => ({ path: side === 'packline' ? endpoint.packline : peerPathFor(endpoint, k.organizationId), authorization: `Bearer ${k.key}` }));
+  keys.map((k) => ({
+    path: side === 'packline' ? endpoint.packline : peerPathFor(endpoint, k.organizationId),
+    authorization: `Bearer ${k.key}`,
+  }));
 
 async function main() {
   const host = machine();
@@ -56,11 +60,16 @@ async function main() {
   say();
   say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}, ${host.platform}`);
   say(`Peer: ${peerVersion}`);
-  say(`Load: autocannon, ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase after ${WARMUP} s warm-up per endpoint and side`);
+  say(
+    `Load: autocannon, ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase after ${WARMUP} s warm-up per endpoint and side`,
+  );
   const notes: string[] = [];
-  const idle = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) => say(`Waiting for an idle machine: ${percent} % of all cores busy...`));
+  const idle = await waitForIdle(WAIT_IDLE * 1000, NOISE_PERCENT, (percent) =>
+    say(`Waiting for an idle machine: ${percent} % of all cores busy...`),
+  );
   say(`Machine busy before start: ${idle.machinePercent} % of all cores (load average ${idle.loadAverage.join(', ')})`);
-  if (idle.machinePercent > NOISE_PERCENT) notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
+  if (idle.machinePercent > NOISE_PERCENT)
+    notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
 
   say('Starting Packline (SQLite, demo data, LOG_LEVEL=info, logs to a file)...');
   const server = await startPackline({ env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
@@ -79,7 +88,11 @@ async function main() {
       if (!id) throw new Error(`GET ${path} gave no id: ${JSON.stringify(body).slice(0, 300)}`);
       return id;
     };
-    const endpoints = peerEndpoints({ organizationId: await first('/api/v1/organization'), opportunityId: await first('/api/v1/opportunities?limit=1'), eventId: await first('/api/v1/events?limit=1') });
+    const endpoints = peerEndpoints({
+      organizationId: await first('/api/v1/organization'),
+      opportunityId: await first('/api/v1/opportunities?limit=1'),
+      eventId: await first('/api/v1/events?limit=1'),
+    });
 
     say('Comparing the answers of both (demo key)...');
     const before = await compareAnswers(server.origin, peer.origin, server.demoKey, endpoints);
@@ -108,7 +121,9 @@ async function main() {
     // Enough organizations per phase for 1.5 times the fastest warm-up rate, each far below its quota.
     const rate = Math.max(...Object.values(warmups).map((r) => r.total / Math.max(r.durationS, 0.001)));
     const orgsPerPhase = Math.max(1, Math.ceil((rate * 1.5 * DURATION) / CALLS_PER_ORG));
-    const phases = endpoints.flatMap((endpoint, e) => (['packline', 'peer'] as const).map((side) => ({ endpoint, side, prefix: `peer-${e + 1}-${side}` })));
+    const phases = endpoints.flatMap((endpoint, e) =>
+      (['packline', 'peer'] as const).map((side) => ({ endpoint, side, prefix: `peer-${e + 1}-${side}` })),
+    );
     say(`Creating ${orgsPerPhase} organization(s) and key(s) per measured phase (${phases.length} phases) through the CLI...`);
     const ids = phases.flatMap((p) => Array.from({ length: orgsPerPhase }, (_, i) => `${p.prefix}-${i + 1}`));
     const measured = await createOrgKeys(server.env, ids);
@@ -123,19 +138,30 @@ async function main() {
       say(`  ${brief(r)}`);
       results.set(`${phase.side} ${phase.endpoint.name}`, r);
     }
-    for (const [label, child] of [['Packline', server.child], ['the peer', peer.child]] as const) {
-      if (child.exitCode !== null || child.signalCode !== null) notes.push(`${label} exited (${child.exitCode ?? child.signalCode}) during the run`);
+    for (const [label, child] of [
+      ['Packline', server.child],
+      ['the peer', peer.child],
+    ] as const) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        notes.push(`${label} exited (${child.exitCode ?? child.signalCode}) during the run`);
     }
 
     const after = await compareAnswers(server.origin, peer.origin, server.demoKey, endpoints);
     for (const c of after) if (!c.sameData) notes.push(`after the load, ${c.endpoint} differs: ${c.differences.join('; ')}`);
     const rows = endpoints.map((endpoint) =>
-      peerRow(endpoint.name, results.get(`packline ${endpoint.name}`)!, results.get(`peer ${endpoint.name}`)!, before.find((c) => c.endpoint === endpoint.name), NOISE_PERCENT),
+      peerRow(
+        endpoint.name,
+        results.get(`packline ${endpoint.name}`)!,
+        results.get(`peer ${endpoint.name}`)!,
+        before.find((c) => c.endpoint === endpoint.name),
+        NOISE_PERCENT,
+      ),
     );
     await peer.stop();
     await server.stop();
     const logs = logSummary(server.logFile);
-    for (const level of ['warn', 'error', 'fatal']) if (logs.byLevel[level]) notes.push(`Packline log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
+    for (const level of ['warn', 'error', 'fatal'])
+      if (logs.byLevel[level]) notes.push(`Packline log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
     if (/\bERR\b|Error/.test(peer.output())) notes.push(`the peer wrote errors: ${peer.output().slice(0, 500)}`);
 
     report({ host, idle, peerVersion, orgsPerPhase, rows, before, after, warmups, logs, notes });
@@ -163,7 +189,9 @@ function report({ host, idle, peerVersion, orgsPerPhase, rows, before, after, wa
   say();
   say('## Results');
   say();
-  say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase; peer: ${peerVersion}.`);
+  say(
+    `Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; ${CONNECTIONS} connections, pipelining 1, ${DURATION} s per phase; peer: ${peerVersion}.`,
+  );
   say();
   say(table);
   say();
@@ -176,7 +204,18 @@ function report({ host, idle, peerVersion, orgsPerPhase, rows, before, after, wa
     at: new Date().toISOString(),
     machine: host,
     idleBefore: idle,
-    settings: { connections: CONNECTIONS, pipelining: 1, durationS: DURATION, warmupS: WARMUP, orgsPerPhase, noiseThresholdPercent: NOISE_PERCENT, database: 'sqlite', logLevel: 'info', peer: peerVersion, peerLimits: true },
+    settings: {
+      connections: CONNECTIONS,
+      pipelining: 1,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      orgsPerPhase,
+      noiseThresholdPercent: NOISE_PERCENT,
+      database: 'sqlite',
+      logLevel: 'info',
+      peer: peerVersion,
+      peerLimits: true,
+    },
     endpoints: rows,
     comparisons: { before, after },
     warmups,

@@ -46,7 +46,6 @@ interface Endpoint {
   ratioTarget: number;
 }
 
-
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const bearer = (key: string) => `Bearer ${key}`;
 const brief = (r: LoadResult) =>
@@ -83,7 +82,8 @@ async function main() {
 
     // The by-id id is the first item of the list page.
     const firstList = await capture(server.origin, LIST_URL, demo);
-    if (firstList.status !== 200) throw new Error(`GET ${LIST_URL} answered ${firstList.status}: ${firstList.body.toString().slice(0, 300)}`);
+    if (firstList.status !== 200)
+      throw new Error(`GET ${LIST_URL} answered ${firstList.status}: ${firstList.body.toString().slice(0, 300)}`);
     const firstId = (JSON.parse(firstList.body.toString()) as { data: { id: string }[] }).data[0]?.id;
     if (!firstId) throw new Error(`GET ${LIST_URL} returned no opportunity`);
     const endpoints: Endpoint[] = [
@@ -95,17 +95,29 @@ async function main() {
     // 63,000 req/s), so no warm-up call is refused and every one runs the whole path.
     const warmOrgs = Math.ceil((endpoints.length * WARMUP * 70_000) / CALLS_PER_ORG);
     say(`Creating ${warmOrgs} warm-up organizations and keys through the CLI...`);
-    const warm = await createOrgKeys(server.env, Array.from({ length: warmOrgs }, (_, i) => `bench-warmup-${i + 1}`));
+    const warm = await createOrgKeys(
+      server.env,
+      Array.from({ length: warmOrgs }, (_, i) => `bench-warmup-${i + 1}`),
+    );
     oddities.push(...warm.warnings);
     const warmAuth = warm.keys.map((k) => bearer(k.key));
 
     const warmups: Record<string, LoadResult> = {};
     for (const endpoint of endpoints) {
       say(`Warm-up ${endpoint.name} (${WARMUP} s)...`);
-      const result = await load({ url: server.origin + endpoint.url, connections: CONNECTIONS, duration: WARMUP, authorizations: warmAuth, pids: [server.child.pid!] });
+      const result = await load({
+        url: server.origin + endpoint.url,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        authorizations: warmAuth,
+        pids: [server.child.pid!],
+      });
       warmups[`Packline ${endpoint.name}`] = result;
       say(`  ${brief(result)}`);
-      if (!clean(result)) oddities.push(`warm-up of ${endpoint.name}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`);
+      if (!clean(result))
+        oddities.push(
+          `warm-up of ${endpoint.name}: ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors`,
+        );
     }
 
     // Enough organizations per phase for 1.5 times the warm-up rate, each far below its quota.
@@ -134,7 +146,13 @@ async function main() {
     // The ceiling process is fresh: warm it up as the service was, so both run JIT-compiled.
     for (const endpoint of endpoints) {
       say(`Warm-up ceiling ${endpoint.name} (${WARMUP} s)...`);
-      const result = await load({ url: ceiling.origin + endpoint.url, connections: CONNECTIONS, duration: WARMUP, authorizations: warmAuth, pids });
+      const result = await load({
+        url: ceiling.origin + endpoint.url,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        authorizations: warmAuth,
+        pids,
+      });
       warmups[`ceiling ${endpoint.name}`] = result;
       if (!clean(result)) oddities.push(`warm-up of the ceiling ${endpoint.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       say(`  ${brief(result)}`);
@@ -165,12 +183,15 @@ async function main() {
     for (const response of captured) {
       const after = await capture(server.origin, response.url, demo);
       if (after.status !== 200 || !after.body.equals(response.body)) {
-        oddities.push(`after the load, ${response.url} answered ${after.status} with ${after.body.length} bytes (before: 200, ${response.body.length} bytes)`);
+        oddities.push(
+          `after the load, ${response.url} answered ${after.status} with ${after.body.length} bytes (before: 200, ${response.body.length} bytes)`,
+        );
       }
     }
     await server.stop();
     const logs = logSummary(server.logFile);
-    if (server.child.exitCode !== 0 && server.child.exitCode !== null) oddities.push(`the Packline server exited with code ${server.child.exitCode} on SIGTERM`);
+    if (server.child.exitCode !== 0 && server.child.exitCode !== null)
+      oddities.push(`the Packline server exited with code ${server.child.exitCode} on SIGTERM`);
     for (const level of ['warn', 'error', 'fatal']) {
       if (logs.byLevel[level]) oddities.push(`server log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
     }
@@ -200,7 +221,8 @@ function row(endpoint: Endpoint, real: LoadResult, ceiling: LoadResult, bodyByte
   if (real.p99Ms > P99_TARGET_MS) missed.push(`p99 ${formatMs(real.p99Ms)} ms > ${P99_TARGET_MS} ms`);
   let verdict: string;
   if (!valid) {
-    const bad = (label: string, r: LoadResult) => (clean(r) ? [] : [`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`]);
+    const bad = (label: string, r: LoadResult) =>
+      clean(r) ? [] : [`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`];
     verdict = `INVALID (${[...bad('Packline', real), ...bad('ceiling', ceiling)].join('; ')})`;
   } else verdict = missed.length === 0 ? 'OK' : `MISSED (${missed.join(', ')})`;
   const noise = Math.max(real.otherCpuPercent, ceiling.otherCpuPercent);
@@ -236,7 +258,20 @@ function report(
   ];
   const details = markdownTable(
     ['phase', 'answers', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'timeouts', 'CPU %', 'other CPU %'],
-    phases.map(([name, r]) => [name, formatInt(r.total), formatInt(r.reqPerSec), formatMs(r.p50Ms), formatMs(r.p90Ms), formatMs(r.p99Ms), formatMs(r.maxMs), r.non2xx, r.errors, r.timeouts, r.machineCpuPercent, r.otherCpuPercent]),
+    phases.map(([name, r]) => [
+      name,
+      formatInt(r.total),
+      formatInt(r.reqPerSec),
+      formatMs(r.p50Ms),
+      formatMs(r.p90Ms),
+      formatMs(r.p99Ms),
+      formatMs(r.maxMs),
+      r.non2xx,
+      r.errors,
+      r.timeouts,
+      r.machineCpuPercent,
+      r.otherCpuPercent,
+    ]),
   );
 
   say();
@@ -250,17 +285,25 @@ function report(
   say();
   say(details);
   say();
-  say(`CPU %: the whole machine (100 = all ${host.cores} cores busy); other CPU %: processes outside this benchmark (noise above ${NOISE_PERCENT} %).`);
+  say(
+    `CPU %: the whole machine (100 = all ${host.cores} cores busy); other CPU %: processes outside this benchmark (noise above ${NOISE_PERCENT} %).`,
+  );
   say(`Response bodies: ${rows.map((r) => `${r.endpoint.name} ${formatInt(r.bodyBytes)} B`).join('; ')}.`);
-  say(`Quota: ${orgsPerPhase} Clan organization(s) per measured phase; server log: ${formatInt(logs.lines)} JSON lines ${JSON.stringify(logs.byLevel)}.`);
+  say(
+    `Quota: ${orgsPerPhase} Clan organization(s) per measured phase; server log: ${formatInt(logs.lines)} JSON lines ${JSON.stringify(logs.byLevel)}.`,
+  );
   say();
   const invalid = rows.filter((r) => !r.valid);
   const missed = rows.filter((r) => r.valid && r.missed.length > 0);
-  if (invalid.length > 0) say(`INVALID: ${invalid.map((r) => r.endpoint.name).join(', ')} (non-2xx answers or errors: the numbers do not measure the service)`);
+  if (invalid.length > 0)
+    say(`INVALID: ${invalid.map((r) => r.endpoint.name).join(', ')} (non-2xx answers or errors: the numbers do not measure the service)`);
   if (missed.length > 0) say(`MISSED: ${missed.map((r) => `${r.endpoint.name}: ${r.missed.join(', ')}`).join('; ')}`);
   if (invalid.length === 0 && missed.length === 0) say('All targets met.');
   const noisy = rows.filter((r) => Math.max(r.real.otherCpuPercent, r.ceiling.otherCpuPercent) > NOISE_PERCENT);
-  if (noisy.length > 0) say(`NOISY: other processes used the CPU during ${noisy.map((r) => r.endpoint.name).join(', ')}; rerun on an idle machine before trusting these numbers.`);
+  if (noisy.length > 0)
+    say(
+      `NOISY: other processes used the CPU during ${noisy.map((r) => r.endpoint.name).join(', ')}; rerun on an idle machine before trusting these numbers.`,
+    );
   for (const oddity of new Set(oddities)) say(`Note: ${oddity}`);
 
   writeResults(RESULTS_FILE, {
@@ -268,7 +311,17 @@ function report(
     at: new Date().toISOString(),
     machine: host,
     idleBefore: idle,
-    settings: { noiseThresholdPercent: NOISE_PERCENT, connections: CONNECTIONS, pipelining: 1, durationS: DURATION, warmupS: WARMUP, orgsPerPhase, p99TargetMs: P99_TARGET_MS, database: 'sqlite', logLevel: 'info' },
+    settings: {
+      noiseThresholdPercent: NOISE_PERCENT,
+      connections: CONNECTIONS,
+      pipelining: 1,
+      durationS: DURATION,
+      warmupS: WARMUP,
+      orgsPerPhase,
+      p99TargetMs: P99_TARGET_MS,
+      database: 'sqlite',
+      logLevel: 'info',
+    },
     endpoints: rows.map((r) => ({
       endpoint: r.endpoint.name,
       url: r.endpoint.url,

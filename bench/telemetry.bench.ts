@@ -54,15 +54,30 @@ interface Side {
 async function prepare(name: string, server: PacklineServer, orgs: number): Promise<Side> {
   const list = await capture(server.origin, '/api/v1/opportunities?limit=1', { authorization: `Bearer ${server.demoKey}` });
   const id = (JSON.parse(list.body.toString()) as { data: { id: string }[] }).data[0]!.id;
-  const { keys } = await createOrgKeys(server.env, Array.from({ length: orgs }, (_, i) => `bench-telemetry-${i + 1}`));
-  return { name, server, auth: keys.map((k) => `Bearer ${k.key}`), url: `${server.origin}/api/v1/opportunities/${encodeURIComponent(id)}`, rounds: [] };
+  const { keys } = await createOrgKeys(
+    server.env,
+    Array.from({ length: orgs }, (_, i) => `bench-telemetry-${i + 1}`),
+  );
+  return {
+    name,
+    server,
+    auth: keys.map((k) => `Bearer ${k.key}`),
+    url: `${server.origin}/api/v1/opportunities/${encodeURIComponent(id)}`,
+    rounds: [],
+  };
 }
 
 const sum = (results: LoadResult[]) => {
   const seconds = results.reduce((s, r) => s + r.durationS, 0);
   const total = results.reduce((s, r) => s + r.total, 0);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return { reqPerSec: total / seconds, p50: median(results.map((r) => r.p50Ms)), p99: median(results.map((r) => r.p99Ms)), total, clean: results.every(clean) };
+  return {
+    reqPerSec: total / seconds,
+    p50: median(results.map((r) => r.p50Ms)),
+    p99: median(results.map((r) => r.p99Ms)),
+    total,
+    clean: results.every(clean),
+  };
 };
 
 async function main() {
@@ -70,7 +85,9 @@ async function main() {
   const base = baseRevision();
   say('# Tracing hooks, tracing off: REST by id, this checkout vs the code before the hooks');
   say();
-  say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per server, alternating`);
+  say(
+    `Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per server, alternating`,
+  );
   say(`Before the hooks: ${base.slice(0, 12)} (${git('log', '-1', '--format=%s', base).slice(0, 80)})`);
   const baseRoot = checkout(base);
   // Calls per server: warm-up and rounds at up to 30,000 req/s, each organization within 80 % of
@@ -82,14 +99,28 @@ async function main() {
   try {
     const sides = [await prepare('tracing off (this checkout)', current, orgs), await prepare('no hooks (before)', before, orgs)];
     for (const side of sides) {
-      const warm = await load({ url: side.url, connections: CONNECTIONS, duration: WARMUP, authorizations: side.auth, pids: [side.server.child.pid!] });
+      const warm = await load({
+        url: side.url,
+        connections: CONNECTIONS,
+        duration: WARMUP,
+        authorizations: side.auth,
+        pids: [side.server.child.pid!],
+      });
       say(`warm-up ${side.name}: ${formatInt(warm.reqPerSec)} req/s`);
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const result = await load({ url: side.url, connections: CONNECTIONS, duration: DURATION, authorizations: side.auth, pids: [current.child.pid!, before.child.pid!] });
+        const result = await load({
+          url: side.url,
+          connections: CONNECTIONS,
+          duration: DURATION,
+          authorizations: side.auth,
+          pids: [current.child.pid!, before.child.pid!],
+        });
         side.rounds.push(result);
-        say(`round ${round + 1} ${side.name}: ${formatInt(result.reqPerSec)} req/s, p50 ${formatMs(result.p50Ms)} ms, p99 ${formatMs(result.p99Ms)} ms${clean(result) ? '' : ` NOT CLEAN ${JSON.stringify(result.statusCodes)}`}`);
+        say(
+          `round ${round + 1} ${side.name}: ${formatInt(result.reqPerSec)} req/s, p50 ${formatMs(result.p50Ms)} ms, p99 ${formatMs(result.p99Ms)} ms${clean(result) ? '' : ` NOT CLEAN ${JSON.stringify(result.statusCodes)}`}`,
+        );
       }
     }
     const [off, none] = sides.map((s) => sum(s.rounds)) as [ReturnType<typeof sum>, ReturnType<typeof sum>];
@@ -104,7 +135,9 @@ async function main() {
       ),
     );
     say();
-    say(`Ratio, tracing off / no hooks: ${formatPercent(off.reqPerSec / none.reqPerSec)} of the throughput (differences of a few percent are this machine's noise).`);
+    say(
+      `Ratio, tracing off / no hooks: ${formatPercent(off.reqPerSec / none.reqPerSec)} of the throughput (differences of a few percent are this machine's noise).`,
+    );
     if (!off.clean || !none.clean) say('WARNING: some answers were not 200 (see the rounds): the figures mix in refusals.');
   } finally {
     await current.stop();

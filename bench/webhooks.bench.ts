@@ -67,7 +67,6 @@ const SQL_TRACE = flag('BENCH_SQL_TRACE');
 const NOISE_PERCENT = 5;
 const RESULTS_FILE = join(ROOT, 'bench/results-webhooks.json');
 
-
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
 async function main() {
@@ -76,7 +75,9 @@ async function main() {
   say('# Packline webhook benchmark');
   say();
   say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}, ${host.platform}; load average at start ${loadAtStart.join(', ')}`);
-  say(`Settings: ${NEEDS} needs × ${DESTINATIONS} destinations, fan-out ${FANOUT}, warm-up ${WARMUP_NEEDS} needs, preparers ${PREPARE_JOBS} jobs × ${PREPARE_ROUNDS} rounds${PROFILE ? ', PROFILED (--cpu-prof)' : ''}${SQL_TRACE ? ', SQL-TRACED' : ''}`);
+  say(
+    `Settings: ${NEEDS} needs × ${DESTINATIONS} destinations, fan-out ${FANOUT}, warm-up ${WARMUP_NEEDS} needs, preparers ${PREPARE_JOBS} jobs × ${PREPARE_ROUNDS} rounds${PROFILE ? ', PROFILED (--cpu-prof)' : ''}${SQL_TRACE ? ', SQL-TRACED' : ''}`,
+  );
   say();
   const notes: string[] = [];
   let lastNotice = 0;
@@ -86,7 +87,10 @@ async function main() {
     say(`Waiting for an idle machine: ${percent} % of all cores busy (up to ${WAIT_IDLE} s, BENCH_WAIT_IDLE)...`);
   });
   say(`Machine busy before start: ${idle.machinePercent} % of all cores (load average ${idle.loadAverage.join(', ')})`);
-  if (idle.machinePercent > NOISE_PERCENT) notes.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')}): numbers are noisy`);
+  if (idle.machinePercent > NOISE_PERCENT)
+    notes.push(
+      `the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')}): numbers are noisy`,
+    );
 
   // Before each timed part: wait (up to BENCH_WAIT_IDLE) for other processes to leave the CPU.
   const waitIdle = async (what: string) => {
@@ -103,7 +107,11 @@ async function main() {
   say(`  ${receiver.origin}`);
   try {
     // 1. Deliveries vs ceiling.
-    const { phase: delivery, captured, backlog: measured } = await runDeliveryPhase(receiver, {
+    const {
+      phase: delivery,
+      captured,
+      backlog: measured,
+    } = await runDeliveryPhase(receiver, {
       needs: NEEDS,
       destinationCount: DESTINATIONS,
       warmupNeeds: WARMUP_NEEDS,
@@ -115,7 +123,12 @@ async function main() {
     });
     const backlog = measured!;
     await sleep(1_000);
-    const ceiling = await runCeilingPhase(receiver, captured, { warmupPerLane: Math.min(40, NEEDS), repeats: CEILING_REPEATS, say, waitIdle });
+    const ceiling = await runCeilingPhase(receiver, captured, {
+      warmupPerLane: Math.min(40, NEEDS),
+      repeats: CEILING_REPEATS,
+      say,
+      waitIdle,
+    });
     const ratio = ceiling.median.result.perSecond > 0 ? backlog.perSecond / ceiling.median.result.perSecond : 0;
     const liveRatio = ceiling.median.result.perSecond > 0 ? delivery.check.perSecond / ceiling.median.result.perSecond : 0;
 
@@ -131,40 +144,64 @@ async function main() {
 
     // Notes.
     const c = delivery.check;
-    if (!delivery.complete || c.missing > 0) notes.push(`phase 1: ${formatInt(c.missing)} of ${formatInt(c.expected)} deliveries never arrived`);
+    if (!delivery.complete || c.missing > 0)
+      notes.push(`phase 1: ${formatInt(c.missing)} of ${formatInt(c.expected)} deliveries never arrived`);
     if (c.duplicates > 0) notes.push(`phase 1: ${formatInt(c.duplicates)} duplicate deliveries`);
     if (c.unexpected > 0) notes.push(`phase 1: ${formatInt(c.unexpected)} unexpected requests`);
     if (c.signatures.valid !== c.signatures.checked) notes.push(`phase 1: signature failures ${JSON.stringify(c.signatures.failures)}`);
     if (delivery.recorded.pending > 0 || delivery.recorded.failed > 0 || delivery.recorded.retried > 0) {
-      notes.push(`phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`);
+      notes.push(
+        `phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`,
+      );
     }
     const b = backlog.check;
-    if (!backlog.complete || b.missing > 0) notes.push(`backlog: ${formatInt(b.missing)} of ${formatInt(b.expected)} deliveries never arrived`);
+    if (!backlog.complete || b.missing > 0)
+      notes.push(`backlog: ${formatInt(b.missing)} of ${formatInt(b.expected)} deliveries never arrived`);
     if (b.duplicates > 0) notes.push(`backlog: ${formatInt(b.duplicates)} duplicate deliveries`);
     if (b.unexpected > 0) notes.push(`backlog: ${formatInt(b.unexpected)} unexpected requests`);
     if (b.signatures.valid !== b.signatures.checked) notes.push(`backlog: signature failures ${JSON.stringify(b.signatures.failures)}`);
     if (backlog.recorded.pending > 0 || backlog.recorded.failed > 0 || backlog.recorded.retried > 0) {
-      notes.push(`backlog: the server's record shows ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed, ${backlog.recorded.retried} retried among the newest ${backlog.recorded.seen}`);
+      notes.push(
+        `backlog: the server's record shows ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed, ${backlog.recorded.retried} retried among the newest ${backlog.recorded.seen}`,
+      );
     }
-    if (backlog.cpu.otherPercent > NOISE_PERCENT) notes.push(`backlog dispatcher: NOISY, other processes took ${backlog.cpu.otherPercent} % of all cores`);
+    if (backlog.cpu.otherPercent > NOISE_PERCENT)
+      notes.push(`backlog dispatcher: NOISY, other processes took ${backlog.cpu.otherPercent} % of all cores`);
     for (const [i, run] of ceiling.runs.entries()) {
       if (run.receivedByReceiver !== run.result.requests || (run.result.statuses['200'] ?? 0) !== run.result.requests) {
-        notes.push(`ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`);
+        notes.push(
+          `ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`,
+        );
       }
-      if (run.cpu.otherPercent > NOISE_PERCENT) notes.push(`phase 1 ceiling run ${i + 1}: NOISY, other processes took ${run.cpu.otherPercent} % of all cores`);
+      if (run.cpu.otherPercent > NOISE_PERCENT)
+        notes.push(`phase 1 ceiling run ${i + 1}: NOISY, other processes took ${run.cpu.otherPercent} % of all cores`);
     }
     for (const round of fanout.rounds) {
-      if (!round.complete || round.check.missing > 0 || round.check.duplicates > 0) notes.push(`fan-out ${round.label}: ${round.check.missing} missing, ${round.check.duplicates} duplicates`);
-      if (round.check.signatures.valid !== round.check.signatures.checked) notes.push(`fan-out ${round.label}: signature failures ${JSON.stringify(round.check.signatures.failures)}`);
-      if (round.cpu.otherPercent > NOISE_PERCENT) notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
+      if (!round.complete || round.check.missing > 0 || round.check.duplicates > 0)
+        notes.push(`fan-out ${round.label}: ${round.check.missing} missing, ${round.check.duplicates} duplicates`);
+      if (round.check.signatures.valid !== round.check.signatures.checked)
+        notes.push(`fan-out ${round.label}: signature failures ${JSON.stringify(round.check.signatures.failures)}`);
+      if (round.cpu.otherPercent > NOISE_PERCENT)
+        notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
     }
-    for (const row of preparers) if (row.otherCpuPercent > NOISE_PERCENT) notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
-    if (delivery.cpu.otherPercent > NOISE_PERCENT) notes.push(`live phase: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
-    for (const [label, log] of [['phase 1 server', delivery.serverLog], ['fan-out server', fanout.serverLog]] as const) {
-      for (const level of ['warn', 'error', 'fatal']) if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
+    for (const row of preparers)
+      if (row.otherCpuPercent > NOISE_PERCENT)
+        notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
+    if (delivery.cpu.otherPercent > NOISE_PERCENT)
+      notes.push(`live phase: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
+    for (const [label, log] of [
+      ['phase 1 server', delivery.serverLog],
+      ['fan-out server', fanout.serverLog],
+    ] as const) {
+      for (const level of ['warn', 'error', 'fatal'])
+        if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
     }
-    if (PROFILE) notes.push('PROFILED: the phase-1 server ran under --cpu-prof, which slows it; rerun without BENCH_CPU_PROF for the figures');
-    if (SQL_TRACE) notes.push('SQL-TRACED: the servers timed every SQLite statement (BENCH_SQL_TRACE), which costs a little; rerun without it for the figures');
+    if (PROFILE)
+      notes.push('PROFILED: the phase-1 server ran under --cpu-prof, which slows it; rerun without BENCH_CPU_PROF for the figures');
+    if (SQL_TRACE)
+      notes.push(
+        'SQL-TRACED: the servers timed every SQLite statement (BENCH_SQL_TRACE), which costs a little; rerun without it for the figures',
+      );
 
     // Report.
     const verdict = ratio >= RATIO_TARGET ? 'OK' : `MISSED (${formatPercent(ratio)} < ${formatPercent(RATIO_TARGET)})`;
@@ -178,31 +215,51 @@ async function main() {
     say();
     say('## Results');
     say();
-    say(`Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; load average at start ${loadAtStart.join(', ')}; busy before start ${idle.machinePercent} %.`);
+    say(
+      `Machine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; load average at start ${loadAtStart.join(', ')}; busy before start ${idle.machinePercent} %.`,
+    );
     say();
-    const code = (s: typeof delivery.sources) => `commit ${s.commit}, delivery code ${s.deliveryCodeHash}${s.uncommitted.length ? ` (uncommitted: ${s.uncommitted.join(', ')})` : ''}`;
+    const code = (s: typeof delivery.sources) =>
+      `commit ${s.commit}, delivery code ${s.deliveryCodeHash}${s.uncommitted.length ? ` (uncommitted: ${s.uncommitted.join(', ')})` : ''}`;
     say(`Code: phase 1 server ${code(delivery.sources)}; fan-out server ${code(fanout.sources)}.`);
-    if (delivery.sources.deliveryCodeHash !== fanout.sources.deliveryCodeHash) notes.push('the delivery code changed on disk between the phase-1 and the fan-out server starts');
+    if (delivery.sources.deliveryCodeHash !== fanout.sources.deliveryCodeHash)
+      notes.push('the delivery code changed on disk between the phase-1 and the fan-out server starts');
     say();
-    say(`### 1. Deliveries vs ceiling: ${formatInt(NEEDS)} needs × ${formatInt(delivery.destinations)} destinations → ${formatInt(c.expected)} signed deliveries${PROFILE ? ' (PROFILED)' : ''}`);
+    say(
+      `### 1. Deliveries vs ceiling: ${formatInt(NEEDS)} needs × ${formatInt(delivery.destinations)} destinations → ${formatInt(c.expected)} signed deliveries${PROFILE ? ' (PROFILED)' : ''}`,
+    );
     say();
     say(table1);
     say();
-    say(`Verdict: ${verdict} (the dispatcher's rate, backlog row). Spans: live, first commit → last receipt; backlog, its commit → last receipt; ceiling, first request → last answer.`);
+    say(
+      `Verdict: ${verdict} (the dispatcher's rate, backlog row). Spans: live, first commit → last receipt; backlog, its commit → last receipt; ceiling, first request → last answer.`,
+    );
     say(`Ceiling runs: ${ceiling.runs.map((run) => `${formatInt(run.result.perSecond)}/s`).join(', ')} (median used).`);
-    say(`Live: publishNeed ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`);
-    say(`After the last publishNeed answer: ${formatInt(delivery.drain.deliveries)} deliveries in ${formatInt(delivery.drain.ms)} ms = ${formatInt(delivery.drain.perSecond)}/s (${formatPercent(delivery.drain.perSecond / ceiling.median.result.perSecond)} of the ceiling) with nothing else to do.`);
-    say(`Live lag (occurred_at → receipt): min ${c.lag.minMs}, p50 ${c.lag.p50Ms}, p90 ${c.lag.p90Ms}, p99 ${c.lag.p99Ms}, max ${c.lag.maxMs} ms. Bodies ${c.bodyBytes.min}–${c.bodyBytes.max} B (median ${c.bodyBytes.median}).`);
-    say(`Backlog: ${formatInt(backlog.needs)} signals committed to the outbox at once, on the same server; ${formatInt(b.received)} deliveries in ${formatInt(backlog.spanMs)} ms from the commit (first receipt after ${formatInt(backlog.firstReceiptMs)} ms): ${formatInt(backlog.perSecond)}/s. ` +
-      `Its record: ${backlog.recorded.succeeded} succeeded, ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed among the newest ${backlog.recorded.seen}.`);
-    say(`Server record (newest 50 per destination): ${delivery.recorded.succeeded} succeeded, ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried; ` +
-      `all recorded ${delivery.recorded.settledAfterLastReceiptMs ?? '(not settled)'} ms after the last receipt (or earlier: checked after a 1 s settle).`);
+    say(
+      `Live: publishNeed ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`,
+    );
+    say(
+      `After the last publishNeed answer: ${formatInt(delivery.drain.deliveries)} deliveries in ${formatInt(delivery.drain.ms)} ms = ${formatInt(delivery.drain.perSecond)}/s (${formatPercent(delivery.drain.perSecond / ceiling.median.result.perSecond)} of the ceiling) with nothing else to do.`,
+    );
+    say(
+      `Live lag (occurred_at → receipt): min ${c.lag.minMs}, p50 ${c.lag.p50Ms}, p90 ${c.lag.p90Ms}, p99 ${c.lag.p99Ms}, max ${c.lag.maxMs} ms. Bodies ${c.bodyBytes.min}–${c.bodyBytes.max} B (median ${c.bodyBytes.median}).`,
+    );
+    say(
+      `Backlog: ${formatInt(backlog.needs)} signals committed to the outbox at once, on the same server; ${formatInt(b.received)} deliveries in ${formatInt(backlog.spanMs)} ms from the commit (first receipt after ${formatInt(backlog.firstReceiptMs)} ms): ${formatInt(backlog.perSecond)}/s. ` +
+        `Its record: ${backlog.recorded.succeeded} succeeded, ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed among the newest ${backlog.recorded.seen}.`,
+    );
+    say(
+      `Server record (newest 50 per destination): ${delivery.recorded.succeeded} succeeded, ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried; ` +
+        `all recorded ${delivery.recorded.settledAfterLastReceiptMs ?? '(not settled)'} ms after the last receipt (or earlier: checked after a 1 s settle).`,
+    );
     say();
     say('CPU by process during the timed part (% of one core; 2 cores = 200 %):');
     say();
     say(cpu);
     say();
-    say(`### 2. Fan-out: 1 need → ${formatInt(fanout.destinations)} destinations (${fanout.organizations} Clan organizations, fresh server)`);
+    say(
+      `### 2. Fan-out: 1 need → ${formatInt(fanout.destinations)} destinations (${fanout.organizations} Clan organizations, fresh server)`,
+    );
     say();
     say(fanoutTable(fanout));
     say();
@@ -229,7 +286,10 @@ async function main() {
       say(sqlTable(round.sql));
       say();
     }
-    for (const [label, profiles] of [['live', delivery.profiles], ['backlog', backlog.profiles]] as const) {
+    for (const [label, profiles] of [
+      ['live', delivery.profiles],
+      ['backlog', backlog.profiles],
+    ] as const) {
       if (profiles.length === 0) continue;
       say(`### Server CPU profile (${label}, measured window), top self time`);
       say();
@@ -246,12 +306,41 @@ async function main() {
       at: new Date().toISOString(),
       machine: { ...host, loadAverageAtStart: loadAtStart },
       idleBefore: idle,
-      settings: { needs: NEEDS, destinations: DESTINATIONS, fanout: FANOUT, warmupNeeds: WARMUP_NEEDS, prepareJobs: PREPARE_JOBS, prepareRounds: PREPARE_ROUNDS, ceilingRepeats: CEILING_REPEATS, profiled: PROFILE, sqlTraced: SQL_TRACE, database: 'sqlite', logLevel: 'warn', receiver: 'own child process' },
-      deliveries: { packline: delivery, backlog, ceiling, ratio: Math.round(ratio * 1000) / 1000, liveRatio: Math.round(liveRatio * 1000) / 1000, ratioTarget: RATIO_TARGET, met: ratio >= RATIO_TARGET, verdict },
+      settings: {
+        needs: NEEDS,
+        destinations: DESTINATIONS,
+        fanout: FANOUT,
+        warmupNeeds: WARMUP_NEEDS,
+        prepareJobs: PREPARE_JOBS,
+        prepareRounds: PREPARE_ROUNDS,
+        ceilingRepeats: CEILING_REPEATS,
+        profiled: PROFILE,
+        sqlTraced: SQL_TRACE,
+        database: 'sqlite',
+        logLevel: 'warn',
+        receiver: 'own child process',
+      },
+      deliveries: {
+        packline: delivery,
+        backlog,
+        ceiling,
+        ratio: Math.round(ratio * 1000) / 1000,
+        liveRatio: Math.round(liveRatio * 1000) / 1000,
+        ratioTarget: RATIO_TARGET,
+        met: ratio >= RATIO_TARGET,
+        verdict,
+      },
       fanout,
       preparers,
       notes: [...new Set(notes)],
-      tables: { deliveries: table1, cpu, fanout: fanoutTable(fanout), preparers: preparerTable(preparers), ...(delivery.sql ? { sql: sqlTable(delivery.sql) } : {}), ...(backlog.sql ? { backlogSql: sqlTable(backlog.sql) } : {}) },
+      tables: {
+        deliveries: table1,
+        cpu,
+        fanout: fanoutTable(fanout),
+        preparers: preparerTable(preparers),
+        ...(delivery.sql ? { sql: sqlTable(delivery.sql) } : {}),
+        ...(backlog.sql ? { backlogSql: sqlTable(backlog.sql) } : {}),
+      },
     });
     say();
     say(`Written to ${RESULTS_FILE}`);

@@ -118,7 +118,10 @@ describe('verifyWebhook', () => {
       `t=${NOW},=x,${v1}`,
     ];
     for (const value of cases) {
-      expect(reasonOf(() => verifyWebhook(BODY, { 'x-service-signature': value }, SECRET, { now: NOW })), value).toBe('malformed_header');
+      expect(
+        reasonOf(() => verifyWebhook(BODY, { 'x-service-signature': value }, SECRET, { now: NOW })),
+        value,
+      ).toBe('malformed_header');
     }
   });
 
@@ -135,7 +138,10 @@ describe('verifyWebhook', () => {
   it('refuses a signed body that is not JSON, or not an envelope', () => {
     for (const body of ['not json', '[1,2]', 'null', '{"id":"evt-1","type":"need.created"}']) {
       const headers = { 'x-service-signature': header(body, [SECRET]) };
-      expect(reasonOf(() => verifyWebhook(body, headers, SECRET, { now: NOW })), body).toBe('malformed_body');
+      expect(
+        reasonOf(() => verifyWebhook(body, headers, SECRET, { now: NOW })),
+        body,
+      ).toBe('malformed_body');
     }
   });
 

@@ -204,7 +204,9 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   if (teamChatValues.some((v) => v !== undefined)) {
     const [clientId, clientSecret, authorizeUrl, tokenUrl] = teamChatValues;
     if (teamChatValues.some((v) => v === undefined)) {
-      problems.push('TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together: set all four or none');
+      problems.push(
+        'TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together: set all four or none',
+      );
     } else if (![authorizeUrl, tokenUrl].every((u) => /^https?:\/\/[^\s]+$/.test(u!))) {
       problems.push('TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL must be absolute http(s) URLs');
     } else {
@@ -224,16 +226,36 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   const mcpRate = integer(value('MCP_RATE_LIMIT_PER_MINUTE') ?? '60', 'MCP_RATE_LIMIT_PER_MINUTE', 1, 1_000_000_000, problems);
   const mcpCompose = integer(value('MCP_COMPOSE_LIMIT_PER_HOUR') ?? '20', 'MCP_COMPOSE_LIMIT_PER_HOUR', 1, 1_000_000_000, problems);
   const allowedHostsRaw = value('MCP_ALLOWED_HOSTS');
-  const allowedHosts = allowedHostsRaw === undefined ? undefined : allowedHostsRaw.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  const allowedHosts =
+    allowedHostsRaw === undefined
+      ? undefined
+      : allowedHostsRaw
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter((h) => h !== '');
   if (allowedHosts !== undefined && (allowedHosts.length === 0 || !allowedHosts.every((h) => ALLOWED_HOST.test(h)))) {
-    problems.push('MCP_ALLOWED_HOSTS must be a comma-separated list of host names, each optionally with :port (e.g. mcp.example.org,localhost:8080)');
+    problems.push(
+      'MCP_ALLOWED_HOSTS must be a comma-separated list of host names, each optionally with :port (e.g. mcp.example.org,localhost:8080)',
+    );
   }
 
   // Zero is allowed so tests can hold an already expired token or code without waiting.
   const memberConnector: MemberConnectorConfig = {
     accessTokenTtlSeconds: integer(value('MCP_ACCESS_TOKEN_TTL_SECONDS') ?? '600', 'MCP_ACCESS_TOKEN_TTL_SECONDS', 0, 600, problems),
-    refreshTokenTtlSeconds: integer(value('MCP_REFRESH_TOKEN_TTL_SECONDS') ?? '2592000', 'MCP_REFRESH_TOKEN_TTL_SECONDS', 0, 31_536_000, problems),
-    authorizationCodeTtlSeconds: integer(value('MCP_AUTHORIZATION_CODE_TTL_SECONDS') ?? '60', 'MCP_AUTHORIZATION_CODE_TTL_SECONDS', 0, 60, problems),
+    refreshTokenTtlSeconds: integer(
+      value('MCP_REFRESH_TOKEN_TTL_SECONDS') ?? '2592000',
+      'MCP_REFRESH_TOKEN_TTL_SECONDS',
+      0,
+      31_536_000,
+      problems,
+    ),
+    authorizationCodeTtlSeconds: integer(
+      value('MCP_AUTHORIZATION_CODE_TTL_SECONDS') ?? '60',
+      'MCP_AUTHORIZATION_CODE_TTL_SECONDS',
+      0,
+      60,
+      problems,
+    ),
     sessionTtlSeconds: integer(value('MEMBER_SESSION_TTL_SECONDS') ?? '43200', 'MEMBER_SESSION_TTL_SECONDS', 60, 2_592_000, problems),
   };
 
@@ -244,12 +266,15 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     headersTimeoutSeconds: integer(value('HTTP_HEADERS_TIMEOUT_SECONDS') ?? '20', 'HTTP_HEADERS_TIMEOUT_SECONDS', 1, 300, problems),
     requestTimeoutSeconds: integer(value('HTTP_REQUEST_TIMEOUT_SECONDS') ?? '60', 'HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3_600, problems),
   };
-  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds)
+    problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
 
   if (problems.length > 0) throw new ConfigError(problems);
 
   if (dataEncryptionKey === undefined) {
-    dataEncryptionKey = developmentSecret(dataDir, 'data-encryption-key', options.persistSecrets ?? true, () => randomBytes(32).toString('base64'));
+    dataEncryptionKey = developmentSecret(dataDir, 'data-encryption-key', options.persistSecrets ?? true, () =>
+      randomBytes(32).toString('base64'),
+    );
   }
 
   if (internalApiToken === undefined) {
@@ -304,7 +329,12 @@ function integer(raw: string, name: string, min: number, max: number, problems: 
 }
 
 /** A random secret kept in the data directory (mode 0600) so it survives restarts. */
-function developmentSecret(dataDir: string, file: string, persist: boolean, generate = () => randomBytes(24).toString('base64url')): string {
+function developmentSecret(
+  dataDir: string,
+  file: string,
+  persist: boolean,
+  generate = () => randomBytes(24).toString('base64url'),
+): string {
   const path = join(dataDir, file);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const secret = generate();

@@ -1,11 +1,4 @@
-export type ErrorCode =
-  | 'not_found'
-  | 'invalid_input'
-  | 'invalid_cursor'
-  | 'invalid_state'
-  | 'conflict'
-  | 'plan_limit'
-  | 'forbidden';
+export type ErrorCode = 'not_found' | 'invalid_input' | 'invalid_cursor' | 'invalid_state' | 'conflict' | 'plan_limit' | 'forbidden';
 
 /** A failure the caller can act on. Facades map `code` to their own vocabulary. */
 export class DomainError extends Error {

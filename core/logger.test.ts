@@ -14,7 +14,12 @@ describe('createAccessLog', () => {
     });
     const logger = createLogger('info', { destination, pretty: false });
     const access = createAccessLog(logger);
-    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', '\udc00x', '😀'));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom('', '"', '\\', '\u2028', '\ud800', '\udc00x', '😀'),
+    );
     fc.assert(
       fc.property(text, text, text, (requestId, method, path) => {
         written = '';

@@ -18,7 +18,10 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
   const base = {
     level,
     base: { service: 'packline' },
-    redact: { paths: ['authorization', '*.authorization', 'key', '*.key', 'token', '*.token', 'secret', '*.secret', 'password', '*.password'], censor: '[redacted]' },
+    redact: {
+      paths: ['authorization', '*.authorization', 'key', '*.key', 'token', '*.token', 'secret', '*.secret', 'password', '*.password'],
+      censor: '[redacted]',
+    },
   };
   if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } } });
   if (options.destination) return pino(base, options.destination as pino.DestinationStream);

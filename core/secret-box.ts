@@ -77,9 +77,7 @@ export class SecretBox {
     try {
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
     } catch {
-      throw new Error(
-        'Cannot open sealed secret: authentication failed (wrong key, wrong associated data, or the value was altered)',
-      );
+      throw new Error('Cannot open sealed secret: authentication failed (wrong key, wrong associated data, or the value was altered)');
     }
   }
 }

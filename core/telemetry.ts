@@ -36,7 +36,9 @@ export interface TelemetryOptions {
 
 /** Whether the environment asks for traces. */
 export function tracingRequested(env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) && env.OTEL_SDK_DISABLED !== 'true';
+  return (
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) && env.OTEL_SDK_DISABLED !== 'true'
+  );
 }
 
 /**
@@ -48,7 +50,11 @@ export async function startTelemetry(options: TelemetryOptions = {}): Promise<bo
   if (active) return true;
   const env = options.env ?? process.env;
   if (!options.spanProcessors && !tracingRequested(env)) return false;
-  const [api, node, resources] = await Promise.all([import('@opentelemetry/api'), import('@opentelemetry/sdk-trace-node'), import('@opentelemetry/resources')]);
+  const [api, node, resources] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/resources'),
+  ]);
   let processors = options.spanProcessors;
   if (!processors) {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
@@ -106,7 +112,11 @@ export function traceRequest<T>(req: RequestLike, res: TrackedLike, handle: () =
   if (!a) return handle();
   const { api } = a;
   const parent = api.propagation.extract(api.ROOT_CONTEXT, req.headers);
-  const span = a.tracer.startSpan(`${req.method ?? 'GET'}`, { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } }, parent);
+  const span = a.tracer.startSpan(
+    `${req.method ?? 'GET'}`,
+    { kind: api.SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } },
+    parent,
+  );
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -151,7 +161,11 @@ export function withSpan<T>(name: string, attributes: SpanAttributes, work: () =
 export function recordSpan(name: string, attributes: SpanAttributes, start: Date, durationMs: number, failed = false): void {
   const a = active;
   if (!a) return;
-  const span = a.tracer.startSpan(name, { kind: a.api.SpanKind.CLIENT, startTime: start, attributes: defined(attributes) }, a.api.ROOT_CONTEXT);
+  const span = a.tracer.startSpan(
+    name,
+    { kind: a.api.SpanKind.CLIENT, startTime: start, attributes: defined(attributes) },
+    a.api.ROOT_CONTEXT,
+  );
   if (failed) span.setStatus({ code: a.api.SpanStatusCode.ERROR });
   span.end(new Date(start.getTime() + Math.max(0, durationMs)));
 }

@@ -51,7 +51,14 @@ describe('visibility rules', () => {
   });
 
   it('discreet needs and needs stating an amount are public but never delivered', () => {
-    const need = { state: 'public', demo: false, discreet: false, title: 'Data engineer', description: 'Three months in Lyon', requiredExpertise: ['sql'] } as const;
+    const need = {
+      state: 'public',
+      demo: false,
+      discreet: false,
+      title: 'Data engineer',
+      description: 'Three months in Lyon',
+      requiredExpertise: ['sql'],
+    } as const;
     expect(isNeedDeliverable({ ...need, requiredExpertise: [...need.requiredExpertise] })).toBe(true);
     expect(isNeedDeliverable({ ...need, requiredExpertise: [], discreet: true })).toBe(false);
     expect(isNeedDeliverable({ ...need, requiredExpertise: [], demo: true })).toBe(false);
@@ -82,7 +89,9 @@ describe('public projections', () => {
   });
 
   it('has no rate before any payment is due', () => {
-    expect(organizationProfile(org({ partnerPaymentsDue: 0, partnerPaymentsConfirmed: 0 }), links).partnerPayment.confirmedRatePercent).toBeNull();
+    expect(
+      organizationProfile(org({ partnerPaymentsDue: 0, partnerPaymentsConfirmed: 0 }), links).partnerPayment.confirmedRatePercent,
+    ).toBeNull();
   });
 
   it('never copies internal host fields of an event', () => {
@@ -128,7 +137,17 @@ describe('public projections', () => {
       remoteAllowed: true,
       withdrawnAt: new Date('2026-11-22T10:00:00Z'),
     } as unknown as Need;
-    expect(needSignalData(need, links, false)).toEqual({ id: 'n_1', title: 'T', required_expertise: ['a'], remote_allowed: true, url: 'https://packline.test/opportunities/n_1' });
-    expect(needSignalData(need, links, true)).toEqual({ id: 'n_1', withdrawn_at: '2026-11-22T10:00:00.000Z', url: 'https://packline.test/opportunities/n_1' });
+    expect(needSignalData(need, links, false)).toEqual({
+      id: 'n_1',
+      title: 'T',
+      required_expertise: ['a'],
+      remote_allowed: true,
+      url: 'https://packline.test/opportunities/n_1',
+    });
+    expect(needSignalData(need, links, true)).toEqual({
+      id: 'n_1',
+      withdrawn_at: '2026-11-22T10:00:00.000Z',
+      url: 'https://packline.test/opportunities/n_1',
+    });
   });
 });

@@ -84,13 +84,40 @@ export const DISCOVERABLE_ORGANIZATION_SQL = 'listed = true and complete = true 
 /** What the projections read of a need, an event and an organization: an entity, or a row of the public read path. */
 export type NeedRecord = Pick<
   Need,
-  | 'id' | 'title' | 'description' | 'requiredExpertise' | 'remoteAllowed' | 'city' | 'region' | 'country' | 'deadline'
-  | 'state' | 'discreet' | 'demo' | 'version' | 'publishedAt' | 'withdrawnAt' | 'updatedAt'
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'requiredExpertise'
+  | 'remoteAllowed'
+  | 'city'
+  | 'region'
+  | 'country'
+  | 'deadline'
+  | 'state'
+  | 'discreet'
+  | 'demo'
+  | 'version'
+  | 'publishedAt'
+  | 'withdrawnAt'
+  | 'updatedAt'
 > & { organization: { id: string } };
 export type EventRecord = Pick<
   Event,
-  | 'id' | 'title' | 'description' | 'startsAt' | 'endsAt' | 'timezone' | 'online' | 'city' | 'region' | 'country'
-  | 'status' | 'demo' | 'version' | 'cancelledAt' | 'updatedAt'
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'startsAt'
+  | 'endsAt'
+  | 'timezone'
+  | 'online'
+  | 'city'
+  | 'region'
+  | 'country'
+  | 'status'
+  | 'demo'
+  | 'version'
+  | 'cancelledAt'
+  | 'updatedAt'
 > & { host: { id: string } };
 export type OrganizationRecord = Omit<Organization, 'billingEmail' | 'internalNotes'>;
 
@@ -136,8 +163,7 @@ export function organizationProfile(org: OrganizationRecord, links: Links): Orga
     networks: [...org.networks],
     partnerPayment: {
       // A rate and a count, never an amount (spec §1).
-      confirmedRatePercent:
-        org.partnerPaymentsDue > 0 ? Math.round((org.partnerPaymentsConfirmed / org.partnerPaymentsDue) * 100) : null,
+      confirmedRatePercent: org.partnerPaymentsDue > 0 ? Math.round((org.partnerPaymentsConfirmed / org.partnerPaymentsDue) * 100) : null,
       partnersCount: org.partnersCount,
     },
     proofs: {

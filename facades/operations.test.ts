@@ -28,7 +28,16 @@ const schema = new GraphQLSchema({
       // Answers which fields its input holds: an omitted one must stay absent, not undefined.
       update: {
         type: new GraphQLNonNull(GraphQLString),
-        args: { input: { type: new GraphQLNonNull(new GraphQLInputObjectType({ name: 'UpdateInput', fields: { title: { type: GraphQLString }, city: { type: GraphQLString } } })) } },
+        args: {
+          input: {
+            type: new GraphQLNonNull(
+              new GraphQLInputObjectType({
+                name: 'UpdateInput',
+                fields: { title: { type: GraphQLString }, city: { type: GraphQLString } },
+              }),
+            ),
+          },
+        },
         resolve: (_root, { input }: { input: Record<string, unknown> }) => Object.keys(input).join(','),
       },
     },
@@ -61,7 +70,10 @@ describe('Operations', () => {
 
   it("leaves a mutation input's omitted fields out, as graphql-js does", async () => {
     const untyped = new Operations(schema, 'mutation Update($input: UpdateInput!) { update(input: $input) }');
-    expect(await untyped.run<{ update: string }>('Update', { input: { title: 'New' } }, context)).toEqual({ ok: true, data: { update: 'title' } });
+    expect(await untyped.run<{ update: string }>('Update', { input: { title: 'New' } }, context)).toEqual({
+      ok: true,
+      data: { update: 'title' },
+    });
   });
 
   it('refuses names it does not hold, at compile time and at run time', async () => {

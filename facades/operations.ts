@@ -75,10 +75,12 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
     let runner: Runner;
     if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === 'query') {
       const compiled = compileQuery(this.schema, document, operationName);
-      if (!isCompiledQuery(compiled)) throw new Error(`Operation ${operationName} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+      if (!isCompiledQuery(compiled))
+        throw new Error(`Operation ${operationName} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);
       runner = (variables, context) => compiled.query(undefined, context, variables);
     } else {
-      runner = (variables, context) => execute({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
+      runner = (variables, context) =>
+        execute({ schema: this.schema, document, operationName, variableValues: variables, contextValue: context });
     }
     this.runners.set(operationName, runner);
     return runner;
@@ -88,19 +90,30 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
    * Runs one operation. A domain failure (not found, bad input, forbidden) comes back as a value;
    * anything else is a defect and is thrown for the facade's 500 path.
    */
-  run<N extends keyof Ops & string>(operationName: N, variables: VariablesOf<Ops[N]>, context: Context): Promise<OperationOutcome<ResultOf<Ops[N]>>>;
+  run<N extends keyof Ops & string>(
+    operationName: N,
+    variables: VariablesOf<Ops[N]>,
+    context: Context,
+  ): Promise<OperationOutcome<ResultOf<Ops[N]>>>;
   /**
    * Runs an operation of a facade built from text, its result typed by the caller.
    * @deprecated Generate the facade's documents (`npm run codegen`) and build it from them.
    */
-  run<T>(this: Operations<UntypedOperations>, operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>>;
+  run<T>(
+    this: Operations<UntypedOperations>,
+    operationName: string,
+    variables: Record<string, unknown>,
+    context: Context,
+  ): Promise<OperationOutcome<T>>;
   async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
     const runner = this.runnerOf(operationName);
     if (tracingOn) {
       const organizationId = context.actor.kind === 'apiKey' ? context.actor.organizationId : undefined;
       setRequestAttributes({ 'packline.organization_id': organizationId, 'packline.actor': context.actor.kind });
-      return withSpan(`graphql ${operationName}`, { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId }, () =>
-        this.execute(runner, variables, context),
+      return withSpan(
+        `graphql ${operationName}`,
+        { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId },
+        () => this.execute(runner, variables, context),
       );
     }
     return this.execute(runner, variables, context);
@@ -111,7 +124,10 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
       if (domain) return { ok: false, error: domain };
-      throw new AggregateError(result.errors.map((e) => e.originalError ?? e), result.errors[0]!.message);
+      throw new AggregateError(
+        result.errors.map((e) => e.originalError ?? e),
+        result.errors[0]!.message,
+      );
     }
     return { ok: true, data: result.data };
   }

@@ -34,7 +34,8 @@ export const builder = new SchemaBuilder<{
       memberSession: ctx.actor.kind === 'memberSession',
       public: ctx.actor.kind === 'public',
     }),
-    unauthorizedError: (_parent, _ctx, info) => new DomainError('forbidden', `Not allowed to read ${info.parentType.name}.${info.fieldName}`),
+    unauthorizedError: (_parent, _ctx, info) =>
+      new DomainError('forbidden', `Not allowed to read ${info.parentType.name}.${info.fieldName}`),
   },
   relay: {
     clientMutationId: 'omit',

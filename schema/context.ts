@@ -54,7 +54,13 @@ export class Contexts {
   }
 
   forAssistant(grant: AuthenticatedAssistant): Context {
-    return this.forActor({ kind: 'member', memberId: grant.memberId, grantId: grant.grantId, clientId: grant.clientId, scopes: grant.scopes });
+    return this.forActor({
+      kind: 'member',
+      memberId: grant.memberId,
+      grantId: grant.grantId,
+      clientId: grant.clientId,
+      scopes: grant.scopes,
+    });
   }
 
   /** The signed-in member of a session cookie; null when unknown, expired or ended. */

@@ -4,7 +4,13 @@ import { hostname } from 'node:os';
 import type { Agent } from 'undici';
 import type { Logger } from '../core/logger.ts';
 import type { ChangeFeed } from '../core/services/change-feed.ts';
-import { FAN_OUT_DELIVERIES, type AttemptOutcome, type DeliveryStore, type LaneTarget, type PendingDelivery } from '../core/webhooks/delivery-store.ts';
+import {
+  FAN_OUT_DELIVERIES,
+  type AttemptOutcome,
+  type DeliveryStore,
+  type LaneTarget,
+  type PendingDelivery,
+} from '../core/webhooks/delivery-store.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
 import { recordSpan, tracingOn } from '../core/telemetry.ts';
 import { RetryPolicy } from '../core/webhooks/retry-policy.ts';
@@ -39,7 +45,13 @@ const OUTBOX_WATCH_MS = 25;
 const FIRST_FAN_OUT_DELIVERIES = 250;
 /** Longest a trim of retained deliveries waits for the lanes to be idle. */
 const TRIM_DEFER_MS = 10_000;
-const REFUSED: SendResult = { statusCode: null, error: 'refused: private or reserved address', responseExcerpt: null, retryAfterSeconds: null, durationMs: 0 };
+const REFUSED: SendResult = {
+  statusCode: null,
+  error: 'refused: private or reserved address',
+  responseExcerpt: null,
+  retryAfterSeconds: null,
+  durationMs: 0,
+};
 
 /**
  * Turns outbox rows into deliveries and runs one lane per destination it holds a lease on.
@@ -261,7 +273,10 @@ export class Dispatcher {
         this.lanes.delete(lane.destinationId);
         this.held.delete(lane.destinationId);
       }
-      await this.store.release(this.owner, idle.map((lane) => lane.destinationId));
+      await this.store.release(
+        this.owner,
+        idle.map((lane) => lane.destinationId),
+      );
     }
   }
 

@@ -21,7 +21,13 @@ const TARGET = {
 } as unknown as LaneTarget;
 const ROUTE = { target: { origin: 'https://receiver.example', path: '/hook' }, refused: false } as Route;
 
-const result = (statusCode: number): SendResult => ({ statusCode, error: null, responseExcerpt: null, retryAfterSeconds: null, durationMs: 1 });
+const result = (statusCode: number): SendResult => ({
+  statusCode,
+  error: null,
+  responseExcerpt: null,
+  retryAfterSeconds: null,
+  durationMs: 1,
+});
 
 /**
  * A port over an in-memory queue: the receiver answers each delivery with the status `answer`
@@ -49,7 +55,8 @@ function fakePort(count: number, answer: (delivery: PendingDelivery) => number, 
     stamp: async () => TARGET.stamp,
     settings: async () => ({ value: TARGET, route: ROUTE }),
     pending: async (_target, limit, after) => queue.filter((d) => after === undefined || d.seq > after.seq).slice(0, limit),
-    prepare: async (jobs: DeliveryJob[]) => jobs.map((job): PreparedDelivery => ({ body: job.envelope, headers: { 'webhook-id': job.id } })),
+    prepare: async (jobs: DeliveryJob[]) =>
+      jobs.map((job): PreparedDelivery => ({ body: job.envelope, headers: { 'webhook-id': job.id } })),
     send: async (_route, prepared) => {
       sent.push(prepared.headers['webhook-id']!);
       const delivery = queue.find((d) => d.eventId === prepared.headers['webhook-id'])!;
@@ -60,7 +67,8 @@ function fakePort(count: number, answer: (delivery: PendingDelivery) => number, 
       const outcome = policy.judge(delivery, target.id, res, at);
       recorded.push(outcome);
       const index = queue.findIndex((d) => d.id === delivery.id);
-      if (outcome.next.status === 'pending') queue[index] = { ...delivery, attempts: delivery.attempts + 1, nextAttemptAt: outcome.next.at.getTime() };
+      if (outcome.next.status === 'pending')
+        queue[index] = { ...delivery, attempts: delivery.attempts + 1, nextAttemptAt: outcome.next.at.getTime() };
       else queue.splice(index, 1);
       return outcome;
     },

@@ -118,7 +118,9 @@ export function createPoolPreparer(options: PoolPreparerOptions = {}): DeliveryP
           ),
         );
         // Standard JSON comes back without its body: it is the job's own envelope text.
-        return parts.flat().map((prepared, i): PreparedDelivery => ('body' in prepared ? prepared : { body: jobs[i]!.envelope, headers: prepared.headers }));
+        return parts
+          .flat()
+          .map((prepared, i): PreparedDelivery => ('body' in prepared ? prepared : { body: jobs[i]!.envelope, headers: prepared.headers }));
       } catch (error) {
         signal?.throwIfAborted();
         throw error;

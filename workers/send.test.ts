@@ -13,7 +13,15 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/retry-date': (res) => res.writeHead(429, { 'retry-after': new Date(Date.now() + 90_000).toUTCString() }).end(),
   '/moved': (res) => res.writeHead(302, { location: 'https://elsewhere.example/hook' }).end(),
   '/reset': (res) => res.socket?.destroy(),
-  '/cookie': (res) => res.writeHead(200, [['X-Trace', 'a'.repeat(600)], ['Set-Cookie', 'sid=receiver-only'], ['Set-Cookie', 'b=2'], ['X-Request-Id', 'r-1']]).end(),
+  '/cookie': (res) =>
+    res
+      .writeHead(200, [
+        ['X-Trace', 'a'.repeat(600)],
+        ['Set-Cookie', 'sid=receiver-only'],
+        ['Set-Cookie', 'b=2'],
+        ['X-Request-Id', 'r-1'],
+      ])
+      .end(),
 };
 
 let server: Server;
@@ -86,6 +94,9 @@ describe('send', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await send(agent, sendTarget(`http://127.0.0.1:${port}/hook`), request)).toMatchObject({ statusCode: null, error: 'connection refused' });
+    expect(await send(agent, sendTarget(`http://127.0.0.1:${port}/hook`), request)).toMatchObject({
+      statusCode: null,
+      error: 'connection refused',
+    });
   });
 });

@@ -128,7 +128,12 @@ class Attempt implements Dispatcher.DispatchHandler {
   /** Past the deadline: the attempt ends now, whatever the connection does later. */
   expire(now: number): void {
     if (now < this.deadline) return;
-    this.finish({ statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`, responseExcerpt: null, retryAfterSeconds: null });
+    this.finish({
+      statusCode: null,
+      error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`,
+      responseExcerpt: null,
+      retryAfterSeconds: null,
+    });
     this.abortRequest?.(new errors.RequestAbortedError());
   }
 
@@ -151,7 +156,12 @@ class Attempt implements Dispatcher.DispatchHandler {
       clearInterval(sweep);
       sweep = undefined;
     }
-    this.resolve({ responseHeaders: null, ...result, durationMs: Math.round(performance.now() - this.started), requestHeaders: headersText(Object.entries(this.requestHeaders)) });
+    this.resolve({
+      responseHeaders: null,
+      ...result,
+      durationMs: Math.round(performance.now() - this.started),
+      requestHeaders: headersText(Object.entries(this.requestHeaders)),
+    });
   }
 
   /** `Location` and `Retry-After`, read only from answers that are not a success. */
@@ -159,7 +169,8 @@ class Attempt implements Dispatcher.DispatchHandler {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const name = raw[i]!.toString('latin1').toLowerCase();
       if (name === 'location' && this.location === null) this.location = raw[i + 1]!.toString('latin1');
-      else if (name === 'retry-after' && this.retryAfterSeconds === null) this.retryAfterSeconds = retryAfter(raw[i + 1]!.toString('latin1'));
+      else if (name === 'retry-after' && this.retryAfterSeconds === null)
+        this.retryAfterSeconds = retryAfter(raw[i + 1]!.toString('latin1'));
     }
   }
 }
@@ -193,7 +204,11 @@ function describe(error: unknown): string {
   const codes = chain.map((e) => (e as { code?: string }).code ?? '');
   const names = chain.map((e) => (e as { name?: string }).name ?? '');
   if (codes.includes('EFORBIDDENADDRESS')) return 'refused: the host resolves to a private or reserved address';
-  if (names.includes('TimeoutError') || names.includes('AbortError') || codes.some((c) => c.startsWith('UND_ERR_') && c.includes('TIMEOUT'))) {
+  if (
+    names.includes('TimeoutError') ||
+    names.includes('AbortError') ||
+    codes.some((c) => c.startsWith('UND_ERR_') && c.includes('TIMEOUT'))
+  ) {
     return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
   }
   if (codes.includes('ECONNRESET') || codes.includes('UND_ERR_SOCKET')) return 'connection reset by the receiver';

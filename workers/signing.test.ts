@@ -42,7 +42,9 @@ describe('signatureHeaders', () => {
     const [current, previous] = [newSigningSecret(), newSigningSecret()];
     const headers = signatureHeaders(body, [current, previous], now());
     for (const secret of [current, previous]) {
-      expect(stripe.webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toMatchObject({ id: 'evt-need.created-n_1-v1' });
+      expect(stripe.webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toMatchObject({
+        id: 'evt-need.created-n_1-v1',
+      });
       expect(new Webhook(secret).verify(body, headers)).toMatchObject({ type: 'need.created' });
       // standardwebhooks also takes the secret without its prefix.
       expect(new Webhook(secret.slice('whsec_'.length)).verify(body, headers)).toMatchObject({ type: 'need.created' });

@@ -21,7 +21,9 @@ describe('prepareDelivery', () => {
       'webhook-timestamp': String(job.timestamp),
     });
     for (const secret of SAMPLE_SECRETS) {
-      expect(new Stripe('sk_test_x').webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toEqual(JSON.parse(job.envelope));
+      expect(new Stripe('sk_test_x').webhooks.constructEvent(body, headers['x-service-signature']!, secret)).toEqual(
+        JSON.parse(job.envelope),
+      );
       expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(job.envelope));
     }
   });
@@ -30,16 +32,23 @@ describe('prepareDelivery', () => {
     expect(Object.keys(prepareDelivery({ ...standard!, secrets: [] }).headers)).not.toContain('x-service-signature');
     for (const job of [chat!, suite!]) {
       const { headers } = prepareDelivery({ ...job, secrets: SAMPLE_SECRETS });
-      expect(Object.keys(headers).sort()).toEqual(
-        ['content-type', 'idempotency-key', 'user-agent', 'x-service-delivery-format', 'x-service-event-id'],
-      );
+      expect(Object.keys(headers).sort()).toEqual([
+        'content-type',
+        'idempotency-key',
+        'user-agent',
+        'x-service-delivery-format',
+        'x-service-event-id',
+      ]);
       expect(headers['x-service-delivery-format']).toBe(job.format);
     }
   });
 
   it('renders chat and suite bodies in their formats', () => {
     expect(JSON.parse(renderBody(chat!))).toMatchObject({ text: expect.any(String), blocks: expect.any(Array) });
-    expect(JSON.parse(renderBody(suite!))).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive' }] });
+    expect(JSON.parse(renderBody(suite!))).toMatchObject({
+      type: 'message',
+      attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive' }],
+    });
     expect(() => renderBody({ ...chat!, format: 'fax' as never })).toThrow(/Unknown delivery format: fax/);
   });
 });

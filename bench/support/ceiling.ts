@@ -4,7 +4,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stopChild, tempDir, track } from './processes.ts';
 
-
 export interface CapturedResponse {
   /** Path and query, as requested. */
   url: string;
@@ -65,9 +64,17 @@ export async function startCeiling(responses: CapturedResponse[], workDir = temp
   const keepAliveTimeoutMs = Math.max(...responses.map((r) => r.keepAliveTimeoutMs));
   writeFileSync(
     specFile,
-    JSON.stringify({ keepAliveTimeoutMs, routes: responses.map((r) => ({ url: r.url, status: r.status, headers: r.headers, body: r.body.toString('base64') })) }),
+    JSON.stringify({
+      keepAliveTimeoutMs,
+      routes: responses.map((r) => ({ url: r.url, status: r.status, headers: r.headers, body: r.body.toString('base64') })),
+    }),
   );
-  const child = track(spawn(process.execPath, ['-e', CEILING_SERVER], { env: { ...process.env, PACKLINE_BENCH_CEILING: specFile }, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, ['-e', CEILING_SERVER], {
+      env: { ...process.env, PACKLINE_BENCH_CEILING: specFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const port = await new Promise<number>((done, fail) => {
     let text = '';
     child.stdout!.on('data', (chunk) => {

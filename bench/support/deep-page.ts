@@ -38,9 +38,19 @@ export async function temporaryPostgres(adminUrl: string): Promise<{ url: string
 }
 
 /** `packline seed --needs N --events N --json` in a child; its progress lines pass through to stderr. */
-export async function seed(env: NodeJS.ProcessEnv, needs: number, events: number): Promise<{ wallSeconds: number; summary: Record<string, unknown> }> {
+export async function seed(
+  env: NodeJS.ProcessEnv,
+  needs: number,
+  events: number,
+): Promise<{ wallSeconds: number; summary: Record<string, unknown> }> {
   const started = performance.now();
-  const child = track(spawn(process.execPath, [join(ROOT, 'bin/packline.js'), 'seed', '--needs', String(needs), '--events', String(events), '--json'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, [join(ROOT, 'bin/packline.js'), 'seed', '--needs', String(needs), '--events', String(events), '--json'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   let out = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   const code = await new Promise<number | null>((done) => child.once('exit', done));
@@ -93,7 +103,11 @@ export async function positions(core: Core, list: List, wantedDeep: number, dist
   const [count] = await execute<{ n: number | string }>(core, `select count(*) as n from ${table} where ${where}`, params);
   const total = Number(count!.n);
   const deep = Math.max(1, Math.min(wantedDeep, Math.floor(total * 0.9)));
-  const rows = await execute<{ at: unknown; id: string }>(core, `select ${key} as at, id from ${table} where ${where} order by ${order} limit ? offset ?`, [...params, distinct + 1, deep - 1]);
+  const rows = await execute<{ at: unknown; id: string }>(
+    core,
+    `select ${key} as at, id from ${table} where ${where} order by ${order} limit ? offset ?`,
+    [...params, distinct + 1, deep - 1],
+  );
   const [secret] = await execute<{ value: string }>(core, "select value from settings where key = 'cursor_secret'");
   const codec = new CursorCodec(secret!.value);
   const [edge] = await execute<{ at: unknown }>(core, `select ${key} as at from ${table} where ${where} order by ${order} limit 1`, params);
@@ -115,7 +129,12 @@ async function page(core: Core, list: List, after: string | undefined) {
 }
 
 /** The SQL the service runs for the first and the deep page, and the database's plan of each. */
-export async function plans(core: Core, list: List, deepCursor: string, postgres: boolean): Promise<Record<'first' | 'deep', { sql: string; plan: string[] }>> {
+export async function plans(
+  core: Core,
+  list: List,
+  deepCursor: string,
+  postgres: boolean,
+): Promise<Record<'first' | 'deep', { sql: string; plan: string[] }>> {
   const knex = (core.db.em.getConnection() as AbstractSqlConnection).getKnex();
   const seen: string[] = [];
   const listen = (q: { sql: string }) => {
@@ -149,14 +168,25 @@ function timing(samples: number[]): Timing {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
   const round = (n: number) => Math.round(n * 1000) / 1000;
-  return { calls: samples.length, callsPerSec: Math.round(1000 / mean), p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), meanMs: round(mean) };
+  return {
+    calls: samples.length,
+    callsPerSec: Math.round(1000 / mean),
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    meanMs: round(mean),
+  };
 }
 
 /**
  * The list query through the service, in this process, one call at a time: SQL, hydration and
  * the view, no GraphQL, HTTP or page cache. First and deep calls alternate, so noise hits both.
  */
-export async function timeService(core: Core, list: List, deepCursors: string[], rounds: number): Promise<Record<'first' | 'deep', Timing>> {
+export async function timeService(
+  core: Core,
+  list: List,
+  deepCursors: string[],
+  rounds: number,
+): Promise<Record<'first' | 'deep', Timing>> {
   const first: number[] = [];
   const deep: number[] = [];
   for (let i = 0; i < rounds + 20; i++) {
@@ -177,7 +207,21 @@ export async function timeService(core: Core, list: List, deepCursors: string[],
  * Like `load`, but every request takes the next of `paths` (and of `authorizations`): with more
  * distinct paths than the page cache holds (10,000), no request is answered from the cache.
  */
-export async function loadRotating({ origin, paths, connections, duration, authorizations, pids }: { origin: string; paths: string[]; connections: number; duration: number; authorizations: string[]; pids: number[] }): Promise<LoadResult> {
+export async function loadRotating({
+  origin,
+  paths,
+  connections,
+  duration,
+  authorizations,
+  pids,
+}: {
+  origin: string;
+  paths: string[];
+  connections: number;
+  duration: number;
+  authorizations: string[];
+  pids: number[];
+}): Promise<LoadResult> {
   const result = await load({ url: `${origin}${paths[0]}`, connections, duration, rotate: { paths, authorizations }, pids });
   return { ...result, url: `${origin}${paths[0]} (+${paths.length - 1} other cursors, in turn)` };
 }

@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-
 export interface CpuSnapshot {
   at: number;
   /** Busy ms summed over all cores. */

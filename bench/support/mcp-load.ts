@@ -39,13 +39,21 @@ export async function closeClients(clients: Client[]): Promise<void> {
   await Promise.allSettled(clients.map((c) => c.close()));
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+const pct = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** A tool's arguments: the same for every call, or made for each call from its number. */
 export type McpArgs = Record<string, unknown> | ((call: number) => Record<string, unknown>);
 
-export async function mcpLoad(clients: Client[], tool: string, args: McpArgs, durationS: number, serverPid: number, otherPids: number[] = []): Promise<McpLoadResult> {
+export async function mcpLoad(
+  clients: Client[],
+  tool: string,
+  args: McpArgs,
+  durationS: number,
+  serverPid: number,
+  otherPids: number[] = [],
+): Promise<McpLoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   let toolErrors = 0;

@@ -17,13 +17,41 @@ export interface PeerEndpoint {
 export const LIST_LIMIT = 20;
 
 /** The five read endpoints on both sides, lists at `limit=20` (`first=20` for SOFA). */
-export function peerEndpoints({ organizationId, opportunityId, eventId }: { organizationId: string; opportunityId: string; eventId: string }): PeerEndpoint[] {
+export function peerEndpoints({
+  organizationId,
+  opportunityId,
+  eventId,
+}: {
+  organizationId: string;
+  opportunityId: string;
+  eventId: string;
+}): PeerEndpoint[] {
   const id = encodeURIComponent;
   return [
-    { name: 'GET /organization', kind: 'organization', packline: '/api/v1/organization', peer: `/api/v1/organization/${id(organizationId)}` },
-    { name: `GET /opportunities?limit=${LIST_LIMIT}`, kind: 'list', packline: `/api/v1/opportunities?limit=${LIST_LIMIT}`, peer: `/api/v1/opportunities?first=${LIST_LIMIT}` },
-    { name: 'GET /opportunities/{id}', kind: 'one', packline: `/api/v1/opportunities/${id(opportunityId)}`, peer: `/api/v1/opportunities/${id(opportunityId)}` },
-    { name: `GET /events?limit=${LIST_LIMIT}`, kind: 'list', packline: `/api/v1/events?limit=${LIST_LIMIT}`, peer: `/api/v1/events?first=${LIST_LIMIT}` },
+    {
+      name: 'GET /organization',
+      kind: 'organization',
+      packline: '/api/v1/organization',
+      peer: `/api/v1/organization/${id(organizationId)}`,
+    },
+    {
+      name: `GET /opportunities?limit=${LIST_LIMIT}`,
+      kind: 'list',
+      packline: `/api/v1/opportunities?limit=${LIST_LIMIT}`,
+      peer: `/api/v1/opportunities?first=${LIST_LIMIT}`,
+    },
+    {
+      name: 'GET /opportunities/{id}',
+      kind: 'one',
+      packline: `/api/v1/opportunities/${id(opportunityId)}`,
+      peer: `/api/v1/opportunities/${id(opportunityId)}`,
+    },
+    {
+      name: `GET /events?limit=${LIST_LIMIT}`,
+      kind: 'list',
+      packline: `/api/v1/events?limit=${LIST_LIMIT}`,
+      peer: `/api/v1/events?first=${LIST_LIMIT}`,
+    },
     { name: 'GET /events/{id}', kind: 'one', packline: `/api/v1/events/${id(eventId)}`, peer: `/api/v1/events/${id(eventId)}` },
   ];
 }
@@ -114,7 +142,12 @@ async function get(url: string, key: string): Promise<{ status: number; bytes: n
 }
 
 /** GETs every endpoint on both sides with the same key and compares ids and data. */
-export async function compareAnswers(packlineOrigin: string, peerOrigin: string, key: string, endpoints: PeerEndpoint[]): Promise<Comparison[]> {
+export async function compareAnswers(
+  packlineOrigin: string,
+  peerOrigin: string,
+  key: string,
+  endpoints: PeerEndpoint[],
+): Promise<Comparison[]> {
   const out: Comparison[] = [];
   for (const endpoint of endpoints) {
     const packline = await get(packlineOrigin + endpoint.packline, key);
@@ -123,7 +156,9 @@ export async function compareAnswers(packlineOrigin: string, peerOrigin: string,
     const view = ok ? restView(endpoint.kind, peer.body) : peer.body;
     const packlineIds = idsOf(packline.body);
     const peerIds = ok ? idsOf(view) : [];
-    const diff = ok ? differences(packline.body, view) : [`status ${packline.status} on Packline, ${peer.status} on the peer: ${JSON.stringify(peer.body).slice(0, 200)}`];
+    const diff = ok
+      ? differences(packline.body, view)
+      : [`status ${packline.status} on Packline, ${peer.status} on the peer: ${JSON.stringify(peer.body).slice(0, 200)}`];
     out.push({
       endpoint: endpoint.name,
       packlineStatus: packline.status,

@@ -18,7 +18,13 @@ export interface PeerRow {
   verdict: string;
 }
 
-export function peerRow(endpoint: string, packline: LoadResult, peer: LoadResult, comparison: Comparison | undefined, noisePercent: number): PeerRow {
+export function peerRow(
+  endpoint: string,
+  packline: LoadResult,
+  peer: LoadResult,
+  comparison: Comparison | undefined,
+  noisePercent: number,
+): PeerRow {
   const ratio = peer.reqPerSec > 0 ? packline.reqPerSec / peer.reqPerSec : 0;
   const valid = clean(packline) && clean(peer);
   const noise = Math.max(packline.otherCpuPercent, peer.otherCpuPercent);
@@ -26,7 +32,8 @@ export function peerRow(endpoint: string, packline: LoadResult, peer: LoadResult
   const sameData = comparison?.sameData ?? false;
   const parts: string[] = [];
   if (!valid) {
-    const bad = (label: string, r: LoadResult) => (clean(r) ? [] : [`${label}: ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`]);
+    const bad = (label: string, r: LoadResult) =>
+      clean(r) ? [] : [`${label}: ${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`];
     parts.push(`INVALID (${[...bad('Packline', packline), ...bad('peer', peer)].join('; ')})`);
   } else parts.push('measured');
   if (!sameData) parts.push('DIFFERENT DATA');
@@ -38,7 +45,18 @@ export const formatRatio = (ratio: number) => `${ratio.toFixed(2)}×`;
 
 export function peerTable(rows: PeerRow[]): string {
   return markdownTable(
-    ['endpoint', 'Packline req/s', 'p50 ms', 'p99 ms', 'SOFA peer req/s', 'peer p50 ms', 'peer p99 ms', 'Packline / peer', 'same data', 'verdict'],
+    [
+      'endpoint',
+      'Packline req/s',
+      'p50 ms',
+      'p99 ms',
+      'SOFA peer req/s',
+      'peer p50 ms',
+      'peer p99 ms',
+      'Packline / peer',
+      'same data',
+      'verdict',
+    ],
     rows.map((r) => [
       r.endpoint,
       formatInt(r.packline.reqPerSec),

@@ -103,7 +103,19 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
  */
 export function packlineEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'LOG_LEVEL', 'PUBLIC_BASE_URL', 'PORT', 'HOST', 'DATA_DIR', 'RATE_LIMIT_PER_MINUTE', 'INTERNAL_API_TOKEN', 'NODE_OPTIONS']) {
+  for (const name of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'REDIS_PREFIX',
+    'LOG_LEVEL',
+    'PUBLIC_BASE_URL',
+    'PORT',
+    'HOST',
+    'DATA_DIR',
+    'RATE_LIMIT_PER_MINUTE',
+    'INTERNAL_API_TOKEN',
+    'NODE_OPTIONS',
+  ]) {
     delete env[name];
   }
   return { ...env, ...overrides };
@@ -143,12 +155,20 @@ export interface StartPacklineOptions {
  * Starts `node bin/packline.js start` and waits for its banner. Output goes straight to a file
  * (not a pipe), so the server never waits on the benchmark process to read its logs.
  */
-export async function startPackline({ dataDir = tempDir('packline-bench-'), env = {}, args = [], timeoutMs = 90_000, root = ROOT }: StartPacklineOptions = {}): Promise<PacklineServer> {
+export async function startPackline({
+  dataDir = tempDir('packline-bench-'),
+  env = {},
+  args = [],
+  timeoutMs = 90_000,
+  root = ROOT,
+}: StartPacklineOptions = {}): Promise<PacklineServer> {
   const port = await freePort();
   const childEnv = packlineEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const logFile = join(dataDir, 'server.log');
   const fd = openSync(logFile, 'a');
-  const child = track(spawn(process.execPath, [join(root, 'bin/packline.js'), 'start', ...args], { cwd: root, env: childEnv, stdio: ['ignore', fd, fd] }));
+  const child = track(
+    spawn(process.execPath, [join(root, 'bin/packline.js'), 'start', ...args], { cwd: root, env: childEnv, stdio: ['ignore', fd, fd] }),
+  );
   closeSync(fd);
 
   const deadline = Date.now() + timeoutMs;
@@ -283,9 +303,12 @@ export async function createOrgKeys(
     const org = results[2 * i]!;
     const key = results[2 * i + 1]!;
     if (key.code !== 0) {
-      throw new Error(`packline ${key.argv.join(' ')} failed: ${key.err.trim()}${org.code !== 0 ? ` (and orgs create: ${org.err.trim()})` : ''}`);
+      throw new Error(
+        `packline ${key.argv.join(' ')} failed: ${key.err.trim()}${org.code !== 0 ? ` (and orgs create: ${org.err.trim()})` : ''}`,
+      );
     }
-    if (org.code !== 0) warnings.push(`packline orgs create --id ${ids[i]} exited ${org.code} but the organization exists: ${org.err.trim()}`);
+    if (org.code !== 0)
+      warnings.push(`packline orgs create --id ${ids[i]} exited ${org.code} but the organization exists: ${org.err.trim()}`);
     keys.push({ organizationId: ids[i]!, key: (JSON.parse(key.out) as { key: string }).key });
   }
   return { keys, warnings: [...new Set(warnings.map((w) => w.replace(/--id \S+/, '--id …')))] };

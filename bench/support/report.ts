@@ -2,7 +2,6 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, totalmem } from 'node:os';
 
-
 export function machine() {
   const cores = cpus();
   return {
@@ -20,7 +19,8 @@ export function markdownTable(headers: string[], rows: (string | number)[][]): s
   const cells = rows.map((row) => row.map(String));
   const widths = headers.map((h, i) => Math.max(h.length, 3, ...cells.map((row) => row[i]?.length ?? 0)));
   const numeric = headers.map((_, i) => cells.length > 0 && cells.every((row) => /^[\d.,\s%×x-]+$/.test(row[i] ?? '')));
-  const line = (values: string[]) => `| ${values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(' | ')} |`;
+  const line = (values: string[]) =>
+    `| ${values.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w + 1)}:` : `${'-'.repeat(w + 2)}`)).join('|')}|`;
   return [line(headers), rule, ...cells.map(line)].join('\n');
 }

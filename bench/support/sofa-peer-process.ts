@@ -26,7 +26,12 @@ export interface StartSofaPeerOptions {
 }
 
 /** `node --import tsx bench/support/sofa-peer-server.ts` on a port the kernel picks. */
-export async function startSofaPeer({ env, publicBaseUrl, noLimits = false, timeoutMs = 60_000 }: StartSofaPeerOptions): Promise<SofaPeerProcess> {
+export async function startSofaPeer({
+  env,
+  publicBaseUrl,
+  noLimits = false,
+  timeoutMs = 60_000,
+}: StartSofaPeerOptions): Promise<SofaPeerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/support/sofa-peer-server.ts')], {
     cwd: ROOT,
     env: { ...env, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: publicBaseUrl, PEER_LIMITS: noLimits ? '0' : '1', NODE_OPTIONS: '' },

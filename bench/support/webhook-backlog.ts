@@ -67,7 +67,9 @@ export async function runBacklogPhase(
     db.exec('pragma busy_timeout = 10000');
     const created = needIds.map((id) => `evt-need.created-${id}-v1`);
     const rows = db
-      .prepare(`select resource_id, organization_id, deliverable, data from outbox_events where event_id in (${created.map(() => '?').join(', ')}) order by seq`)
+      .prepare(
+        `select resource_id, organization_id, deliverable, data from outbox_events where event_id in (${created.map(() => '?').join(', ')}) order by seq`,
+      )
       .all(created) as { resource_id: string; organization_id: string; deliverable: number; data: string }[];
     if (rows.length !== needIds.length) throw new Error(`backlog: found ${rows.length} of the live phase's ${needIds.length} outbox rows`);
 
@@ -83,13 +85,26 @@ export async function runBacklogPhase(
     const startUs = monotonicUs();
     const startWall = wallNow();
     db.exec('begin immediate');
-    for (const row of rows) insert.run([backlogEventId(row.resource_id), 'need.updated', row.resource_id, 2, row.organization_id, row.deliverable, Date.now(), row.data]);
+    for (const row of rows)
+      insert.run([
+        backlogEventId(row.resource_id),
+        'need.updated',
+        row.resource_id,
+        2,
+        row.organization_id,
+        row.deliverable,
+        Date.now(),
+        row.data,
+      ]);
     // What every outbox writer does in its transaction: other processes see the change by it.
     db.exec('update change_epoch set value = value + 1 where id = 1');
     db.exec('commit');
     const committedAt = wallNow();
 
-    const wait = await waitForReceipts(receiver, expected, { stallMs: 60_000, onProgress: (count) => say(`  ... ${count} / ${expected} received`) });
+    const wait = await waitForReceipts(receiver, expected, {
+      stallMs: 60_000,
+      onProgress: (count) => say(`  ... ${count} / ${expected} received`),
+    });
     const phaseCpu = cpu.stop();
     const sqlAfter = await packline.sqlReading();
     await sleep(1_000); // late duplicates would arrive now
@@ -110,7 +125,10 @@ export async function runBacklogPhase(
         spanMs: Math.round(spanMs),
         perSecond,
         firstReceiptMs: Math.round(check.firstReceiptAt - committedAt),
-        recorded: { ...recorded, settledAfterLastReceiptMs: recorded.settledAt === null ? null : Math.round(recorded.settledAt - check.lastReceiptAt) },
+        recorded: {
+          ...recorded,
+          settledAfterLastReceiptMs: recorded.settledAt === null ? null : Math.round(recorded.settledAt - check.lastReceiptAt),
+        },
         cpu: phaseCpu,
         profiles: [],
         sql: sqlBefore && sqlAfter ? sqlSummary(sqlBefore, sqlAfter, expected) : undefined,

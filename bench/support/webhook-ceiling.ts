@@ -20,7 +20,11 @@ export interface ReplayResult {
  * all lanes at once, over keep-alive connections of one undici Agent set up like the dispatcher's
  * (workers/send.ts) minus its DNS guard and timeouts. `limit` caps the requests per lane.
  */
-export async function replay(origin: string, lanes: Map<string, CapturedRequest[]>, limit = Number.POSITIVE_INFINITY): Promise<ReplayResult> {
+export async function replay(
+  origin: string,
+  lanes: Map<string, CapturedRequest[]>,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<ReplayResult> {
   const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
   const statuses: Record<string, number> = {};
   let requests = 0;
@@ -45,7 +49,15 @@ export async function replay(origin: string, lanes: Map<string, CapturedRequest[
     );
     const endedAt = wallNow();
     const wallMs = endedAt - startedAt;
-    return { requests, lanes: lanes.size, startedAt, endedAt, wallMs: Math.round(wallMs), perSecond: Math.round((requests / wallMs) * 1000), statuses };
+    return {
+      requests,
+      lanes: lanes.size,
+      startedAt,
+      endedAt,
+      wallMs: Math.round(wallMs),
+      perSecond: Math.round((requests / wallMs) * 1000),
+      statuses,
+    };
   } finally {
     await agent.close();
   }

@@ -14,7 +14,16 @@ import {
   wallNow,
   type RecordedCheck,
 } from './webhook-graphql.ts';
-import { monotonicUs, sqlSummary, summarizeProfile, threadCpu, threadUsage, type ProfileSummary, type SqlSummary, type ThreadUsage } from './webhook-profile.ts';
+import {
+  monotonicUs,
+  sqlSummary,
+  summarizeProfile,
+  threadCpu,
+  threadUsage,
+  type ProfileSummary,
+  type SqlSummary,
+  type ThreadUsage,
+} from './webhook-profile.ts';
 import { waitForReceipts, type WebhookReceiver } from './webhook-receiver.ts';
 import { runBacklogPhase, type BacklogPhase } from './webhook-backlog.ts';
 import { startWebhookServer, type SourceState } from './webhook-servers.ts';
@@ -43,7 +52,9 @@ export function cpuWatch(processes: Record<string, number>): { stop(): PhaseCpu 
       const after = cpuSnapshot([process.pid, ...pids.filter((pid) => pid !== process.pid)]);
       const wallMs = after.at - machine.at;
       const share = cpuShare(machine, after);
-      const threads = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, threadUsage(pid, before[name]!, threadCpu(pid), wallMs)]));
+      const threads = Object.fromEntries(
+        Object.entries(processes).map(([name, pid]) => [name, threadUsage(pid, before[name]!, threadCpu(pid), wallMs)]),
+      );
       return { wallMs: Math.round(wallMs), machinePercent: share.machinePercent, otherPercent: share.otherPercent, threads };
     },
   };
@@ -94,7 +105,16 @@ export async function runDeliveryPhase(
     say,
     waitIdle = noWait,
     backlog = false,
-  }: { needs: number; destinationCount: number; warmupNeeds: number; profile: boolean; sqlTrace?: boolean; say: Say; waitIdle?: WaitIdle; backlog?: boolean },
+  }: {
+    needs: number;
+    destinationCount: number;
+    warmupNeeds: number;
+    profile: boolean;
+    sqlTrace?: boolean;
+    say: Say;
+    waitIdle?: WaitIdle;
+    backlog?: boolean;
+  },
 ): Promise<{ phase: DeliveryPhase; captured: Map<string, CapturedRequest[]>; backlog: BacklogPhase | undefined }> {
   const token = benchInternalToken();
   say(`Starting a Packline server (fresh SQLite data directory${profile ? ', --cpu-prof' : ''}${sqlTrace ? ', SQL trace' : ''})...`);
@@ -103,7 +123,11 @@ export async function runDeliveryPhase(
   let stopped: Awaited<ReturnType<typeof packline.stop>> | undefined;
   try {
     const setupStart = Date.now();
-    const destinations = await createDestinations(client, { prefix: 'bench-dlv', count: destinationCount, receiverOrigin: receiver.origin });
+    const destinations = await createDestinations(client, {
+      prefix: 'bench-dlv',
+      count: destinationCount,
+      receiverOrigin: receiver.origin,
+    });
     const organizations = [...new Set(destinations.map((d) => d.organizationId))];
     const setupMs = Date.now() - setupStart;
     say(`  ${destinations.length} destinations in ${organizations.length} Clan organizations (${setupMs} ms)`);
@@ -112,7 +136,12 @@ export async function runDeliveryPhase(
     if (warmupNeeds > 0) {
       say(`Warm-up: ${warmupNeeds} needs → ${warmupNeeds * destinations.length} deliveries (untimed)...`);
       await receiver.reset();
-      const published = await publishNeeds(client, { organizations, count: warmupNeeds, concurrency: PUBLISH_CONCURRENCY, offset: 1_000_000 });
+      const published = await publishNeeds(client, {
+        organizations,
+        count: warmupNeeds,
+        concurrency: PUBLISH_CONCURRENCY,
+        offset: 1_000_000,
+      });
       const wait = await waitForReceipts(receiver, warmupNeeds * destinations.length, { stallMs: 30_000 });
       if (!wait.reached) throw new Error(`warm-up: the receiver got ${wait.count} of ${warmupNeeds * destinations.length} deliveries`);
       await waitRecorded(client, destinations, 'destination', 30_000);
@@ -132,7 +161,10 @@ export async function runDeliveryPhase(
     const published = await publishNeeds(client, { organizations, count: needs, concurrency: PUBLISH_CONCURRENCY });
     const publishMs = published.endedAt - published.startedAt;
     say(`  published in ${Math.round(publishMs)} ms (${Math.round((needs / publishMs) * 1000)} needs/s)`);
-    const wait = await waitForReceipts(receiver, expected, { stallMs: 60_000, onProgress: (count) => say(`  ... ${count} / ${expected} received`) });
+    const wait = await waitForReceipts(receiver, expected, {
+      stallMs: 60_000,
+      onProgress: (count) => say(`  ... ${count} / ${expected} received`),
+    });
     const phaseCpu = cpu.stop();
     const sqlAfter = await packline.sqlReading();
     const endUs = startUs + (wait.lastAt - startWall) * 1000;
@@ -166,7 +198,10 @@ export async function runDeliveryPhase(
         check,
         drain,
         complete: wait.reached,
-        recorded: { ...recorded, settledAfterLastReceiptMs: recorded.settledAt === null ? null : Math.round(recorded.settledAt - check.lastReceiptAt) },
+        recorded: {
+          ...recorded,
+          settledAfterLastReceiptMs: recorded.settledAt === null ? null : Math.round(recorded.settledAt - check.lastReceiptAt),
+        },
         cpu: phaseCpu,
         serverExit: stopped.exitCode,
         serverLog: stopped.log,
@@ -234,4 +269,3 @@ export const brief = (c: DeliveryCheck) =>
   `${c.received} received (${c.unique} unique of ${c.expected}, ${c.duplicates} duplicates, ${c.missing} missing), ` +
   `${c.perSecond} deliveries/s over ${c.spanMs} ms, lag p50 ${c.lag.p50Ms} ms p99 ${c.lag.p99Ms} ms, ` +
   `signatures ${c.signatures.valid}/${c.signatures.checked} valid`;
-

@@ -2,7 +2,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkDeliveries, type DeliveryCheck } from './webhook-analysis.ts';
 import { cpuWatch, type PhaseCpu, type WaitIdle } from './webhook-delivery.ts';
-import { benchInternalToken, createDestinations, createdEventId, graphqlClient, publishNeeds, waitRecorded, wallNow, type RecordedCheck } from './webhook-graphql.ts';
+import {
+  benchInternalToken,
+  createDestinations,
+  createdEventId,
+  graphqlClient,
+  publishNeeds,
+  waitRecorded,
+  wallNow,
+  type RecordedCheck,
+} from './webhook-graphql.ts';
 import { sqlSummary, type SqlSummary } from './webhook-profile.ts';
 import { waitForReceipts, type WebhookReceiver } from './webhook-receiver.ts';
 import { startWebhookServer, type SourceState } from './webhook-servers.ts';
@@ -38,7 +47,12 @@ export interface FanoutPhase {
 /** Fresh server, `destinationCount` destinations; one need (cold), a pause, one more need (warm). */
 export async function runFanoutPhase(
   receiver: WebhookReceiver,
-  { destinationCount, sqlTrace = false, say, waitIdle = async () => undefined }: { destinationCount: number; sqlTrace?: boolean; say: Say; waitIdle?: WaitIdle },
+  {
+    destinationCount,
+    sqlTrace = false,
+    say,
+    waitIdle = async () => undefined,
+  }: { destinationCount: number; sqlTrace?: boolean; say: Say; waitIdle?: WaitIdle },
 ): Promise<FanoutPhase> {
   const token = benchInternalToken();
   say(`Starting a second Packline server (fresh SQLite data directory${sqlTrace ? ', SQL trace' : ''})...`);
@@ -47,7 +61,11 @@ export async function runFanoutPhase(
   let stopped: Awaited<ReturnType<typeof packline.stop>> | undefined;
   try {
     const setupStart = Date.now();
-    const destinations = await createDestinations(client, { prefix: 'bench-fan', count: destinationCount, receiverOrigin: receiver.origin });
+    const destinations = await createDestinations(client, {
+      prefix: 'bench-fan',
+      count: destinationCount,
+      receiverOrigin: receiver.origin,
+    });
     const organizations = [...new Set(destinations.map((d) => d.organizationId))];
     const setupMs = Date.now() - setupStart;
     say(`  ${destinations.length} destinations in ${organizations.length} Clan organizations (${setupMs} ms)`);
@@ -76,8 +94,10 @@ export async function runFanoutPhase(
         ...(sqlBefore && sqlAfter ? { sql: sqlSummary(sqlBefore, sqlAfter, destinations.length) } : {}),
       };
       rounds.push(round);
-      say(`  last receipt ${round.fromCommitMs} ms after the commit (${round.fromRequestMs} ms after the request), lag p50 ${check.lag.p50Ms} ms, p99 ${check.lag.p99Ms} ms; ` +
-        `${check.unique} unique of ${check.expected}, ${check.duplicates} duplicates, signatures ${check.signatures.valid}/${check.signatures.checked} valid`);
+      say(
+        `  last receipt ${round.fromCommitMs} ms after the commit (${round.fromRequestMs} ms after the request), lag p50 ${check.lag.p50Ms} ms, p99 ${check.lag.p99Ms} ms; ` +
+          `${check.unique} unique of ${check.expected}, ${check.duplicates} duplicates, signatures ${check.signatures.valid}/${check.signatures.checked} valid`,
+      );
       await waitRecorded(client, destinations, 'organization', 30_000);
     }
     const recorded = await waitRecorded(client, destinations, 'organization', 30_000);

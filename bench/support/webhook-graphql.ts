@@ -72,7 +72,10 @@ export async function createDestinations(
       input: { id, profile: { name: `Bench ${id}`, plan: 'clan' } },
     }),
   );
-  const wanted = Array.from({ length: count }, (_, n) => ({ organizationId: orgs[Math.floor(n / DESTINATIONS_PER_ORG)]!, path: `/hook/${prefix}/${n + 1}` }));
+  const wanted = Array.from({ length: count }, (_, n) => ({
+    organizationId: orgs[Math.floor(n / DESTINATIONS_PER_ORG)]!,
+    path: `/hook/${prefix}/${n + 1}`,
+  }));
   return inParallel(wanted, concurrency, async ({ organizationId, path }) => {
     const data = await client.call(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
@@ -105,18 +108,22 @@ export async function publishNeeds(
   { organizations, count, concurrency = 8, offset = 0 }: { organizations: string[]; count: number; concurrency?: number; offset?: number },
 ): Promise<Published> {
   const startedAt = wallNow();
-  const needIds = await inParallel(Array.from({ length: count }, (_, n) => n + offset), concurrency, async (n) => {
-    const data = await client.call(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
-      input: {
-        organizationId: organizations[n % organizations.length]!,
-        title: needTitle(n + 1),
-        description: 'Three months of field work along the Rhône, remote reporting allowed',
-        requiredExpertise: ['hydrology', 'python'],
-        remoteAllowed: true,
-      },
-    });
-    return data.publishNeed.id as string;
-  });
+  const needIds = await inParallel(
+    Array.from({ length: count }, (_, n) => n + offset),
+    concurrency,
+    async (n) => {
+      const data = await client.call(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
+        input: {
+          organizationId: organizations[n % organizations.length]!,
+          title: needTitle(n + 1),
+          description: 'Three months of field work along the Rhône, remote reporting allowed',
+          requiredExpertise: ['hydrology', 'python'],
+          remoteAllowed: true,
+        },
+      });
+      return data.publishNeed.id as string;
+    },
+  );
   return { needIds, startedAt, endedAt: wallNow() };
 }
 
@@ -138,12 +145,24 @@ export interface RecordedCheck {
  * destination (`by: 'destination'`) or organization: the server has recorded every attempt when
  * none of them is pending.
  */
-export async function recordedDeliveries(client: GraphqlClient, destinations: BenchDestination[], by: 'destination' | 'organization'): Promise<RecordedCheck> {
+export async function recordedDeliveries(
+  client: GraphqlClient,
+  destinations: BenchDestination[],
+  by: 'destination' | 'organization',
+): Promise<RecordedCheck> {
   const targets: { org: string; dst: string | null }[] =
-    by === 'destination' ? destinations.map((d) => ({ org: d.organizationId, dst: d.id })) : [...new Set(destinations.map((d) => d.organizationId))].map((org) => ({ org, dst: null }));
+    by === 'destination'
+      ? destinations.map((d) => ({ org: d.organizationId, dst: d.id }))
+      : [...new Set(destinations.map((d) => d.organizationId))].map((org) => ({ org, dst: null }));
   const pages = await inParallel(targets, 4, async ({ org, dst }): Promise<{ status: string; attemptCount: number }[]> => {
-    const data = await client.call(`query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) { edges { node { status attemptCount } } } }`, { org, dst });
-    return data.webhookDeliveries.edges.map((edge: { node: { status: string; attemptCount: number } }) => edge.node) as { status: string; attemptCount: number }[];
+    const data = await client.call(
+      `query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) { edges { node { status attemptCount } } } }`,
+      { org, dst },
+    );
+    return data.webhookDeliveries.edges.map((edge: { node: { status: string; attemptCount: number } }) => edge.node) as {
+      status: string;
+      attemptCount: number;
+    }[];
   });
   const all = pages.flat();
   return {

@@ -19,7 +19,17 @@ export interface PreparerRow {
  * one batch the size the dispatcher can actually hand the pool in this benchmark (every lane's 64
  * deliveries gathered in one turn: `lanes × 64`).
  */
-export async function runPreparerPhase({ jobs, rounds, lanes, say }: { jobs: number; rounds: number; lanes: number; say: (line?: string) => void }): Promise<PreparerRow[]> {
+export async function runPreparerPhase({
+  jobs,
+  rounds,
+  lanes,
+  say,
+}: {
+  jobs: number;
+  rounds: number;
+  lanes: number;
+  say: (line?: string) => void;
+}): Promise<PreparerRow[]> {
   const batches = [
     { batch: `${jobs} standard-json`, jobs: sampleJobs(jobs, ['standard-json']) },
     { batch: `${jobs} mixed (${DELIVERY_FORMATS.join(', ')})`, jobs: sampleJobs(jobs) },
@@ -32,8 +42,16 @@ export async function runPreparerPhase({ jobs, rounds, lanes, say }: { jobs: num
     const bench = await benchPreparers(list, rounds);
     const otherCpuPercent = cpu.stop().otherPercent;
     const freed = bench.inline.mainThreadMs - bench.pool.mainThreadMs;
-    rows.push({ batch, bench, mainThreadFreedMs: Math.round(freed * 100) / 100, mainThreadFreedShare: Math.round((freed / bench.inline.mainThreadMs) * 1000) / 1000, otherCpuPercent });
-    say(`  inline ${bench.inline.jobsPerSecond} jobs/s, pool ${bench.pool.jobsPerSecond} jobs/s (×${bench.poolOverInline}), main thread ${bench.inline.mainThreadMs} → ${bench.pool.mainThreadMs} ms`);
+    rows.push({
+      batch,
+      bench,
+      mainThreadFreedMs: Math.round(freed * 100) / 100,
+      mainThreadFreedShare: Math.round((freed / bench.inline.mainThreadMs) * 1000) / 1000,
+      otherCpuPercent,
+    });
+    say(
+      `  inline ${bench.inline.jobsPerSecond} jobs/s, pool ${bench.pool.jobsPerSecond} jobs/s (×${bench.poolOverInline}), main thread ${bench.inline.mainThreadMs} → ${bench.pool.mainThreadMs} ms`,
+    );
   }
   return rows;
 }

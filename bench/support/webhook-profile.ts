@@ -42,7 +42,11 @@ export function threadUsage(pid: number, before: Map<string, number>, after: Map
     const [tid, ...rest] = key.split(' ');
     const cpuMs = ms - (before.get(key) ?? 0);
     if (cpuMs <= 0) continue;
-    out.push({ thread: tid === String(pid) ? 'main' : `#${tid} ${rest.join(' ')}`, cpuMs, percentOfCore: Math.round((cpuMs / wallMs) * 1000) / 10 });
+    out.push({
+      thread: tid === String(pid) ? 'main' : `#${tid} ${rest.join(' ')}`,
+      cpuMs,
+      percentOfCore: Math.round((cpuMs / wallMs) * 1000) / 10,
+    });
   }
   return out.sort((a, b) => b.cpuMs - a.cpuMs);
 }
@@ -103,7 +107,13 @@ function area(url: string): string {
     return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
   }
   const path = url.replace(/^file:\/\//, '');
-  return path.startsWith(ROOT) ? path.slice(ROOT.length + 1).split('/').slice(0, 2).join('/') : path;
+  return path.startsWith(ROOT)
+    ? path
+        .slice(ROOT.length + 1)
+        .split('/')
+        .slice(0, 2)
+        .join('/')
+    : path;
 }
 
 function where(frame: ProfileNode['callFrame']): string {
@@ -241,7 +251,13 @@ export function sqlSummary(before: SqlReading, after: SqlReading, units: number,
     const count = now.count - then.count;
     const ms = now.ms - then.ms;
     if (count <= 0 && ms <= 0) continue;
-    rows.push({ sql, count, totalMs: Math.round(ms), meanUs: count > 0 ? Math.round((ms / count) * 1000) : 0, perUnit: Math.round((count / units) * 100) / 100 });
+    rows.push({
+      sql,
+      count,
+      totalMs: Math.round(ms),
+      meanUs: count > 0 ? Math.round((ms / count) * 1000) : 0,
+      perUnit: Math.round((count / units) * 100) / 100,
+    });
   }
   const executed = rows.filter((r) => !r.sql.startsWith('(prepare)'));
   return {

@@ -8,7 +8,12 @@ import { formatInt, formatMs, formatPercent, markdownTable } from './report.ts';
 
 export const RATIO_TARGET = 0.6;
 
-export function deliveryTable(live: DeliveryPhase, backlog: BacklogPhase, ceiling: CeilingPhase, ratios: { ratio: number; liveRatio: number }): string {
+export function deliveryTable(
+  live: DeliveryPhase,
+  backlog: BacklogPhase,
+  ceiling: CeilingPhase,
+  ratios: { ratio: number; liveRatio: number },
+): string {
   const r = ceiling.median.result;
   const row = (label: string, c: DeliveryPhase['check'], perSecond: number, spanMs: number, lag: boolean) => [
     label,
@@ -25,8 +30,20 @@ export function deliveryTable(live: DeliveryPhase, backlog: BacklogPhase, ceilin
   return markdownTable(
     ['sender', 'requests', 'per second', 'span ms', 'lag p50 ms', 'lag p99 ms', 'unique', 'duplicates', 'missing', 'signatures'],
     [
-      row(`Packline, live: publishing ${live.needs} needs meanwhile (${live.destinations} lanes)`, live.check, live.check.perSecond, live.check.spanMs, true),
-      row(`Packline, backlog: the dispatcher's rate, ${backlog.needs} signals committed at once (${backlog.destinations} lanes)`, backlog.check, backlog.perSecond, backlog.spanMs, false),
+      row(
+        `Packline, live: publishing ${live.needs} needs meanwhile (${live.destinations} lanes)`,
+        live.check,
+        live.check.perSecond,
+        live.check.spanMs,
+        true,
+      ),
+      row(
+        `Packline, backlog: the dispatcher's rate, ${backlog.needs} signals committed at once (${backlog.destinations} lanes)`,
+        backlog.check,
+        backlog.perSecond,
+        backlog.spanMs,
+        false,
+      ),
       [
         `ceiling: bare undici loop (${r.lanes} lanes), median of ${ceiling.runs.length}`,
         formatInt(r.requests),
@@ -67,7 +84,18 @@ export function cpuTable(phases: [string, PhaseCpu][]): string {
 
 export function fanoutTable(fanout: FanoutPhase): string {
   return markdownTable(
-    ['round', 'destinations', 'commit → last receipt ms', 'request → last receipt ms', 'lag p50 ms', 'lag p99 ms', 'unique', 'duplicates', 'missing', 'signatures'],
+    [
+      'round',
+      'destinations',
+      'commit → last receipt ms',
+      'request → last receipt ms',
+      'lag p50 ms',
+      'lag p99 ms',
+      'unique',
+      'duplicates',
+      'missing',
+      'signatures',
+    ],
     fanout.rounds.map((round) => [
       round.label,
       formatInt(fanout.destinations),
@@ -85,7 +113,17 @@ export function fanoutTable(fanout: FanoutPhase): string {
 
 export function preparerTable(rows: PreparerRow[]): string {
   return markdownTable(
-    ['batch', 'inline jobs/s', 'pool jobs/s', 'pool / inline', 'inline ms', 'pool ms', 'main thread inline ms', 'main thread pool ms', 'freed'],
+    [
+      'batch',
+      'inline jobs/s',
+      'pool jobs/s',
+      'pool / inline',
+      'inline ms',
+      'pool ms',
+      'main thread inline ms',
+      'main thread pool ms',
+      'freed',
+    ],
     rows.map((row) => [
       row.batch,
       formatInt(row.bench.inline.jobsPerSecond),
@@ -122,7 +160,13 @@ export function sqlTable(sql: SqlSummary): string {
   const head = `${formatInt(sql.statements)} statements, ${formatInt(sql.totalMs)} ms inside libsql, between two readings ${formatInt(sql.wallMs)} ms apart (the second is taken at the last receipt, but the server answers it only when its event loop gets to it)`;
   const table = markdownTable(
     ['total ms', 'count', 'mean µs', 'per delivery', 'statement'],
-    sql.top.map((s) => [formatInt(s.totalMs), formatInt(s.count), formatInt(s.meanUs), s.perUnit.toFixed(2), s.sql.length > 150 ? `${s.sql.slice(0, 150)}…` : s.sql]),
+    sql.top.map((s) => [
+      formatInt(s.totalMs),
+      formatInt(s.count),
+      formatInt(s.meanUs),
+      s.perUnit.toFixed(2),
+      s.sql.length > 150 ? `${s.sql.slice(0, 150)}…` : s.sql,
+    ]),
   );
   return `${head}\n\n${table}`;
 }

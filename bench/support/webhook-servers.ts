@@ -25,7 +25,9 @@ const DELIVERY_CODE = ['workers', 'core/webhooks', 'core/db'];
 export function sourceState(): SourceState {
   const hash = createHash('sha256');
   for (const dir of DELIVERY_CODE) {
-    for (const name of readdirSync(join(ROOT, dir)).filter((n) => n.endsWith('.ts')).sort()) {
+    for (const name of readdirSync(join(ROOT, dir))
+      .filter((n) => n.endsWith('.ts'))
+      .sort()) {
       hash.update(`${dir}/${name}\0`).update(readFileSync(join(ROOT, dir, name)));
     }
   }
@@ -104,12 +106,19 @@ export async function startWebhookServer({
     // --require is allowed in NODE_OPTIONS (unlike --cpu-prof).
     ...(sqlTrace ? { NODE_OPTIONS: `--require=${SQL_TRACE_MODULE}`, PACKLINE_BENCH_SQL_TRACE: join(dataDir, `sql-trace-${label}`) } : {}),
   });
-  const nodeArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
+  const nodeArgs = [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
+  ];
   const logFile = join(dataDir, `server-${label}.log`);
   const sources = sourceState();
   const fd = openSync(logFile, 'a');
   const child = track(
-    spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo', '--role', role], { cwd: ROOT, env, stdio: ['ignore', 'pipe', fd] }),
+    spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/packline.js'), 'start', '--no-demo', '--role', role], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', fd],
+    }),
   );
   closeSync(fd);
   const banner = role === 'dispatcher' ? /dispatcher is listening on (\S+):(\d+)/ : /Packline is listening on (\S+):(\d+)[\s\S]*^Try: /m;
@@ -166,7 +175,8 @@ export async function startWebhookServer({
       };
     }
     const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`packline start exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`packline start exited (${child.exitCode ?? child.signalCode}) before listening:\n${text.slice(-3000)}`);
     if (Date.now() > deadline) {
       await stopChild(child);
       throw new Error(`packline start did not print its banner within ${timeoutMs} ms:\n${text.slice(-3000)}`);

@@ -99,7 +99,9 @@ function traceOrmQueries(orm: Database, kind: DatabaseKind): void {
   const connection = orm.em.getConnection() as unknown as { executeQuery: Run };
   const executeQuery = connection.executeQuery.bind(connection);
   connection.executeQuery = (sql, run, context) =>
-    withSpan('SQL', context?.query === undefined ? { 'db.system': kind } : sqlAttributes(kind, context.query), () => executeQuery(sql, run, context));
+    withSpan('SQL', context?.query === undefined ? { 'db.system': kind } : sqlAttributes(kind, context.query), () =>
+      executeQuery(sql, run, context),
+    );
 }
 
 /** Any fixed number: the key of the advisory lock instances take while they migrate and seed. */

@@ -102,6 +102,11 @@ export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunne
 function tracedRunner(runner: QueryRunner): QueryRunner {
   return {
     kind: runner.kind,
-    all: (statement, params) => withSpan(`SQL ${statement.name}`, sqlAttributes(runner.kind, runner.kind === 'sqlite' ? statement.sqlite : statement.postgresql, statement.name), () => runner.all(statement, params)),
+    all: (statement, params) =>
+      withSpan(
+        `SQL ${statement.name}`,
+        sqlAttributes(runner.kind, runner.kind === 'sqlite' ? statement.sqlite : statement.postgresql, statement.name),
+        () => runner.all(statement, params),
+      ),
   };
 }

@@ -48,15 +48,23 @@ describe('SQLite transactions against a second writing process', () => {
     expect(await epoch()).toBe(2);
   });
 
-  it('rejects with the lock\'s own error when BEGIN cannot take the lock, and runs none of the work', async () => {
+  it("rejects with the lock's own error when BEGIN cannot take the lock, and runs none of the work", async () => {
     // Another process holds the write lock until its stdin closes.
-    const holder = spawn(process.execPath, ['-e', `
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const Database = require('libsql');
       const db = new Database(process.argv[1]);
       db.exec('begin immediate');
       console.log('holding');
       process.stdin.resume();
-      process.stdin.on('end', () => { db.exec('rollback'); db.close(); });`, join(dataDir, 'packline.sqlite')], { stdio: ['pipe', 'pipe', 'inherit'] });
+      process.stdin.on('end', () => { db.exec('rollback'); db.close(); });`,
+        join(dataDir, 'packline.sqlite'),
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     await once(holder.stdout, 'data');
     const connection = server.em.getConnection();
     await connection.execute('pragma busy_timeout = 0');

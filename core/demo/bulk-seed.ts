@@ -4,7 +4,16 @@ import type { Core } from '../core.ts';
 import type { DatabaseKind } from '../db/orm.ts';
 import { invalidInput } from '../errors.ts';
 import { DISCOVERABLE_ORGANIZATION_FILTER, PUBLIC_EVENT_FILTER, PUBLIC_NEED_FILTER } from '../visibility.ts';
-import { BULK_ORGANIZATIONS, bulkEvent, bulkNeed, eventTimeLine, needTimeLine, randomSource, type BulkEvent, type BulkNeed } from './bulk-data.ts';
+import {
+  BULK_ORGANIZATIONS,
+  bulkEvent,
+  bulkNeed,
+  eventTimeLine,
+  needTimeLine,
+  randomSource,
+  type BulkEvent,
+  type BulkNeed,
+} from './bulk-data.ts';
 
 /** Most rows of one kind a single run may write. */
 export const BULK_SEED_LIMIT = 5_000_000;
@@ -60,7 +69,13 @@ export async function bulkSeed(core: Core, kind: DatabaseKind, options: BulkSeed
   const progress: BulkSeedProgress = { needs: 0, events: 0, totalNeeds: needs, totalEvents: events };
 
   await knex.transaction(async (trx) => {
-    await insert(trx, 'organizations', ORGANIZATION_COLUMNS, BULK_ORGANIZATIONS.map((o) => organizationRow(o, value, now)), 'on conflict (id) do nothing');
+    await insert(
+      trx,
+      'organizations',
+      ORGANIZATION_COLUMNS,
+      BULK_ORGANIZATIONS.map((o) => organizationRow(o, value, now)),
+      'on conflict (id) do nothing',
+    );
     await trx.raw('update change_epoch set value = value + 1 where id = 1');
   });
   await refuseHiddenOrganizations(knex, value);
@@ -73,7 +88,14 @@ export async function bulkSeed(core: Core, kind: DatabaseKind, options: BulkSeed
   const eventTimes = eventTimeLine(random, now, events);
   await withLargeCache(knex, kind, async () => {
     await insertInBatches(knex, 'needs', NEED_COLUMNS, needs, () => needRow(bulkNeed(random, needTimes.next()), value), report('needs'));
-    await insertInBatches(knex, 'events', EVENT_COLUMNS, events, () => eventRow(bulkEvent(random, eventTimes.next(), now), value, now), report('events'));
+    await insertInBatches(
+      knex,
+      'events',
+      EVENT_COLUMNS,
+      events,
+      () => eventRow(bulkEvent(random, eventTimes.next(), now), value, now),
+      report('events'),
+    );
   });
   // Fresh statistics, so the planner costs the feed indexes for the new size at once rather than
   // after autovacuum's next pass. (SQLite plans without statistics; none are kept here.)
@@ -101,16 +123,44 @@ function dialectValues(kind: DatabaseKind): DialectValues {
 }
 
 const ORGANIZATION_COLUMNS = [
-  'id', 'name', 'plan', 'listed', 'demo', 'complete', 'description', 'website', 'sectors', 'capabilities', 'networks',
-  'city', 'region', 'country', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'plan',
+  'listed',
+  'demo',
+  'complete',
+  'description',
+  'website',
+  'sectors',
+  'capabilities',
+  'networks',
+  'city',
+  'region',
+  'country',
+  'created_at',
+  'updated_at',
 ];
 
 function organizationRow(o: (typeof BULK_ORGANIZATIONS)[number], v: DialectValues, now: number): unknown[] {
   const { listed, complete, demo } = DISCOVERABLE_ORGANIZATION_FILTER;
   const since = v.date(now - 800 * 24 * 3600_000);
   return [
-    o.id, o.name, o.plan, v.bool(listed), v.bool(demo), v.bool(complete), o.description, `https://${o.id.slice('scale-'.length)}.example`,
-    JSON.stringify(o.sectors), JSON.stringify(o.capabilities), '[]', o.city, o.region, o.country, since, since,
+    o.id,
+    o.name,
+    o.plan,
+    v.bool(listed),
+    v.bool(demo),
+    v.bool(complete),
+    o.description,
+    `https://${o.id.slice('scale-'.length)}.example`,
+    JSON.stringify(o.sectors),
+    JSON.stringify(o.capabilities),
+    '[]',
+    o.city,
+    o.region,
+    o.country,
+    since,
+    since,
   ];
 }
 
@@ -122,34 +172,95 @@ async function refuseHiddenOrganizations(knex: Knex, v: DialectValues): Promise<
     .andWhere((q) => q.where('demo', v.bool(true)).orWhere('listed', v.bool(false)).orWhere('complete', v.bool(false)))
     .select('id')) as { id: string }[];
   if (hidden.length > 0) {
-    throw invalidInput('needs', `The generated organizations ${hidden.map((h) => `'${h.id}'`).join(', ')} exist but are demonstration, unlisted or incomplete`);
+    throw invalidInput(
+      'needs',
+      `The generated organizations ${hidden.map((h) => `'${h.id}'`).join(', ')} exist but are demonstration, unlisted or incomplete`,
+    );
   }
 }
 
 const NEED_COLUMNS = [
-  'id', 'organization_id', 'title', 'description', 'required_expertise', 'remote_allowed', 'city', 'region', 'country', 'deadline',
-  'state', 'discreet', 'demo', 'version', 'published_at', 'created_at', 'updated_at',
+  'id',
+  'organization_id',
+  'title',
+  'description',
+  'required_expertise',
+  'remote_allowed',
+  'city',
+  'region',
+  'country',
+  'deadline',
+  'state',
+  'discreet',
+  'demo',
+  'version',
+  'published_at',
+  'created_at',
+  'updated_at',
 ];
 
 function needRow(n: BulkNeed, v: DialectValues): unknown[] {
   const published = v.date(n.publishedAt);
   // Version 1: published once, its `need.created` long delivered (see bulkSeed).
   return [
-    n.id, n.organizationId, n.title, n.description, JSON.stringify(n.requiredExpertise), v.bool(n.remoteAllowed), n.city, n.region, n.country,
-    v.date(n.deadline), PUBLIC_NEED_FILTER.state, v.bool(false), v.bool(PUBLIC_NEED_FILTER.demo), 1, published, published, published,
+    n.id,
+    n.organizationId,
+    n.title,
+    n.description,
+    JSON.stringify(n.requiredExpertise),
+    v.bool(n.remoteAllowed),
+    n.city,
+    n.region,
+    n.country,
+    v.date(n.deadline),
+    PUBLIC_NEED_FILTER.state,
+    v.bool(false),
+    v.bool(PUBLIC_NEED_FILTER.demo),
+    1,
+    published,
+    published,
+    published,
   ];
 }
 
 const EVENT_COLUMNS = [
-  'id', 'host_id', 'title', 'description', 'starts_at', 'ends_at', 'timezone', 'online', 'city', 'region', 'country',
-  'status', 'demo', 'version', 'created_at', 'updated_at',
+  'id',
+  'host_id',
+  'title',
+  'description',
+  'starts_at',
+  'ends_at',
+  'timezone',
+  'online',
+  'city',
+  'region',
+  'country',
+  'status',
+  'demo',
+  'version',
+  'created_at',
+  'updated_at',
 ];
 
 function eventRow(e: BulkEvent, v: DialectValues, now: number): unknown[] {
   const created = v.date(Math.min(e.createdAt, now));
   return [
-    e.id, e.hostId, e.title, e.description, v.date(e.startsAt), v.date(e.endsAt), e.timezone, v.bool(e.online), e.city, e.region, e.country,
-    PUBLIC_EVENT_FILTER.status, v.bool(PUBLIC_EVENT_FILTER.demo), 1, created, created,
+    e.id,
+    e.hostId,
+    e.title,
+    e.description,
+    v.date(e.startsAt),
+    v.date(e.endsAt),
+    e.timezone,
+    v.bool(e.online),
+    e.city,
+    e.region,
+    e.country,
+    PUBLIC_EVENT_FILTER.status,
+    v.bool(PUBLIC_EVENT_FILTER.demo),
+    1,
+    created,
+    created,
   ];
 }
 
@@ -177,7 +288,14 @@ async function insert(trx: Knex.Transaction, table: string, columns: string[], r
 }
 
 /** Generates and inserts `total` rows, ROWS_PER_STATEMENT per INSERT, STATEMENTS_PER_TRANSACTION per commit. */
-async function insertInBatches(knex: Knex, table: string, columns: string[], total: number, row: () => unknown[], committed: (done: number) => void) {
+async function insertInBatches(
+  knex: Knex,
+  table: string,
+  columns: string[],
+  total: number,
+  row: () => unknown[],
+  committed: (done: number) => void,
+) {
   let done = 0;
   while (done < total) {
     const inTransaction = Math.min(total - done, ROWS_PER_STATEMENT * STATEMENTS_PER_TRANSACTION);

@@ -111,7 +111,14 @@ function createOrganization(em: EntityManager, o: (typeof DEMO_ORGANIZATIONS)[nu
 }
 
 function createMember(em: EntityManager, m: (typeof DEMO_MEMBERS)[number], orgs: Map<string, Organization>, now: Date): Member {
-  const member = em.create(MemberEntity, { id: newId('member'), email: m.email, name: m.name, passwordHash: null, credentialsEpoch: 0, createdAt: now });
+  const member = em.create(MemberEntity, {
+    id: newId('member'),
+    email: m.email,
+    name: m.name,
+    passwordHash: null,
+    credentialsEpoch: 0,
+    createdAt: now,
+  });
   for (const [orgId, role] of m.memberships) em.create(MembershipEntity, { member, organization: orgs.get(orgId)!, role, createdAt: now });
   return member;
 }
@@ -182,9 +189,23 @@ function createPrivateLife(em: EntityManager, orgs: Map<string, Organization>, m
     { need: needs[13]!, lead: org('juniper-green'), partners: [org('cobalt-data')], name: 'Community centre retrofit pack' },
   ];
   for (const [i, p] of packs.entries()) {
-    const pack = em.create(PackEntity, { id: newId('pack'), need: p.need, leadOrganization: p.lead, name: p.name, status: i === 0 ? 'active' : 'forming', createdAt: now });
+    const pack = em.create(PackEntity, {
+      id: newId('pack'),
+      need: p.need,
+      leadOrganization: p.lead,
+      name: p.name,
+      status: i === 0 ? 'active' : 'forming',
+      createdAt: now,
+    });
     for (const partner of [p.lead, ...p.partners]) {
-      em.create(PackMemberEntity, { id: id(), pack, organization: partner, positioning: CANARY.positioning, priceCents: CANARY.priceCents, currency: 'EUR' });
+      em.create(PackMemberEntity, {
+        id: id(),
+        pack,
+        organization: partner,
+        positioning: CANARY.positioning,
+        priceCents: CANARY.priceCents,
+        currency: 'EUR',
+      });
     }
     em.create(RevenueSplitEntity, {
       id: id(),
@@ -194,16 +215,72 @@ function createPrivateLife(em: EntityManager, orgs: Map<string, Organization>, m
       totalCents: CANARY.splitTotalCents,
       currency: 'EUR',
     });
-    em.create(CollectionEntity, { id: id(), pack, amountCents: CANARY.collectionCents, currency: 'EUR', payerReference: CANARY.collectionReference, receivedAt: now });
-    const payout = em.create(PayoutEntity, { id: id(), pack, recipient: p.partners[0]!, amountCents: CANARY.payoutCents, currency: 'EUR', status: 'confirmed', paidAt: now });
-    em.create(PayoutConfirmationEntity, { id: id(), payout, confirmedBy: member('ines@atelier-nord.example'), note: CANARY.payoutNote, confirmedAt: now });
-    em.create(MilestoneEntity, { id: id(), pack, title: CANARY.milestoneTitle, amountCents: CANARY.milestoneCents, dueAt: new Date(now.getTime() + 20 * DAY), status: 'planned' });
-    em.create(PackDocumentEntity, { id: id(), pack, filename: CANARY.documentFilename, storageKey: `packs/${pack.id}/${CANARY.documentFilename}`, summary: CANARY.documentSummary });
+    em.create(CollectionEntity, {
+      id: id(),
+      pack,
+      amountCents: CANARY.collectionCents,
+      currency: 'EUR',
+      payerReference: CANARY.collectionReference,
+      receivedAt: now,
+    });
+    const payout = em.create(PayoutEntity, {
+      id: id(),
+      pack,
+      recipient: p.partners[0]!,
+      amountCents: CANARY.payoutCents,
+      currency: 'EUR',
+      status: 'confirmed',
+      paidAt: now,
+    });
+    em.create(PayoutConfirmationEntity, {
+      id: id(),
+      payout,
+      confirmedBy: member('ines@atelier-nord.example'),
+      note: CANARY.payoutNote,
+      confirmedAt: now,
+    });
+    em.create(MilestoneEntity, {
+      id: id(),
+      pack,
+      title: CANARY.milestoneTitle,
+      amountCents: CANARY.milestoneCents,
+      dueAt: new Date(now.getTime() + 20 * DAY),
+      status: 'planned',
+    });
+    em.create(PackDocumentEntity, {
+      id: id(),
+      pack,
+      filename: CANARY.documentFilename,
+      storageKey: `packs/${pack.id}/${CANARY.documentFilename}`,
+      summary: CANARY.documentSummary,
+    });
     const thread = em.create(PrivateThreadEntity, { id: id(), pack, subject: CANARY.threadSubject });
-    em.create(ThreadMessageEntity, { id: id(), thread, author: member('ines@atelier-nord.example'), body: CANARY.threadMessage, sentAt: now });
-    em.create(QuoteEntity, { id: id(), need: p.need, pack, organization: p.partners[0]!, amountCents: CANARY.quoteCents, currency: 'EUR', body: CANARY.quoteBody, status: 'submitted' });
+    em.create(ThreadMessageEntity, {
+      id: id(),
+      thread,
+      author: member('ines@atelier-nord.example'),
+      body: CANARY.threadMessage,
+      sentAt: now,
+    });
+    em.create(QuoteEntity, {
+      id: id(),
+      need: p.need,
+      pack,
+      organization: p.partners[0]!,
+      amountCents: CANARY.quoteCents,
+      currency: 'EUR',
+      body: CANARY.quoteBody,
+      status: 'submitted',
+    });
     const pact = em.create(PactEntity, { id: id(), pack, terms: CANARY.pactTerms, status: 'sent' });
-    em.create(PactSignatureEntity, { id: id(), pact, member: member('anna@delta-forge.example'), providerEnvelopeId: CANARY.signatureEnvelope, state: 'pending', signedAt: null });
+    em.create(PactSignatureEntity, {
+      id: id(),
+      pact,
+      member: member('anna@delta-forge.example'),
+      providerEnvelopeId: CANARY.signatureEnvelope,
+      state: 'pending',
+      signedAt: null,
+    });
     // Team invitations: pending ones are what the member connector lists.
     const invite = (email: string, status: 'pending' | 'accepted') =>
       em.create(PackInvitationEntity, { id: id(), pack, member: member(email), invitedBy: p.lead, status, createdAt: now });

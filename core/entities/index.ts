@@ -83,13 +83,7 @@ import { MemberSessionEntity } from './member-session.entity.ts';
 import { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
 import { RevenueSplitEntity, CollectionEntity, PayoutEntity, PayoutConfirmationEntity } from './private/money.entity.ts';
 import { MilestoneEntity, PackDocumentEntity, PrivateThreadEntity, ThreadMessageEntity } from './private/pack-work.entity.ts';
-import {
-  QuoteEntity,
-  PactEntity,
-  PactSignatureEntity,
-  PrivateClauseEntity,
-  ContractTemplateEntity,
-} from './private/agreement.entity.ts';
+import { QuoteEntity, PactEntity, PactSignatureEntity, PrivateClauseEntity, ContractTemplateEntity } from './private/agreement.entity.ts';
 
 /** Every entity the ORM maps; migrations are generated from this list. */
 export const ENTITIES = [

@@ -26,7 +26,8 @@ export function parseEsignNotification(rawBody: string): EsignNotification {
   } catch {
     throw invalidInput('body', 'The notification body is not valid JSON');
   }
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw invalidInput('body', 'The notification body must be a JSON object');
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw invalidInput('body', 'The notification body must be a JSON object');
   const fields = payload as Record<string, unknown>;
   const status = fields.status;
   if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) {
@@ -34,7 +35,8 @@ export function parseEsignNotification(rawBody: string): EsignNotification {
   }
   const occurredAt = fields.occurred_at;
   const date = typeof occurredAt === 'string' && ISO_INSTANT.test(occurredAt) ? new Date(occurredAt) : undefined;
-  if (!date || Number.isNaN(date.getTime())) throw invalidInput('occurred_at', 'occurred_at must be an ISO 8601 date-time with a time zone');
+  if (!date || Number.isNaN(date.getTime()))
+    throw invalidInput('occurred_at', 'occurred_at must be an ISO 8601 date-time with a time zone');
   return {
     eventId: identifier('event_id', fields.event_id),
     envelopeId: identifier('envelope_id', fields.envelope_id),

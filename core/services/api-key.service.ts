@@ -124,6 +124,7 @@ function checkScopes(values: string[]): ApiScope[] {
   const scopes = [...new Set(values.map((s) => s.trim()).filter((s) => s !== ''))];
   if (scopes.length === 0) throw invalidInput('scopes', `Choose at least one scope: ${API_SCOPES.join(', ')}`);
   const unknown = scopes.filter((s) => !(API_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw invalidInput('scopes', `Unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; scopes are ${API_SCOPES.join(', ')}`);
+  if (unknown.length > 0)
+    throw invalidInput('scopes', `Unknown scope ${unknown.map((s) => `'${s}'`).join(', ')}; scopes are ${API_SCOPES.join(', ')}`);
   return scopes as ApiScope[];
 }

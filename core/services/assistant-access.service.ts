@@ -73,7 +73,8 @@ export class AssistantAccessService {
   async registerApplication(actor: Actor, input: { name?: string | null; redirectUris: string[] }): Promise<AssistantApplicationView> {
     requireInternal(actor, 'register applications');
     const name = v.optionalText('client_name', input.name, 200) ?? 'Unnamed application';
-    if (input.redirectUris.length < 1 || input.redirectUris.length > 5) throw invalidInput('redirect_uris', 'redirect_uris takes 1 to 5 addresses');
+    if (input.redirectUris.length < 1 || input.redirectUris.length > 5)
+      throw invalidInput('redirect_uris', 'redirect_uris takes 1 to 5 addresses');
     const redirectUris = input.redirectUris.map(checkRedirectUri);
     const client = this.em.create(AssistantClientEntity, { id: newId('assistantClient'), name, redirectUris, createdAt: new Date() });
     await this.em.flush();
@@ -95,7 +96,8 @@ export class AssistantAccessService {
     if (!client.redirectUris.some((registered) => redirectMatches(request.redirectUri, registered))) {
       throw invalidInput('redirect_uri', 'redirect_uri is not registered for this application');
     }
-    if (!CHALLENGE.test(request.codeChallenge)) throw invalidInput('code_challenge', 'code_challenge must be an S256 challenge (43 base64url characters)');
+    if (!CHALLENGE.test(request.codeChallenge))
+      throw invalidInput('code_challenge', 'code_challenge must be an S256 challenge (43 base64url characters)');
     const scopes = checkScopes(request.scopes);
     const resource = this.checkResource(request.resource);
     const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
@@ -143,14 +145,20 @@ export class AssistantAccessService {
     }
     if (code.expiresAt.getTime() <= now.getTime()) throw grantError('The authorization code has expired');
     if (!pkceMatches(input.codeVerifier, code.codeChallenge)) throw grantError('code_verifier does not match the code challenge');
-    if (input.redirectUri != null && input.redirectUri !== code.redirectUri) throw grantError('redirect_uri differs from the one of the authorization request');
-    if (code.credentialsEpoch !== code.member.credentialsEpoch) throw grantError('The member signed out everywhere or changed password since approving');
+    if (input.redirectUri != null && input.redirectUri !== code.redirectUri)
+      throw grantError('redirect_uri differs from the one of the authorization request');
+    if (code.credentialsEpoch !== code.member.credentialsEpoch)
+      throw grantError('The member signed out everywhere or changed password since approving');
 
     return this.em.transactional(async (em) => {
       const memberId = code.member.id;
       const clientId = code.client.id;
       // One grant per member and application: approving again updates its abilities.
-      let grant = await em.findOne(AssistantGrantEntity, { member: memberId, client: clientId, revokedAt: null, credentialsEpoch: code.credentialsEpoch }, { orderBy: { createdAt: 'desc' } });
+      let grant = await em.findOne(
+        AssistantGrantEntity,
+        { member: memberId, client: clientId, revokedAt: null, credentialsEpoch: code.credentialsEpoch },
+        { orderBy: { createdAt: 'desc' } },
+      );
       if (grant) grant.scopes = code.scopes;
       else {
         grant = em.create(AssistantGrantEntity, {
@@ -171,7 +179,10 @@ export class AssistantAccessService {
   }
 
   /** Rotates a refresh token: the old one is spent; presenting it again ends the grant. */
-  async refresh(actor: Actor, input: { clientId: string; refreshToken: string; scopes?: string[] | null; resource?: string | null }): Promise<IssuedTokens> {
+  async refresh(
+    actor: Actor,
+    input: { clientId: string; refreshToken: string; scopes?: string[] | null; resource?: string | null },
+  ): Promise<IssuedTokens> {
     requireInternal(actor, 'refresh tokens');
     if (input.resource != null) this.checkResource(input.resource);
     if (!isWellFormedSecret('refreshToken', input.refreshToken)) throw grantError('Unknown refresh token');
@@ -184,7 +195,8 @@ export class AssistantAccessService {
     let scopes = token.scopes;
     if (input.scopes != null && input.scopes.length > 0) {
       const asked = checkScopes(input.scopes);
-      if (asked.some((s) => !token.scopes.includes(s))) throw invalidInput('scope', 'A refresh cannot add abilities the member did not approve');
+      if (asked.some((s) => !token.scopes.includes(s)))
+        throw invalidInput('scope', 'A refresh cannot add abilities the member did not approve');
       scopes = asked;
     }
     const claimed = await this.em.nativeUpdate(AssistantTokenEntity, { hash, usedAt: null }, { usedAt: now });
@@ -203,7 +215,11 @@ export class AssistantAccessService {
   /** RFC 7009: an access token ends alone; a refresh token ends its whole grant. Unknown tokens are ignored. */
   async revokeToken(actor: Actor, input: { clientId: string; token: string }): Promise<boolean> {
     requireInternal(actor, 'revoke tokens');
-    const kind = isWellFormedSecret('accessToken', input.token) ? 'access' : isWellFormedSecret('refreshToken', input.token) ? 'refresh' : undefined;
+    const kind = isWellFormedSecret('accessToken', input.token)
+      ? 'access'
+      : isWellFormedSecret('refreshToken', input.token)
+        ? 'refresh'
+        : undefined;
     if (!kind) return false;
     const token = await this.em.findOne(AssistantTokenEntity, { hash: hashSecret(input.token), kind }, { populate: ['grant.client'] });
     if (!token || token.grant.client.id !== input.clientId) return false;
@@ -223,8 +239,18 @@ export class AssistantAccessService {
     const refreshToken = newSecret('refreshToken');
     const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
     const row = { grant, scopes, usedAt: null, revokedAt: null, createdAt: now };
-    em.create(AssistantTokenEntity, { ...row, hash: hashSecret(accessToken), kind: 'access', expiresAt: at(this.policy.accessTokenTtlSeconds) });
-    em.create(AssistantTokenEntity, { ...row, hash: hashSecret(refreshToken), kind: 'refresh', expiresAt: at(this.policy.refreshTokenTtlSeconds) });
+    em.create(AssistantTokenEntity, {
+      ...row,
+      hash: hashSecret(accessToken),
+      kind: 'access',
+      expiresAt: at(this.policy.accessTokenTtlSeconds),
+    });
+    em.create(AssistantTokenEntity, {
+      ...row,
+      hash: hashSecret(refreshToken),
+      kind: 'refresh',
+      expiresAt: at(this.policy.refreshTokenTtlSeconds),
+    });
     return { accessToken, refreshToken, expiresIn: this.policy.accessTokenTtlSeconds, scopes, grantId: grant.id };
   }
 
@@ -267,8 +293,10 @@ function checkRedirectUri(raw: string): string {
   if (value.length > 500) throw invalidInput('redirect_uris', 'each redirect URI must be at most 500 characters');
   if (url.hash !== '' || value.includes('#')) throw invalidInput('redirect_uris', 'redirect URIs must not have a fragment');
   if (url.username !== '' || url.password !== '') throw invalidInput('redirect_uris', 'redirect URIs must not carry credentials');
-  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) || PRIVATE_USE_SCHEME.test(url.protocol);
-  if (!allowed) throw invalidInput('redirect_uris', 'redirect URIs must be https, http on localhost, or an app scheme such as com.example.app:');
+  const allowed =
+    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) || PRIVATE_USE_SCHEME.test(url.protocol);
+  if (!allowed)
+    throw invalidInput('redirect_uris', 'redirect URIs must be https, http on localhost, or an app scheme such as com.example.app:');
   return value;
 }
 
@@ -278,7 +306,14 @@ export function redirectMatches(requested: string, registered: string): boolean 
   try {
     const a = new URL(requested);
     const b = new URL(registered);
-    return LOOPBACK.has(a.hostname) && LOOPBACK.has(b.hostname) && a.protocol === b.protocol && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+    return (
+      LOOPBACK.has(a.hostname) &&
+      LOOPBACK.has(b.hostname) &&
+      a.protocol === b.protocol &&
+      a.hostname === b.hostname &&
+      a.pathname === b.pathname &&
+      a.search === b.search
+    );
   } catch {
     return false;
   }

@@ -1,6 +1,12 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
-import { AssistantAuditEntryEntity, AssistantGrantEntity, MemberEntity, type AssistantGrant, type AssistantScope } from '../entities/index.ts';
+import {
+  AssistantAuditEntryEntity,
+  AssistantGrantEntity,
+  MemberEntity,
+  type AssistantGrant,
+  type AssistantScope,
+} from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { applicationView, isActive, type AssistantApplicationView } from './assistant-access.service.ts';
 
@@ -39,7 +45,10 @@ export class AssistantGrantService {
   async list(actor: Actor, member?: string | null): Promise<GrantView[]> {
     const where: FilterQuery<AssistantGrant> = { member: await this.memberOf(actor, member) };
     if (actor.kind === 'memberSession') where.revokedAt = null;
-    const grants = await this.em.find(AssistantGrantEntity, where, { populate: ['member', 'client'], orderBy: { createdAt: 'desc', id: 'desc' } });
+    const grants = await this.em.find(AssistantGrantEntity, where, {
+      populate: ['member', 'client'],
+      orderBy: { createdAt: 'desc', id: 'desc' },
+    });
     return grants.map(grantView).filter((g) => actor.kind !== 'memberSession' || g.active);
   }
 
@@ -60,7 +69,11 @@ export class AssistantGrantService {
   async auditLog(actor: Actor, { member, first }: { member?: string | null; first?: number | null }): Promise<AuditEntryView[]> {
     const limit = first ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidInput('first', 'first must be an integer from 1 to 200');
-    const rows = await this.em.find(AssistantAuditEntryEntity, { member: await this.memberOf(actor, member) }, { orderBy: { id: 'desc' }, limit });
+    const rows = await this.em.find(
+      AssistantAuditEntryEntity,
+      { member: await this.memberOf(actor, member) },
+      { orderBy: { id: 'desc' }, limit },
+    );
     return rows.map((row) => ({
       id: String(row.id),
       memberId: row.member.id,
@@ -76,7 +89,8 @@ export class AssistantGrantService {
   /** Whose records: the signed-in member's own; internal callers must name one by id or email. */
   private async memberOf(actor: Actor, member: string | null | undefined): Promise<string> {
     if (actor.kind === 'memberSession') {
-      if (member != null && member !== actor.memberId) throw new DomainError('forbidden', "Not allowed to read another member's applications");
+      if (member != null && member !== actor.memberId)
+        throw new DomainError('forbidden', "Not allowed to read another member's applications");
       return actor.memberId;
     }
     requireInternal(actor, 'read grants');

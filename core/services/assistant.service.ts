@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { Actor, AssistantActor } from '../actor.ts';
-import { AssistantAuditEntryEntity, AssistantGrantEntity, MemberEntity, MembershipEntity, PackInvitationEntity, type AssistantGrant, type AssistantScope, type Role } from '../entities/index.ts';
+import {
+  AssistantAuditEntryEntity,
+  AssistantGrantEntity,
+  MemberEntity,
+  MembershipEntity,
+  PackInvitationEntity,
+  type AssistantGrant,
+  type AssistantScope,
+  type Role,
+} from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isNeedPublic, needUrl } from '../visibility.ts';
 import { isActive } from './assistant-access.service.ts';
@@ -9,7 +18,11 @@ import type { NeedContent, NeedReviewView, NeedService } from './need.service.ts
 import type { ServiceDeps } from './service-deps.ts';
 
 /** What the member connector can do, each under the ability it needs. Nothing publishes, messages, signs or quotes. */
-export const ASSISTANT_TOOLS = { my_account: 'account:read', my_invitations: 'invitations:read', draft_need: 'needs:draft' } as const satisfies Record<string, AssistantScope>;
+export const ASSISTANT_TOOLS = {
+  my_account: 'account:read',
+  my_invitations: 'invitations:read',
+  draft_need: 'needs:draft',
+} as const satisfies Record<string, AssistantScope>;
 export type AssistantTool = keyof typeof ASSISTANT_TOOLS;
 
 export interface AssistantAccountView {
@@ -51,7 +64,11 @@ export class AssistantService {
     return this.audited(actor, 'my_account', async ({ memberId }) => {
       const member = await this.em.findOne(MemberEntity, { id: memberId });
       if (!member) throw notFound('member', memberId);
-      const memberships = await this.em.find(MembershipEntity, { member: memberId }, { populate: ['organization'], orderBy: { createdAt: 'asc' } });
+      const memberships = await this.em.find(
+        MembershipEntity,
+        { member: memberId },
+        { populate: ['organization'], orderBy: { createdAt: 'asc' } },
+      );
       const base = this.deps.links.publicBaseUrl;
       return {
         id: member.id,
@@ -130,7 +147,15 @@ export class AssistantService {
   private async record(grant: AssistantGrant, tool: AssistantTool, outcome: string): Promise<void> {
     const at = new Date();
     await this.em.fork().transactional(async (em) => {
-      await em.insert(AssistantAuditEntryEntity, { member: grant.member.id, grant: grant.id, clientId: grant.client.id, clientName: grant.client.name, tool, outcome, at });
+      await em.insert(AssistantAuditEntryEntity, {
+        member: grant.member.id,
+        grant: grant.id,
+        clientId: grant.client.id,
+        clientName: grant.client.name,
+        tool,
+        outcome,
+        at,
+      });
       await em.nativeUpdate(AssistantGrantEntity, { id: grant.id }, { lastUsedAt: at });
     });
   }

@@ -1,6 +1,15 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { Actor } from '../actor.ts';
-import { DELIVERY_STATUSES, DeliveryAttemptEntity, OrganizationEntity, OutboxEventEntity, SIGNAL_TYPES, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDelivery } from '../entities/index.ts';
+import {
+  DELIVERY_STATUSES,
+  DeliveryAttemptEntity,
+  OrganizationEntity,
+  OutboxEventEntity,
+  SIGNAL_TYPES,
+  WebhookDeliveryEntity,
+  WebhookDestinationEntity,
+  type WebhookDelivery,
+} from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
@@ -20,17 +29,23 @@ export class DeliveryService {
   ) {}
 
   /** Newest first; optionally one destination's only. */
-  async list(actor: Actor, filter: { organizationId: string; destinationId?: string; status?: string; type?: string }, args: PageArgs): Promise<Page<DeliveryView>> {
+  async list(
+    actor: Actor,
+    filter: { organizationId: string; destinationId?: string; status?: string; type?: string },
+    args: PageArgs,
+  ): Promise<Page<DeliveryView>> {
     await requireOrganizationAdmin(this.em, actor, filter.organizationId, 'list deliveries');
     const { first, after } = pageArgs(args);
     const where: FilterQuery<WebhookDelivery> = { organizationId: filter.organizationId };
     if (filter.destinationId) where.destination = filter.destinationId;
     if (filter.status !== undefined) {
-      if (!(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) throw invalidInput('status', `status must be one of ${DELIVERY_STATUSES.join(', ')} (got '${filter.status}')`);
+      if (!(DELIVERY_STATUSES as readonly string[]).includes(filter.status))
+        throw invalidInput('status', `status must be one of ${DELIVERY_STATUSES.join(', ')} (got '${filter.status}')`);
       where.status = filter.status as WebhookDelivery['status'];
     }
     if (filter.type !== undefined) {
-      if (!(SIGNAL_TYPES as readonly string[]).includes(filter.type)) throw invalidInput('type', `type must be one of ${SIGNAL_TYPES.join(', ')} (got '${filter.type}')`);
+      if (!(SIGNAL_TYPES as readonly string[]).includes(filter.type))
+        throw invalidInput('type', `type must be one of ${SIGNAL_TYPES.join(', ')} (got '${filter.type}')`);
       where.type = filter.type;
     }
     if (after !== undefined) {
@@ -66,7 +81,14 @@ export class DeliveryService {
       this.em.findOne(WebhookDestinationEntity, { id: delivery.destination.id }),
     ]);
     if (!row || !destination) return null;
-    const signal = { seq: row.seq, eventId: row.eventId, type: row.type, organizationId: row.organizationId, occurredAtMs: row.occurredAt.getTime(), data: row.data };
+    const signal = {
+      seq: row.seq,
+      eventId: row.eventId,
+      type: row.type,
+      organizationId: row.organizationId,
+      occurredAtMs: row.occurredAt.getTime(),
+      data: row.data,
+    };
     return envelopeText(signal, destination.scope === 'own');
   }
 
@@ -81,7 +103,10 @@ export class DeliveryService {
       // A failed delivery, or one waiting between attempts (sent now rather than at its next attempt).
       const waiting = delivery.status === 'pending' && delivery.attempts > 0;
       if (delivery.status !== 'failed' && !waiting) {
-        throw new DomainError('invalid_state', `Delivery '${id}' is ${delivery.status}; only failed deliveries, or ones waiting for their next attempt, can be retried`);
+        throw new DomainError(
+          'invalid_state',
+          `Delivery '${id}' is ${delivery.status}; only failed deliveries, or ones waiting for their next attempt, can be retried`,
+        );
       }
       const destination = await em.findOneOrFail(WebhookDestinationEntity, { id: delivery.destination.id });
       if (destination.status !== 'active') {

@@ -20,7 +20,15 @@ import { maskUrl } from '../secret-box.ts';
 import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language, type WebhookEnvelope } from '../webhooks/envelope.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
-import { deliveryView, destinationView, PAUSED_REASON, secretContext, urlContext, type DeliveryView, type DestinationView } from '../webhooks/views.ts';
+import {
+  deliveryView,
+  destinationView,
+  PAUSED_REASON,
+  secretContext,
+  urlContext,
+  type DeliveryView,
+  type DestinationView,
+} from '../webhooks/views.ts';
 import { lockOutbox, recordChange } from './change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
@@ -48,7 +56,6 @@ export interface DestinationChanges {
   kinds?: string[];
   scope?: string;
 }
-
 
 export interface CreatedDestination {
   destination: DestinationView;
@@ -93,7 +100,14 @@ export class DestinationService {
       await this.requireRoom(em, org.id, org.plan);
       await em.nativeDelete(TeamChatAuthorizationEntity, { expiresAt: { $lt: now } });
       const sessionHash = actor.kind === 'memberSession' ? stateHash(actor.sessionId) : null;
-      em.create(TeamChatAuthorizationEntity, { stateHash: stateHash(state), organization: org, ...settings, sessionHash, expiresAt, createdAt: now });
+      em.create(TeamChatAuthorizationEntity, {
+        stateHash: stateHash(state),
+        organization: org,
+        ...settings,
+        sessionHash,
+        expiresAt,
+        createdAt: now,
+      });
     });
     return { state, expiresAt };
   }
@@ -102,7 +116,12 @@ export class DestinationService {
    * Checks a state without using it, so the callback can refuse a stale or replayed one before
    * asking the provider to exchange its code (which would install a webhook nobody uses).
    */
-  async pendingTeamChatConnection(actor: Actor, state: string, sessionId: string | null = null, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
+  async pendingTeamChatConnection(
+    actor: Actor,
+    state: string,
+    sessionId: string | null = null,
+    now = new Date(),
+  ): Promise<{ state: string; expiresAt: Date }> {
     requireInternal(actor, 'connect team-chat destinations');
     const found = await this.em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
     if (!found || found.expiresAt < now) throw invalidStateError();
@@ -111,23 +130,44 @@ export class DestinationService {
   }
 
   /** Ends the flow: the channel's incoming URL becomes a team-chat destination. The state works once. */
-  async completeTeamChatConnection(actor: Actor, state: string, incomingUrl: string, sessionId: string | null = null, now = new Date()): Promise<DestinationView> {
+  async completeTeamChatConnection(
+    actor: Actor,
+    state: string,
+    incomingUrl: string,
+    sessionId: string | null = null,
+    now = new Date(),
+  ): Promise<DestinationView> {
     requireInternal(actor, 'connect team-chat destinations');
     const pending = await this.em.transactional(async (em) => {
       const found = await em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
       if (!found || found.expiresAt < now) throw invalidStateError();
       checkBrowser(found, sessionId);
       em.remove(found);
-      return { organizationId: found.organization.id, language: found.language as Language, kinds: found.kinds, scope: found.scope as DestinationScope };
+      return {
+        organizationId: found.organization.id,
+        language: found.language as Language,
+        kinds: found.kinds,
+        scope: found.scope as DestinationScope,
+      };
     });
     const url = await checkDestinationUrl(incomingUrl.trim(), this.deps.webhooks.policy);
-    const { destination } = await this.insert(pending.organizationId, 'team-chat', url.href, { ...pending, name: 'Team-chat channel', description: '' }, 'oauth');
+    const { destination } = await this.insert(
+      pending.organizationId,
+      'team-chat',
+      url.href,
+      { ...pending, name: 'Team-chat channel', description: '' },
+      'oauth',
+    );
     return destination;
   }
 
   async list(actor: Actor, organizationId: string): Promise<DestinationView[]> {
     await requireOrganizationAdmin(this.em, actor, organizationId, 'list webhook destinations');
-    const rows = await this.em.find(WebhookDestinationEntity, { organization: organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const rows = await this.em.find(
+      WebhookDestinationEntity,
+      { organization: organizationId },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
     return rows.map((row) => destinationView(row, this.deps.webhooks.box));
   }
 
@@ -152,7 +192,8 @@ export class DestinationService {
     const secret = newSigningSecret();
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
-      if (!found.secretSealed) throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
+      if (!found.secretSealed)
+        throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
       found.previousSecretSealed = found.secretSealed;
       found.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
       found.secretSealed = this.deps.webhooks.box.seal(secret, secretContext(found.id));
@@ -197,7 +238,8 @@ export class DestinationService {
   async pause(actor: Actor, id: string): Promise<DestinationView> {
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
-      if (found.status !== 'active') throw new DomainError('invalid_state', `Destination '${id}' is not active; only an active destination can be paused`);
+      if (found.status !== 'active')
+        throw new DomainError('invalid_state', `Destination '${id}' is not active; only an active destination can be paused`);
       found.status = 'disabled';
       found.disabledReason = PAUSED_REASON;
       found.updatedAt = new Date();
@@ -255,7 +297,13 @@ export class DestinationService {
     return view.view;
   }
 
-  private async insert(organizationId: string, format: DeliveryFormat, url: string, settings: Settings & Labels, connectedVia: 'manual' | 'oauth') {
+  private async insert(
+    organizationId: string,
+    format: DeliveryFormat,
+    url: string,
+    settings: Settings & Labels,
+    connectedVia: 'manual' | 'oauth',
+  ) {
     const now = new Date();
     const secret = format === 'standard-json' ? newSigningSecret() : null;
     const destination = await this.em.transactional(async (em) => {
@@ -291,7 +339,10 @@ export class DestinationService {
     const count = await em.count(WebhookDestinationEntity, { organization: organizationId });
     const limit = PLAN_ALLOWANCES[plan].destinations;
     if (count >= limit) {
-      throw new DomainError('plan_limit', `The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}; delete one before adding another`);
+      throw new DomainError(
+        'plan_limit',
+        `The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}; delete one before adding another`,
+      );
     }
   }
 
@@ -327,18 +378,22 @@ function checkLabels(input: { name?: string; description?: string }): Labels {
 function checkSettings(input: DestinationSettings): Settings {
   const language = oneOf('language', input.language ?? 'en', LANGUAGES);
   const scope = oneOf('scope', input.scope ?? 'platform', DESTINATION_SCOPES);
-  const kinds = input.kinds === undefined ? [...SIGNAL_TYPES] : [...new Set(input.kinds.map((kind) => oneOf('kinds', kind.trim(), SIGNAL_TYPES)))];
+  const kinds =
+    input.kinds === undefined ? [...SIGNAL_TYPES] : [...new Set(input.kinds.map((kind) => oneOf('kinds', kind.trim(), SIGNAL_TYPES)))];
   if (kinds.length === 0) throw invalidInput('kinds', 'kinds must name at least one event kind');
   return { language, kinds, scope };
 }
 
 function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw invalidInput(field, `${field} must be one of ${allowed.join(', ')} (got '${value}')`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw invalidInput(field, `${field} must be one of ${allowed.join(', ')} (got '${value}')`);
   return value as T;
 }
 
 async function lastSeq(em: EntityManager): Promise<number> {
-  const rows = await em.getConnection().execute<{ seq: number | null }[]>('select max(seq) as seq from outbox_events', [], 'all', em.getTransactionContext());
+  const rows = await em
+    .getConnection()
+    .execute<{ seq: number | null }[]>('select max(seq) as seq from outbox_events', [], 'all', em.getTransactionContext());
   return Number(rows[0]?.seq ?? 0);
 }
 
@@ -346,7 +401,10 @@ const stateHash = (state: string) => createHash('sha256').update(state).digest('
 /** A flow started from the pages finishes only in the browser session that started it. */
 function checkBrowser(found: { sessionHash?: string | null }, sessionId: string | null): void {
   if (found.sessionHash && (sessionId === null || stateHash(sessionId) !== found.sessionHash)) {
-    throw new DomainError('invalid_state', 'This connection was started in another browser or session; start it again from the administration pages in this browser');
+    throw new DomainError(
+      'invalid_state',
+      'This connection was started in another browser or session; start it again from the administration pages in this browser',
+    );
   }
 }
 

@@ -15,8 +15,25 @@ const row = (id: string, fields: Partial<Parameters<ReturnType<typeof compileFil
 });
 
 describe('compileFilter', () => {
-  const studio = row('studio', { name: 'Atelier Nord', description: 'Architecture studio', sectors: ['design'], capabilities: ['interior design', '3d modelling'], networks: ['French Tech Lille'], city: 'Lille', region: 'Hauts-de-France', country: 'FR' });
-  const lab = row('lab', { name: 'Data Lab', description: 'Machine learning for retail', sectors: ['data'], capabilities: ['machine learning'], city: 'Montréal', region: 'Québec', country: 'CA' });
+  const studio = row('studio', {
+    name: 'Atelier Nord',
+    description: 'Architecture studio',
+    sectors: ['design'],
+    capabilities: ['interior design', '3d modelling'],
+    networks: ['French Tech Lille'],
+    city: 'Lille',
+    region: 'Hauts-de-France',
+    country: 'FR',
+  });
+  const lab = row('lab', {
+    name: 'Data Lab',
+    description: 'Machine learning for retail',
+    sectors: ['data'],
+    capabilities: ['machine learning'],
+    city: 'Montréal',
+    region: 'Québec',
+    country: 'CA',
+  });
 
   it('matches a capability by concept, in English or French, or by words within one capability', () => {
     expect(compileFilter({ capability: "architecture d'intérieur" })(studio)).toBe(0);

@@ -22,7 +22,10 @@ type Row = Pick<Organization, 'id' | 'name' | 'description' | 'sectors' | 'capab
 
 const WEIGHT = { name: 3, capability: 2, sector: 2, concept: 2, network: 1.5, place: 1.5, description: 1 } as const;
 
-const placeKey = (text: string | null | undefined) => foldText(text ?? '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const placeKey = (text: string | null | undefined) =>
+  foldText(text ?? '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 const tokenSet = (values: readonly string[]) => new Set(values.flatMap(expertiseTokens));
 const conceptSet = (values: readonly string[]) => new Set(values.flatMap(conceptsOfTerm).map((c) => c.concept));
 /** Every word of `wanted` within one of `values` ("tech lille" is in "French Tech Lille"). */
@@ -72,7 +75,11 @@ function fold(row: Row): Folded {
 /** A compiled search: `score(row)` is null when the row does not match, else its relevance. */
 export function compileFilter(filter: DirectoryFilter): (row: Row) => number | null {
   const capability = filter.capability === undefined ? undefined : new Set(conceptsOfTerm(filter.capability).map((c) => c.concept));
-  const places = filter.place?.split(',').map((p) => p.trim()).filter((p) => p !== '') ?? [];
+  const places =
+    filter.place
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '') ?? [];
   const words = filter.text === undefined ? undefined : [...new Set(expertiseTokens(filter.text))];
   const concepts = filter.text === undefined ? [] : conceptsIn(filter.text).map((c) => c.concept);
 
@@ -103,7 +110,8 @@ function textScore(words: string[], concepts: string[], row: Row, f: Folded): nu
     let best = 0;
     for (const [tokens, weight] of f.fields) if (weight > best && tokens.has(word)) best = weight;
     // Country names only: two-letter words are too often something else ("it", "ai").
-    if (best < WEIGHT.place && word.length > 2 && row.country != null && countryCode(word) === row.country.toUpperCase()) best = WEIGHT.place;
+    if (best < WEIGHT.place && word.length > 2 && row.country != null && countryCode(word) === row.country.toUpperCase())
+      best = WEIGHT.place;
     score += best;
   }
   for (const concept of concepts) if (f.concepts.has(concept)) score += WEIGHT.concept;

@@ -61,7 +61,14 @@ export class DirectoryService {
       .filter((h): h is typeof h & { score: number } => h.score !== null)
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .filter((h) => !from || h.score < from.at || (h.score === from.at && h.id > from.id));
-    return keysetPage(this.deps.cursors, list, hits.slice(0, first + 1), first, (h) => h.entry.profile, (h) => h.score);
+    return keysetPage(
+      this.deps.cursors,
+      list,
+      hits.slice(0, first + 1),
+      first,
+      (h) => h.entry.profile,
+      (h) => h.score,
+    );
   }
 
   /** One discoverable organization; not found for any other. */
@@ -80,7 +87,10 @@ export class DirectoryService {
       throw invalidInput('needText', `The need text is at most ${TEAM_LIMITS.maxNeedTextLength} characters`);
     }
     const { entries } = await this.snapshot.get();
-    return composeTeam(request, entries.map((entry) => entry.profile));
+    return composeTeam(
+      request,
+      entries.map((entry) => entry.profile),
+    );
   }
 
   /** FAQ entries answering `query`, best first. */

@@ -1,6 +1,12 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
-import { EsignConnectionEntity, EsignInboundEventEntity, OrganizationEntity, PactSignatureEntity, type EsignConnection } from '../entities/index.ts';
+import {
+  EsignConnectionEntity,
+  EsignInboundEventEntity,
+  OrganizationEntity,
+  PactSignatureEntity,
+  type EsignConnection,
+} from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { MAX_ESIGN_BODY_BYTES, parseEsignNotification } from '../esign/esign-notification.ts';
 import { newEsignSecret, verifyEsignSignature } from '../esign/esign-signature.ts';
@@ -56,7 +62,13 @@ export class EsignService {
       const org = await em.findOne(OrganizationEntity, { id: input.organizationId });
       if (!org) throw notFound('organization', input.organizationId);
       const id = newId('esignConnection');
-      return em.create(EsignConnectionEntity, { id, organization: org, provider, secretSealed: this.deps.webhooks.box.seal(secret, secretContext(id)), createdAt: now });
+      return em.create(EsignConnectionEntity, {
+        id,
+        organization: org,
+        provider,
+        secretSealed: this.deps.webhooks.box.seal(secret, secretContext(id)),
+        createdAt: now,
+      });
     });
     return { connection: connectionView(connection), secret };
   }
@@ -87,9 +99,12 @@ export class EsignService {
    */
   async receive(actor: Actor, connectionId: string, rawBody: string, signatureHeader: string, now = new Date()): Promise<EsignReceipt> {
     requireInternal(actor, 'receive e-signature notifications');
-    if (Buffer.byteLength(rawBody) > MAX_ESIGN_BODY_BYTES) throw invalidInput('body', `The notification body exceeds ${MAX_ESIGN_BODY_BYTES} bytes`);
+    if (Buffer.byteLength(rawBody) > MAX_ESIGN_BODY_BYTES)
+      throw invalidInput('body', `The notification body exceeds ${MAX_ESIGN_BODY_BYTES} bytes`);
     const connection = isPlausibleId(connectionId) ? await this.em.findOne(EsignConnectionEntity, { id: connectionId }) : null;
-    const secret = connection ? this.deps.webhooks.box.open(connection.secretSealed, secretContext(connection.id)) : UNKNOWN_CONNECTION_SECRET;
+    const secret = connection
+      ? this.deps.webhooks.box.open(connection.secretSealed, secretContext(connection.id))
+      : UNKNOWN_CONNECTION_SECRET;
     if (!verifyEsignSignature(secret, signatureHeader, rawBody, now) || !connection) throw rejected();
     const notification = parseEsignNotification(rawBody);
     try {

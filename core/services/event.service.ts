@@ -141,7 +141,14 @@ export class EventService {
     const { first, after } = pageArgs(args);
     const position = after === undefined ? undefined : this.deps.cursors.decode(LIST, after);
     const { views, positions } = await this.deps.reads.eventPage(first, position, now);
-    return keysetPage(this.deps.cursors, LIST, views, first, (e) => e, (e) => positions.get(e.id) ?? 0);
+    return keysetPage(
+      this.deps.cursors,
+      LIST,
+      views,
+      first,
+      (e) => e,
+      (e) => positions.get(e.id) ?? 0,
+    );
   }
 
   /** Any event, cancelled included (internal callers). */

@@ -26,4 +26,5 @@ export const memberConnectorUrl = (publicBaseUrl: string) => `${publicBaseUrl}${
 /** Where a member reviews a draft need and publishes it, below the public base URL. */
 export const DRAFT_REVIEW_PATH = '/account/drafts/';
 
-export const draftReviewUrl = (publicBaseUrl: string, needId: string) => `${publicBaseUrl}${DRAFT_REVIEW_PATH}${encodeURIComponent(needId)}`;
+export const draftReviewUrl = (publicBaseUrl: string, needId: string) =>
+  `${publicBaseUrl}${DRAFT_REVIEW_PATH}${encodeURIComponent(needId)}`;

@@ -1,7 +1,16 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { newSecret, hashSecret } from '../access-secrets.ts';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
-import { AssistantGrantEntity, MemberEntity, MembershipEntity, MemberSessionEntity, type GrantEndReason, type Member, type Plan, type Role } from '../entities/index.ts';
+import {
+  AssistantGrantEntity,
+  MemberEntity,
+  MembershipEntity,
+  MemberSessionEntity,
+  type GrantEndReason,
+  type Member,
+  type Plan,
+  type Role,
+} from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
 import type { MemberAccessPolicy } from './member-access-policy.ts';
@@ -139,7 +148,14 @@ export class MemberAccountService {
     const token = newSecret('session');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.policy.sessionTtlSeconds * 1000);
-    em.create(MemberSessionEntity, { idHash: hashSecret(token), member: em.getReference(MemberEntity, memberId), credentialsEpoch: epoch, createdAt: now, expiresAt, endedAt: null });
+    em.create(MemberSessionEntity, {
+      idHash: hashSecret(token),
+      member: em.getReference(MemberEntity, memberId),
+      credentialsEpoch: epoch,
+      createdAt: now,
+      expiresAt,
+      endedAt: null,
+    });
     await em.flush();
     return { token, memberId, expiresAt };
   }

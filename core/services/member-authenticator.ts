@@ -28,14 +28,22 @@ export class MemberAuthenticator {
 
   async accessToken(token: string, now = Date.now()): Promise<AccessTokenCheck> {
     if (!isWellFormedSecret('accessToken', token)) return { ok: false, reason: 'unknown' };
-    const row = await this.db.em.fork().findOne(AssistantTokenEntity, { hash: hashSecret(token), kind: 'access' }, { populate: ['grant.member'] });
+    const row = await this.db.em
+      .fork()
+      .findOne(AssistantTokenEntity, { hash: hashSecret(token), kind: 'access' }, { populate: ['grant.member'] });
     if (!row) return { ok: false, reason: 'unknown' };
     const grant = row.grant;
     if (row.revokedAt || grant.revokedAt || grant.credentialsEpoch !== grant.member.credentialsEpoch) return { ok: false, reason: 'ended' };
     if (row.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
     return {
       ok: true,
-      grant: { memberId: grant.member.id, grantId: grant.id, clientId: grant.client.id, scopes: row.scopes, expiresAt: row.expiresAt.getTime() },
+      grant: {
+        memberId: grant.member.id,
+        grantId: grant.id,
+        clientId: grant.client.id,
+        scopes: row.scopes,
+        expiresAt: row.expiresAt.getTime(),
+      },
     };
   }
 

@@ -24,7 +24,10 @@ export class MemberService {
   ) {}
 
   /** Creates a member; with a password, the member can sign in (consent and account pages). */
-  async create(actor: Actor, input: { email: string; name: string; password?: string; organizationId?: string; role?: Role }): Promise<MemberView> {
+  async create(
+    actor: Actor,
+    input: { email: string; name: string; password?: string; organizationId?: string; role?: Role },
+  ): Promise<MemberView> {
     requireInternal(actor, 'create members');
     const email = v.text('email', input.email, { max: 320 }).toLowerCase();
     if (!EMAIL.test(email)) throw invalidInput('email', 'email must be an email address');
@@ -32,8 +35,16 @@ export class MemberService {
     const role = checkRole(input.role ?? 'member');
     const passwordHash = input.password === undefined ? null : await hashPassword(checkPassword('password', input.password));
     return this.em.transactional(async (em) => {
-      if (await em.count(MemberEntity, { email })) throw new DomainError('conflict', `A member with email '${email}' already exists`, 'email');
-      const member = em.create(MemberEntity, { id: newId('member'), email, name, passwordHash, credentialsEpoch: 0, createdAt: new Date() });
+      if (await em.count(MemberEntity, { email }))
+        throw new DomainError('conflict', `A member with email '${email}' already exists`, 'email');
+      const member = em.create(MemberEntity, {
+        id: newId('member'),
+        email,
+        name,
+        passwordHash,
+        credentialsEpoch: 0,
+        createdAt: new Date(),
+      });
       if (input.organizationId) await this.join(em, member, input.organizationId, role);
       await em.flush();
       return this.view(em, member);
@@ -73,7 +84,11 @@ export class MemberService {
 
   async listByOrganization(actor: Actor, organizationId: string): Promise<MemberView[]> {
     requireInternal(actor, 'list members');
-    const rows = await this.em.find(MembershipEntity, { organization: organizationId }, { populate: ['member'], orderBy: { createdAt: 'asc' } });
+    const rows = await this.em.find(
+      MembershipEntity,
+      { organization: organizationId },
+      { populate: ['member'], orderBy: { createdAt: 'asc' } },
+    );
     return Promise.all(rows.map((m) => this.view(this.em, m.member)));
   }
 

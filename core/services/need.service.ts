@@ -99,8 +99,10 @@ export class NeedService {
   async publishForMember(actor: Actor, id: string, revision: string): Promise<NeedReviewView> {
     await this.getForMember(actor, id);
     await this.change(id, (need) => {
-      if (need.state !== 'draft') throw new DomainError('invalid_state', `Only a draft can be published from its review page; this need is ${need.state}`);
-      if (revisionOf(need) !== revision) throw new DomainError('invalid_state', 'The draft changed since this page was opened; review it again before publishing');
+      if (need.state !== 'draft')
+        throw new DomainError('invalid_state', `Only a draft can be published from its review page; this need is ${need.state}`);
+      if (revisionOf(need) !== revision)
+        throw new DomainError('invalid_state', 'The draft changed since this page was opened; review it again before publishing');
       return this.markPublished(need);
     });
     return this.getForMember(actor, id);
@@ -116,7 +118,8 @@ export class NeedService {
     // Who may discard it is settled before the write transaction (which SQLite serializes).
     const found = isPlausibleId(id) ? await this.em.findOne(NeedEntity, { id }) : null;
     if (!found || !(await this.isMember(actor.memberId, found.organization.id))) throw notFound('need', id);
-    if (found.createdBy && found.createdBy.id !== actor.memberId) throw new DomainError('forbidden', 'This draft was prepared for another member; only they can discard it');
+    if (found.createdBy && found.createdBy.id !== actor.memberId)
+      throw new DomainError('forbidden', 'This draft was prepared for another member; only they can discard it');
     let change: RecordedChange;
     try {
       change = await this.em.transactional(async (em) => {
@@ -127,7 +130,8 @@ export class NeedService {
         return recordChange(em, { kind: 'need', id, lists: NO_LISTS });
       });
     } catch (error) {
-      if (error instanceof ForeignKeyConstraintViolationException) throw new DomainError('invalid_state', 'This draft is already referred to elsewhere and cannot be discarded');
+      if (error instanceof ForeignKeyConstraintViolationException)
+        throw new DomainError('invalid_state', 'This draft is already referred to elsewhere and cannot be discarded');
       throw error;
     }
     this.deps.feed.changed([change]);
@@ -195,7 +199,14 @@ export class NeedService {
     const { first, after } = pageArgs(args);
     const position = after === undefined ? undefined : this.deps.cursors.decode(LIST, after);
     const { views, positions } = await this.deps.reads.needPage(first, position);
-    return keysetPage(this.deps.cursors, LIST, views, first, (n) => n, (n) => positions.get(n.id) ?? 0);
+    return keysetPage(
+      this.deps.cursors,
+      LIST,
+      views,
+      first,
+      (n) => n,
+      (n) => positions.get(n.id) ?? 0,
+    );
   }
 
   /** Any need, whatever its state (internal callers). */
@@ -220,7 +231,14 @@ export class NeedService {
       Object.assign(where, { createdAt: { $lte: created }, $or: [{ createdAt: { $lt: created } }, { id: { $lt: id } }] });
     }
     const rows = await this.em.find(NeedEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return keysetPage(this.deps.cursors, 'needs', rows, first, (n) => needView(n, this.deps.links), (n) => n.createdAt.getTime());
+    return keysetPage(
+      this.deps.cursors,
+      'needs',
+      rows,
+      first,
+      (n) => needView(n, this.deps.links),
+      (n) => n.createdAt.getTime(),
+    );
   }
 
   private async create(input: NewNeed, state: NeedState): Promise<NeedView> {
@@ -259,7 +277,8 @@ export class NeedService {
   }
 
   private async requireMembership(memberId: string, organizationId: string): Promise<void> {
-    if (!(await this.isMember(memberId, organizationId))) throw new DomainError('forbidden', `You are not a member of the organization '${organizationId}'`, 'organization_id');
+    if (!(await this.isMember(memberId, organizationId)))
+      throw new DomainError('forbidden', `You are not a member of the organization '${organizationId}'`, 'organization_id');
   }
 
   private async isMember(memberId: string, organizationId: string): Promise<boolean> {
@@ -309,12 +328,12 @@ export class NeedService {
   }
 }
 
-
 function checkContent(input: NeedContent): NeedContent {
   const out: NeedContent = {};
   if (input.title !== undefined) out.title = v.text('title', input.title, { max: 200 });
   if (input.description !== undefined) out.description = v.text('description', input.description, { min: 0, max: 10_000 });
-  if (input.requiredExpertise !== undefined) out.requiredExpertise = v.list('required_expertise', input.requiredExpertise, { maxItems: 20, maxLength: 80 });
+  if (input.requiredExpertise !== undefined)
+    out.requiredExpertise = v.list('required_expertise', input.requiredExpertise, { maxItems: 20, maxLength: 80 });
   if (input.remoteAllowed !== undefined) out.remoteAllowed = input.remoteAllowed;
   if (input.city !== undefined) out.city = v.optionalText('city', input.city, 120);
   if (input.region !== undefined) out.region = v.optionalText('region', input.region, 120);

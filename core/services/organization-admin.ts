@@ -19,7 +19,13 @@ export async function requireOrganizationAdmin(em: EntityManager, actor: Actor, 
  * found. For a signed-in member, another organization's resource reads as not found, so ids of
  * other organizations cannot be probed.
  */
-export async function requireResourceAdmin(em: EntityManager, actor: Actor, organizationId: string, label: string, id: string): Promise<void> {
+export async function requireResourceAdmin(
+  em: EntityManager,
+  actor: Actor,
+  organizationId: string,
+  label: string,
+  id: string,
+): Promise<void> {
   if (actor.kind === 'internal') return;
   if (actor.kind === 'memberSession') {
     if (await isAdmin(em, actor.memberId, organizationId)) return;

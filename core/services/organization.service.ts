@@ -146,7 +146,14 @@ export class OrganizationService {
     const { first, after } = pageArgs(args);
     const where: FilterQuery<Organization> = after ? { id: { $gt: this.deps.cursors.decode('organizations', after).id } } : {};
     const rows = await this.em.find(OrganizationEntity, where, { orderBy: { id: 'asc' }, limit: first + 1 });
-    return keysetPage(this.deps.cursors, 'organizations', rows, first, (o) => organizationProfile(o, this.deps.links), () => 0);
+    return keysetPage(
+      this.deps.cursors,
+      'organizations',
+      rows,
+      first,
+      (o) => organizationProfile(o, this.deps.links),
+      () => 0,
+    );
   }
 
   allowances(plan: Plan): PlanAllowances {

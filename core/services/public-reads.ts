@@ -42,8 +42,10 @@ const ORGANIZATION_COLUMNS =
  */
 const byIds = (table: string, columns: string, where: string) => ({
   sqlite:
-    `select ${columns.split(', ').map((c) => `t.${c}`).join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` +
-    (where ? ` where ${where}` : ''),
+    `select ${columns
+      .split(', ')
+      .map((c) => `t.${c}`)
+      .join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` + (where ? ` where ${where}` : ''),
   postgresql: `select ${columns} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
 });
 
@@ -108,10 +110,13 @@ export class PublicReads {
   ) {
     this.codec = rowCodec(runner.kind);
     const loader = <V>(load: (ids: readonly string[]) => Promise<Map<string, V>>) =>
-      new DataLoader<string, V | null>(async (ids) => {
-        const found = await load(ids);
-        return ids.map((id) => found.get(id) ?? null);
-      }, { cache: false, maxBatchSize: MAX_BATCH });
+      new DataLoader<string, V | null>(
+        async (ids) => {
+          const found = await load(ids);
+          return ids.map((id) => found.get(id) ?? null);
+        },
+        { cache: false, maxBatchSize: MAX_BATCH },
+      );
     this.needs = loader((ids) => this.byId(STATEMENTS.needsById, ids, (row) => this.needOf(row)));
     this.events = loader((ids) => this.byId(STATEMENTS.eventsById, ids, (row) => this.eventOf(row)));
     this.organizations = loader((ids) =>
@@ -159,7 +164,11 @@ export class PublicReads {
     const rows = position
       ? await this.runner.all(STATEMENTS.needsAfter, [this.codec.date(new Date(position.at)), position.id, first + 1])
       : await this.runner.all(STATEMENTS.needsFirst, [first + 1]);
-    return this.page(rows, (row) => this.needOf(row), (row) => this.codec.readOptionalDate(row.published_at)?.getTime() ?? 0);
+    return this.page(
+      rows,
+      (row) => this.needOf(row),
+      (row) => this.codec.readOptionalDate(row.published_at)?.getTime() ?? 0,
+    );
   }
 
   /** A public event; null when absent or cancelled. */
@@ -198,7 +207,11 @@ export class PublicReads {
     const rows = position
       ? await this.runner.all(STATEMENTS.eventsAfter, [p(now), p(new Date(position.at)), position.id, first + 1])
       : await this.runner.all(STATEMENTS.eventsFirst, [p(now), first + 1]);
-    return this.page(rows, (row) => this.eventOf(row), (row) => this.codec.readDate(row.starts_at).getTime());
+    return this.page(
+      rows,
+      (row) => this.eventOf(row),
+      (row) => this.codec.readDate(row.starts_at).getTime(),
+    );
   }
 
   /** Any organization's profile (callers decide who may see it); null when absent. */

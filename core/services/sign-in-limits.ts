@@ -44,7 +44,12 @@ export class SignInLimits {
     const limiter = (name: string, { points, duration }: { points: number; duration: number }) => {
       const options = { points, duration, keyPrefix: `${prefix}:sign-in:${name}` };
       return redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
         : new RateLimiterMemory(options);
     };
     this.addressAndAccount = limiter('address-account', SIGN_IN_LIMITS.addressAndAccount);

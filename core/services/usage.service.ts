@@ -66,7 +66,11 @@ export class UsageService {
 
     let rateWindows: KeyRateWindow[] | null = null;
     if (limits) {
-      const keys = await this.em.find(ApiKeyEntity, { organization: org.id, revokedAt: null, expiresAt: { $gt: now } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const keys = await this.em.find(
+        ApiKeyEntity,
+        { organization: org.id, revokedAt: null, expiresAt: { $gt: now } },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
       rateWindows = await Promise.all(
         keys.map(async (key) => {
           const window = await limits.peekRate(key.id);

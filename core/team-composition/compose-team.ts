@@ -88,20 +88,25 @@ export function composeTeam(request: TeamRequest, candidates: readonly Organizat
   const pool = eligible.map((profile) => candidate(profile, wanted, request.remote));
   const chosen = greedyCover(pool, required, conceptWeights(required, pool), maxMembers);
   const team = withoutRedundant(chosen, required);
-  const covers = assign(team.map((t) => t.candidate), required);
-  const members = team.map(({ candidate: c, score }, i): TeamMember => ({
-    organizationId: c.profile.id,
-    name: c.profile.name,
-    profileUrl: c.profile.profileUrl,
-    covers: covers[i]!,
-    reasons: [
-      `covers ${listLabels(covers[i]!)}`,
-      ...proofReasons(c.profile.proofs),
-      ...placeReason(c.place, c.profile.place),
-      ...(request.remote === true ? ['remote work accepted'] : []),
-    ],
-    score: round(score, 2),
-  }));
+  const covers = assign(
+    team.map((t) => t.candidate),
+    required,
+  );
+  const members = team.map(
+    ({ candidate: c, score }, i): TeamMember => ({
+      organizationId: c.profile.id,
+      name: c.profile.name,
+      profileUrl: c.profile.profileUrl,
+      covers: covers[i]!,
+      reasons: [
+        `covers ${listLabels(covers[i]!)}`,
+        ...proofReasons(c.profile.proofs),
+        ...placeReason(c.place, c.profile.place),
+        ...(request.remote === true ? ['remote work accepted'] : []),
+      ],
+      score: round(score, 2),
+    }),
+  );
   const covered = new Set(team.flatMap((t) => [...t.candidate.concepts]));
   const gaps = required.filter((r) => !covered.has(r.concept));
   const coverable = new Set(pool.flatMap((c) => [...c.concepts]));
@@ -166,7 +171,8 @@ function requiredConcepts(request: TeamRequest): ConceptRef[] {
   }
   const found = terms.length > 0 ? terms.flatMap(conceptsOfTerm) : conceptsIn(request.needText ?? '');
   const unique = [...new Map(found.map((c) => [c.concept, c])).values()];
-  if (unique.length === 0) throw new DomainError('invalid_input', 'Give required expertise or a need text naming some', 'requiredExpertise');
+  if (unique.length === 0)
+    throw new DomainError('invalid_input', 'Give required expertise or a need text naming some', 'requiredExpertise');
   return unique;
 }
 
@@ -214,7 +220,9 @@ function withoutRedundant(chosen: Choice[], required: ConceptRef[]): Choice[] {
   const byWeakness = [...chosen].sort((a, b) => a.score - b.score || (a.candidate.profile.id < b.candidate.profile.id ? 1 : -1));
   for (const member of byWeakness) {
     const others = team.filter((t) => t !== member);
-    const needed = required.some((r) => member.candidate.concepts.has(r.concept) && !others.some((o) => o.candidate.concepts.has(r.concept)));
+    const needed = required.some(
+      (r) => member.candidate.concepts.has(r.concept) && !others.some((o) => o.candidate.concepts.has(r.concept)),
+    );
     if (!needed) team.splice(team.indexOf(member), 1);
   }
   return team;
@@ -231,4 +239,3 @@ function assign(team: Candidate[], required: ConceptRef[]): string[][] {
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-

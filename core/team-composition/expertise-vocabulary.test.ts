@@ -67,7 +67,11 @@ describe('expertise vocabulary', () => {
 
   it('extracts concepts from free text, longest phrase first, each once', () => {
     expect(ids('Interior architecture and architecture of a museum')).toEqual(['interior-design', 'architecture']);
-    expect(ids('Architecture intérieure, modélisation 3D et pilotage du chantier')).toEqual(['interior-design', '3d-modelling', 'project-management']);
+    expect(ids('Architecture intérieure, modélisation 3D et pilotage du chantier')).toEqual([
+      'interior-design',
+      '3d-modelling',
+      'project-management',
+    ]);
     expect(ids('A terminology database in four languages')).toEqual(['localisation']);
     expect(ids('Data visualisation, then a visualisation of the museum wing')).toEqual(['analytics', '3d-modelling']);
     expect(ids('web development, more web development, and a web app')).toEqual(['web-development']);
@@ -77,7 +81,11 @@ describe('expertise vocabulary', () => {
   });
 
   it('keeps an unknown expertise as its own normalized concept', () => {
-    expect(conceptOf('  Quantum   Cryptography ')).toEqual({ concept: 'quantum-cryptography', label: 'quantum cryptography', known: false });
+    expect(conceptOf('  Quantum   Cryptography ')).toEqual({
+      concept: 'quantum-cryptography',
+      label: 'quantum cryptography',
+      known: false,
+    });
     expect(conceptOf('Quantum cryptographies')?.concept).toBe(conceptOf('quantum cryptography')?.concept);
     expect(conceptOf('!!!')).toBeUndefined();
   });

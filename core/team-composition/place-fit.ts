@@ -14,15 +14,52 @@ export type PlaceMatch = 'city' | 'region' | 'country' | 'elsewhere' | 'other' |
 
 // Names people type for the countries the platform serves; two-letter codes pass through.
 const COUNTRY_NAMES: Record<string, string> = {
-  france: 'FR', 'united kingdom': 'GB', uk: 'GB', 'great britain': 'GB', britain: 'GB', england: 'GB', 'royaume uni': 'GB', angleterre: 'GB',
-  germany: 'DE', allemagne: 'DE', deutschland: 'DE', spain: 'ES', espagne: 'ES', espana: 'ES', belgium: 'BE', belgique: 'BE',
-  norway: 'NO', norvege: 'NO', canada: 'CA', 'united states': 'US', usa: 'US', 'etats unis': 'US', italy: 'IT', italie: 'IT',
-  netherlands: 'NL', 'pays bas': 'NL', switzerland: 'CH', suisse: 'CH', portugal: 'PT', luxembourg: 'LU', ireland: 'IE', irlande: 'IE',
-  sweden: 'SE', suede: 'SE', denmark: 'DK', danemark: 'DK', austria: 'AT', autriche: 'AT', poland: 'PL', pologne: 'PL',
+  france: 'FR',
+  'united kingdom': 'GB',
+  uk: 'GB',
+  'great britain': 'GB',
+  britain: 'GB',
+  england: 'GB',
+  'royaume uni': 'GB',
+  angleterre: 'GB',
+  germany: 'DE',
+  allemagne: 'DE',
+  deutschland: 'DE',
+  spain: 'ES',
+  espagne: 'ES',
+  espana: 'ES',
+  belgium: 'BE',
+  belgique: 'BE',
+  norway: 'NO',
+  norvege: 'NO',
+  canada: 'CA',
+  'united states': 'US',
+  usa: 'US',
+  'etats unis': 'US',
+  italy: 'IT',
+  italie: 'IT',
+  netherlands: 'NL',
+  'pays bas': 'NL',
+  switzerland: 'CH',
+  suisse: 'CH',
+  portugal: 'PT',
+  luxembourg: 'LU',
+  ireland: 'IE',
+  irlande: 'IE',
+  sweden: 'SE',
+  suede: 'SE',
+  denmark: 'DK',
+  danemark: 'DK',
+  austria: 'AT',
+  autriche: 'AT',
+  poland: 'PL',
+  pologne: 'PL',
 };
 
 const key = (text: string | null | undefined) => {
-  const folded = foldText(text ?? '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const folded = foldText(text ?? '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
   return folded === '' ? null : folded;
 };
 

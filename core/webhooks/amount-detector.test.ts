@@ -13,7 +13,7 @@ const POSITIVES: readonly string[] = [
   'Une subvention de 40 000 euros a été obtenue',
   'Le projet est financé à hauteur de 1,2 million d’euros',
   'La fondation a levé 3 millions de dollars l’an dernier',
-  'Compensation is CHF 1\'200 per month',
+  "Compensation is CHF 1'200 per month",
   'Le devis s’élève à 12 500 $ canadiens',
   'Mission courte rémunérée 5 k$',
   'Participation aux frais : € 250 par personne',

@@ -34,7 +34,8 @@ export function headersText(pairs: Iterable<HeaderPair>): string | null {
 /** Response headers as undici hands them over: name, value, name, value… */
 export function rawHeadersText(raw: Buffer[]): string | null {
   const pairs: HeaderPair[] = [];
-  for (let i = 0; i + 1 < raw.length && pairs.length < HEADERS_KEPT * 2; i += 2) pairs.push([raw[i]!.toString('latin1'), raw[i + 1]!.toString('latin1')]);
+  for (let i = 0; i + 1 < raw.length && pairs.length < HEADERS_KEPT * 2; i += 2)
+    pairs.push([raw[i]!.toString('latin1'), raw[i + 1]!.toString('latin1')]);
   return headersText(pairs);
 }
 
@@ -44,7 +45,9 @@ export function readHeaders(text: string | null | undefined): { name: string; va
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) return null;
-    return parsed.filter((p): p is HeaderPair => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string').map(([name, value]) => ({ name, value }));
+    return parsed
+      .filter((p): p is HeaderPair => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')
+      .map(([name, value]) => ({ name, value }));
   } catch {
     return null;
   }

@@ -115,7 +115,10 @@ export const DELIVERY_SCRIPTS = {
    * Turns waiting outbox rows into one delivery per matching destination, whole rows at a time,
    * until about `maxDeliveries` are written, and marks those rows done, in one transaction.
    */
-  fanOut: write(function* (codec: RowCodec, { limit, maxDeliveries }: { limit: number; maxDeliveries: number }): Script<{ rows: number; destinations: string[] }> {
+  fanOut: write(function* (
+    codec: RowCodec,
+    { limit, maxDeliveries }: { limit: number; maxDeliveries: number },
+  ): Script<{ rows: number; destinations: string[] }> {
     const touched = new Set<string>();
     // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
     // the later rows could reach a lane before the earlier ones and break its order. Writers
@@ -124,10 +127,15 @@ export const DELIVERY_SCRIPTS = {
       const [lock] = yield* all<{ held: boolean }>('select pg_try_advisory_xact_lock(?) as held', [FAN_OUT_LOCK]);
       if (!lock?.held) return { rows: 0, destinations: [] };
     }
-    const rows = yield* all<OutboxRow>('select seq, event_id, type, organization_id, deliverable from outbox_events where fanned_out_at is null order by seq limit ?', [limit]);
+    const rows = yield* all<OutboxRow>(
+      'select seq, event_id, type, organization_id, deliverable from outbox_events where fanned_out_at is null order by seq limit ?',
+      [limit],
+    );
     if (rows.length === 0) return { rows: 0, destinations: [] };
     const destinations = rows.some((row) => codec.readBool(row.deliverable))
-      ? (yield* all<DestinationRow>("select id, organization_id, kinds, scope, since_seq from webhook_destinations where status = 'active'")).map((d) => ({
+      ? (yield* all<DestinationRow>(
+          "select id, organization_id, kinds, scope, since_seq from webhook_destinations where status = 'active'",
+        )).map((d) => ({
           id: d.id,
           organizationId: d.organization_id,
           kinds: new Set(codec.readJson<string[]>(d.kinds)),
@@ -150,7 +158,20 @@ export const DELIVERY_SCRIPTS = {
         if (seq <= destination.sinceSeq || !destination.kinds.has(row.type)) continue;
         if (destination.own && destination.organizationId !== row.organization_id) continue;
         touched.add(destination.id);
-        deliveries.push([newTimeOrderedId('delivery'), destination.id, destination.organizationId, seq, row.event_id, row.type, fromOutbox, codec.bool(false), 'pending', 0, now, now]);
+        deliveries.push([
+          newTimeOrderedId('delivery'),
+          destination.id,
+          destination.organizationId,
+          seq,
+          row.event_id,
+          row.type,
+          fromOutbox,
+          codec.bool(false),
+          'pending',
+          0,
+          now,
+          now,
+        ]);
       }
     }
     yield* insert('webhook_deliveries', DELIVERY_COLUMNS, deliveries);
@@ -163,18 +184,28 @@ export const DELIVERY_SCRIPTS = {
    * Takes the lanes of `ids` that no live dispatcher holds (free, expired, or already `owner`'s)
    * until `now + leaseMs`; returns those `owner` now holds.
    */
-  claimLanes: write(function* (codec: RowCodec, { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number }): Script<string[]> {
+  claimLanes: write(function* (
+    codec: RowCodec,
+    { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number },
+  ): Script<string[]> {
     yield* forIds(
       ids,
       [owner, codec.date(now + leaseMs), codec.date(now), owner],
-      (list) => `update webhook_destinations set lease_owner = ?, lease_expires_at = ? where (lease_owner is null or lease_expires_at < ? or lease_owner = ?) and id in (${list})`,
+      (list) =>
+        `update webhook_destinations set lease_owner = ?, lease_expires_at = ? where (lease_owner is null or lease_expires_at < ? or lease_owner = ?) and id in (${list})`,
     );
-    const held = yield* allForIds<{ id: string; lease_owner: string | null }>(ids, (list) => `select id, lease_owner from webhook_destinations where id in (${list})`);
+    const held = yield* allForIds<{ id: string; lease_owner: string | null }>(
+      ids,
+      (list) => `select id, lease_owner from webhook_destinations where id in (${list})`,
+    );
     return held.filter((row) => row.lease_owner === owner).map((row) => row.id);
   }),
 
   /** Extends `owner`'s leases to `now + leaseMs`; returns the lanes it still holds. */
-  renewLanes: write(function* (codec: RowCodec, { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number }): Script<string[]> {
+  renewLanes: write(function* (
+    codec: RowCodec,
+    { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number },
+  ): Script<string[]> {
     yield* run('update webhook_destinations set lease_expires_at = ? where lease_owner = ?', [codec.date(now + leaseMs), owner]);
     return (yield* all<{ id: string }>('select id from webhook_destinations where lease_owner = ?', [owner])).map((row) => row.id);
   }),
@@ -199,7 +230,9 @@ export const DELIVERY_SCRIPTS = {
   destinationTargets: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<StoredTarget[]> {
     const rows = yield* allForIds<TargetRow>(
       ids,
-      (list) => `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
+      (
+        list,
+      ) => `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
            from webhook_destinations d join organizations o on o.id = d.organization_id where d.id in (${list})`,
     );
     return rows.map((row) => ({
@@ -219,15 +252,25 @@ export const DELIVERY_SCRIPTS = {
   }),
 
   /** The status and last change of each destination of `ids` still there. */
-  destinationStamps: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<{ id: string; status: string; updatedAtMs: number }[]> {
-    const rows = yield* allForIds<{ id: string; status: string; updated_at: unknown }>(ids, (list) => `select id, status, updated_at from webhook_destinations where id in (${list})`);
+  destinationStamps: read(function* (
+    codec: RowCodec,
+    { ids }: { ids: string[] },
+  ): Script<{ id: string; status: string; updatedAtMs: number }[]> {
+    const rows = yield* allForIds<{ id: string; status: string; updated_at: unknown }>(
+      ids,
+      (list) => `select id, status, updated_at from webhook_destinations where id in (${list})`,
+    );
     return rows.map((row) => ({ id: row.id, status: row.status, updatedAtMs: codec.readMs(row.updated_at) }));
   }),
 
   /** A lane's waiting deliveries in order (outbox sequence, then creation), after the key `after` when given. */
   pending: read(function* (
     codec: RowCodec,
-    { destinationId, limit, after }: { destinationId: string; limit: number; after?: { seq: number; createdAt: number; id: string } | undefined },
+    {
+      destinationId,
+      limit,
+      after,
+    }: { destinationId: string; limit: number; after?: { seq: number; createdAt: number; id: string } | undefined },
   ): Script<StoredPending[]> {
     const columns = 'id, seq, event_id, envelope, test, attempts, next_attempt_at, created_at';
     const rows = after
@@ -235,7 +278,10 @@ export const DELIVERY_SCRIPTS = {
           `select ${columns} from webhook_deliveries where destination_id = ? and status = 'pending' and (seq, created_at, id) > (?, ?, ?) order by seq, created_at, id limit ?`,
           [destinationId, after.seq, codec.date(after.createdAt), after.id, limit],
         )
-      : yield* all<PendingRow>(`select ${columns} from webhook_deliveries where destination_id = ? and status = 'pending' order by seq, created_at, id limit ?`, [destinationId, limit]);
+      : yield* all<PendingRow>(
+          `select ${columns} from webhook_deliveries where destination_id = ? and status = 'pending' order by seq, created_at, id limit ?`,
+          [destinationId, limit],
+        );
     return rows.map((row) => ({
       id: row.id,
       seq: Number(row.seq),
@@ -251,11 +297,22 @@ export const DELIVERY_SCRIPTS = {
 
   /** Outbox rows by sequence number. */
   signals: read(function* (codec: RowCodec, { seqs }: { seqs: number[] }): Script<SignalRow[]> {
-    const rows = yield* allForIds<{ seq: number | string; event_id: string; type: SignalType; organization_id: string; occurred_at: unknown; data: unknown }>(
-      seqs,
-      (list) => `select seq, event_id, type, organization_id, occurred_at, data from outbox_events where seq in (${list})`,
-    );
-    return rows.map((row) => ({ seq: Number(row.seq), eventId: row.event_id, type: row.type, organizationId: row.organization_id, occurredAtMs: codec.readMs(row.occurred_at), data: codec.readJson(row.data) }));
+    const rows = yield* allForIds<{
+      seq: number | string;
+      event_id: string;
+      type: SignalType;
+      organization_id: string;
+      occurred_at: unknown;
+      data: unknown;
+    }>(seqs, (list) => `select seq, event_id, type, organization_id, occurred_at, data from outbox_events where seq in (${list})`);
+    return rows.map((row) => ({
+      seq: Number(row.seq),
+      eventId: row.event_id,
+      type: row.type,
+      organizationId: row.organization_id,
+      occurredAtMs: codec.readMs(row.occurred_at),
+      data: codec.readJson(row.data),
+    }));
   }),
 
   /** Writes a batch of attempt outcomes. */
@@ -263,7 +320,17 @@ export const DELIVERY_SCRIPTS = {
     yield* insert(
       'delivery_attempts',
       ATTEMPT_COLUMNS,
-      outcomes.map((o) => [o.deliveryId, o.number, codec.date(o.at), o.durationMs, o.statusCode, o.error, o.responseExcerpt, o.requestHeaders ?? null, o.responseHeaders ?? null]),
+      outcomes.map((o) => [
+        o.deliveryId,
+        o.number,
+        codec.date(o.at),
+        o.durationMs,
+        o.statusCode,
+        o.error,
+        o.responseExcerpt,
+        o.requestHeaders ?? null,
+        o.responseHeaders ?? null,
+      ]),
     );
     // Successes are the bulk: one statement per (attempt number, status code); their exact
     // times stay on the attempt rows, the delivery keeps the batch's latest.
@@ -280,7 +347,8 @@ export const DELIVERY_SCRIPTS = {
       yield* forIds(
         group.map((o) => o.deliveryId),
         [group[0]!.number, group[0]!.statusCode, at, at],
-        (list) => `update webhook_deliveries set status = 'succeeded', attempts = ?, last_status_code = ?, last_error = null, last_attempt_at = ?, delivered_at = ? where id in (${list})`,
+        (list) =>
+          `update webhook_deliveries set status = 'succeeded', attempts = ?, last_status_code = ?, last_error = null, last_attempt_at = ?, delivered_at = ? where id in (${list})`,
       );
     }
     for (const o of outcomes) {
@@ -293,9 +361,16 @@ export const DELIVERY_SCRIPTS = {
         );
         continue;
       }
-      yield* run("update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'failed' where id = ?", [...common, o.deliveryId]);
+      yield* run(
+        "update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'failed' where id = ?",
+        [...common, o.deliveryId],
+      );
       if (o.next.disableDestination) {
-        yield* run("update webhook_destinations set status = 'disabled', disabled_reason = ?, updated_at = ? where id = ?", [o.next.disableDestination, codec.date(o.at), o.destinationId]);
+        yield* run("update webhook_destinations set status = 'disabled', disabled_reason = ?, updated_at = ? where id = ?", [
+          o.next.disableDestination,
+          codec.date(o.at),
+          o.destinationId,
+        ]);
         // Other processes' caches and lanes learn of it through the change epoch.
         yield* run('update change_epoch set value = value + 1 where id = 1');
       }
@@ -311,7 +386,8 @@ export const DELIVERY_SCRIPTS = {
         [destinationId, count - 1],
       );
       if (!edge) continue;
-      const doomed = "select id from webhook_deliveries where destination_id = ? and status <> 'pending' and (created_at < ? or (created_at = ? and id < ?))";
+      const doomed =
+        "select id from webhook_deliveries where destination_id = ? and status <> 'pending' and (created_at < ? or (created_at = ? and id < ?))";
       const params = [destinationId, edge.created_at, edge.created_at, edge.id];
       yield* run(`delete from delivery_attempts where delivery_id in (${doomed})`, params);
       yield* run(`delete from webhook_deliveries where id in (${doomed})`, params);
@@ -326,7 +402,11 @@ export type ScriptArgs<N extends ScriptName> = DeliveryScripts[N] extends Script
 export type ScriptResult<N extends ScriptName> = DeliveryScripts[N] extends ScriptDefinition<any, infer R> ? R : never;
 
 /** The script `name` over `args`, and whether it runs in a transaction: what every runner starts from. */
-export function scriptOf<N extends ScriptName>(name: N, codec: RowCodec, args: ScriptArgs<N>): { mode: 'read' | 'write'; script: Script<ScriptResult<N>> } {
+export function scriptOf<N extends ScriptName>(
+  name: N,
+  codec: RowCodec,
+  args: ScriptArgs<N>,
+): { mode: 'read' | 'write'; script: Script<ScriptResult<N>> } {
   const definition = DELIVERY_SCRIPTS[name];
   return { mode: definition.mode, script: (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(codec, args) };
 }

@@ -1,4 +1,3 @@
-
 /**
  * Plain SQL for the dispatcher's hot path: turning outbox rows into deliveries, reading a lane's
  * queue, recording attempts. Going through entities there cost more than the HTTP requests
@@ -37,7 +36,11 @@ export function* insert(table: string, columns: readonly string[], rows: readonl
 const IDS_PER_STATEMENT = 100;
 
 /** Runs `statement(placeholders)` over `ids` in chunks, with `params` first and the chunk's ids after. */
-export function* forIds(ids: readonly (string | number)[], params: readonly unknown[], statement: (placeholders: string) => string): Script<void> {
+export function* forIds(
+  ids: readonly (string | number)[],
+  params: readonly unknown[],
+  statement: (placeholders: string) => string,
+): Script<void> {
   for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
     const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
     yield* run(statement(chunk.map(() => '?').join(', ')), [...params, ...chunk]);
@@ -75,4 +78,14 @@ export const DELIVERY_COLUMNS = [
   'created_at',
 ] as const;
 
-export const ATTEMPT_COLUMNS = ['delivery_id', 'number', 'at', 'duration_ms', 'status_code', 'error', 'response_excerpt', 'request_headers', 'response_headers'] as const;
+export const ATTEMPT_COLUMNS = [
+  'delivery_id',
+  'number',
+  'at',
+  'duration_ms',
+  'status_code',
+  'error',
+  'response_excerpt',
+  'request_headers',
+  'response_headers',
+] as const;

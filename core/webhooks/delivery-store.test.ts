@@ -41,7 +41,9 @@ describe('the delivery store', () => {
   it('fans a signal out once to the destinations that take it, reads it back with its envelope, records it and trims to the plan', async () => {
     const services = core.services();
     await services.organizations.create(INTERNAL, { id: 'store-base', name: 'Store', plan: 'base' });
-    const feed = await core.services().destinations.create(INTERNAL, { organizationId: 'store-base', format: 'standard-json', url: 'http://127.0.0.1:9/feed' });
+    const feed = await core
+      .services()
+      .destinations.create(INTERNAL, { organizationId: 'store-base', format: 'standard-json', url: 'http://127.0.0.1:9/feed' });
     await core.services().organizations.create(INTERNAL, { id: 'store-clan', name: 'Store clan', plan: 'clan' });
     const eventsOnly = await core.services().destinations.create(INTERNAL, {
       organizationId: 'store-clan',
@@ -52,7 +54,9 @@ describe('the delivery store', () => {
     });
     const needIds: string[] = [];
     for (let n = 0; n < 14; n++) {
-      const need = await core.services().needs.publish(INTERNAL, { organizationId: 'store-base', title: `Surveyor ${n}`, requiredExpertise: ['gis'] });
+      const need = await core
+        .services()
+        .needs.publish(INTERNAL, { organizationId: 'store-base', title: `Surveyor ${n}`, requiredExpertise: ['gis'] });
       needIds.push(need.id);
     }
 
@@ -74,8 +78,16 @@ describe('the delivery store', () => {
 
     const queue = await store.pending(target, 256);
     expect(queue.map((delivery) => delivery.eventId)).toEqual(needIds.map((id) => `evt-need.created-${id}-v1`));
-    expect(JSON.parse(queue[0]!.envelope)).toMatchObject({ id: `evt-need.created-${needIds[0]}-v1`, type: 'need.created', version: '1', organization_id: null, data: { id: needIds[0] } });
-    expect((await store.pending(target, 256, queue[4])).map((delivery) => delivery.id)).toEqual(queue.slice(5).map((delivery) => delivery.id));
+    expect(JSON.parse(queue[0]!.envelope)).toMatchObject({
+      id: `evt-need.created-${needIds[0]}-v1`,
+      type: 'need.created',
+      version: '1',
+      organization_id: null,
+      data: { id: needIds[0] },
+    });
+    expect((await store.pending(target, 256, queue[4])).map((delivery) => delivery.id)).toEqual(
+      queue.slice(5).map((delivery) => delivery.id),
+    );
     expect(await store.pending(targets.get(eventsOnly.destination.id)!, 256)).toEqual([]);
 
     const at = new Date();
@@ -95,7 +107,12 @@ describe('the delivery store', () => {
     await store.record(outcomes, new Map([[target.id, 'base']]));
     // The headers go in the same batched insert and read back as they were sent.
     expect(await core.services().deliveries.attempts(INTERNAL, queue[0]!.id)).toEqual([
-      expect.objectContaining({ number: 1, statusCode: 200, requestHeaders: '[["x-service-signature","t=1,v1=ab"]]', responseHeaders: '[["x-trace","7"]]' }),
+      expect.objectContaining({
+        number: 1,
+        statusCode: 200,
+        requestHeaders: '[["x-service-signature","t=1,v1=ab"]]',
+        responseHeaders: '[["x-trace","7"]]',
+      }),
     ]);
     expect(await store.pending(target, 256)).toEqual([]);
     expect(await store.destinationsWithWork()).toEqual([]);
@@ -113,7 +130,9 @@ describe('the delivery store', () => {
     await core.services().organizations.create(INTERNAL, { id: 'store-lease', name: 'Leases', plan: 'clan' });
     const ids: string[] = [];
     for (let n = 0; n < 3; n++) {
-      const created = await core.services().destinations.create(INTERNAL, { organizationId: 'store-lease', format: 'standard-json', url: `http://127.0.0.1:9/lease-${n}` });
+      const created = await core
+        .services()
+        .destinations.create(INTERNAL, { organizationId: 'store-lease', format: 'standard-json', url: `http://127.0.0.1:9/lease-${n}` });
       ids.push(created.destination.id);
     }
     const [a, b, c] = ids as [string, string, string];
@@ -128,7 +147,7 @@ describe('the delivery store', () => {
     expect(await store.renew('one', 60_000)).toEqual([b]);
     await store.release('one', [b]);
     expect(await store.renew('one', 60_000)).toEqual([]);
-    expect((await store.claim('two', [b], 60_000))).toEqual([b]);
+    expect(await store.claim('two', [b], 60_000)).toEqual([b]);
     await store.release('two');
     expect(await store.renew('two', 60_000)).toEqual([]);
     expect(await store.claim('one', [], 60_000)).toEqual([]);

@@ -137,7 +137,11 @@ export class DeliveryStore {
 
   /** The lane's waiting deliveries in order (outbox sequence, then creation), those after `after` only when given. */
   async pending(destination: Pick<LaneTarget, 'id' | 'scope'>, limit: number, after?: PendingDelivery): Promise<PendingDelivery[]> {
-    const rows = await this.sql.call('pending', { destinationId: destination.id, limit, after: after && { seq: after.seq, createdAt: after.createdAt, id: after.id } });
+    const rows = await this.sql.call('pending', {
+      destinationId: destination.id,
+      limit,
+      after: after && { seq: after.seq, createdAt: after.createdAt, id: after.id },
+    });
     const fromOutbox = rows.filter((row) => row.envelope === null).map((row) => row.seq);
     const envelopes = fromOutbox.length > 0 ? await this.envelopes(fromOutbox, destination.scope === 'own') : undefined;
     return rows.map((row) => ({ ...row, envelope: row.envelope ?? envelopes!.get(row.seq)! }));
@@ -160,7 +164,10 @@ export class DeliveryStore {
    */
   async trimRetained(): Promise<void> {
     if (this.untrimmed.size === 0) return;
-    const keep = [...this.untrimmed].map(([destinationId, plan]): [string, number] => [destinationId, PLAN_ALLOWANCES[plan].retainedDeliveries]);
+    const keep = [...this.untrimmed].map(([destinationId, plan]): [string, number] => [
+      destinationId,
+      PLAN_ALLOWANCES[plan].retainedDeliveries,
+    ]);
     this.untrimmed.clear();
     await this.sql.call('trim', { keep });
   }
@@ -192,9 +199,11 @@ export class DeliveryStore {
     if (unread.length > 0) {
       const reading = this.sql.call('signals', { seqs: unread });
       for (const seq of unread) this.signalReads.set(seq, reading);
-      void reading.finally(() => {
-        for (const seq of unread) if (this.signalReads.get(seq) === reading) this.signalReads.delete(seq);
-      }).catch(() => undefined);
+      void reading
+        .finally(() => {
+          for (const seq of unread) if (this.signalReads.get(seq) === reading) this.signalReads.delete(seq);
+        })
+        .catch(() => undefined);
       for (const seq of unread) reads.set(seq, reading);
     }
     for (const rows of new Set(reads.values())) {
@@ -213,7 +222,6 @@ export class DeliveryStore {
     if (lost.length > 0) throw new Error(`Outbox rows ${lost.join(', ')} are gone, but deliveries of them are waiting`);
     return found;
   }
-
 }
 
 /** The standard JSON envelope (DESIGN §4); only `organization_id` depends on the destination's scope. */

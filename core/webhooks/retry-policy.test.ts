@@ -81,7 +81,9 @@ describe('RetryPolicy', () => {
   });
 
   it(`caps Retry-After at ${MAX_RETRY_AFTER_S / 3600} hours`, () => {
-    expect(nextAt(policy().judge(delivery(0), 'dst_1', answer(429, { retryAfterSeconds: 30 * 24 * 3600 }), AT))).toBe(MAX_RETRY_AFTER_S * 1000);
+    expect(nextAt(policy().judge(delivery(0), 'dst_1', answer(429, { retryAfterSeconds: 30 * 24 * 3600 }), AT))).toBe(
+      MAX_RETRY_AFTER_S * 1000,
+    );
   });
 
   it('does not retry past the schedule even when Retry-After asks for it', () => {

@@ -67,7 +67,8 @@ export class RetryPolicy {
       next,
     });
     if (status !== null && status >= 200 && status < 300) return outcome(result.error, SUCCEEDED);
-    if (status === GONE) return outcome('receiver answered 410 Gone', { status: 'failed', disableDestination: 'The receiver answered 410 Gone' });
+    if (status === GONE)
+      return outcome('receiver answered 410 Gone', { status: 'failed', disableDestination: 'The receiver answered 410 Gone' });
     const error = result.error ?? (status === null ? 'no answer' : `receiver answered ${status}`);
     if (number >= this.schedule.length) return outcome(error, { status: 'failed' });
     const planned = this.schedule[number]! * 1000 * (1 - JITTER + this.random() * 2 * JITTER);

@@ -157,9 +157,7 @@ describe('checkDestinationUrl', () => {
   });
 
   it('refuses a host name when any resolved address is forbidden', async () => {
-    const error = await refusal(
-      checkDestinationUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', '10.1.2.3')),
-    );
+    const error = await refusal(checkDestinationUrl('https://hooks.example.com/x', STRICT, resolvesTo('93.184.216.34', '10.1.2.3')));
     expect(error.message).toBe('Webhook URL resolves to a private or reserved address (10.1.2.3)');
   });
 
@@ -219,7 +217,9 @@ describe('checkDestinationUrl', () => {
 
     await refusal(checkDestinationUrl('http://127.0.0.1:1234/', { allowHttp: true, allowPrivateNetworks: false }, noDns));
     await refusal(checkDestinationUrl('http://127.0.0.1:1234/', { allowHttp: false, allowPrivateNetworks: true }, noDns));
-    await expect(checkDestinationUrl('https://127.0.0.1:1234/', { allowHttp: false, allowPrivateNetworks: true }, noDns)).resolves.toBeInstanceOf(URL);
+    await expect(
+      checkDestinationUrl('https://127.0.0.1:1234/', { allowHttp: false, allowPrivateNetworks: true }, noDns),
+    ).resolves.toBeInstanceOf(URL);
     // Credentials and other schemes stay refused under the loose policy.
     await refusal(checkDestinationUrl('http://u:p@127.0.0.1/', LOOSE, noDns));
     await refusal(checkDestinationUrl('ftp://127.0.0.1/', LOOSE, noDns));

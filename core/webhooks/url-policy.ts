@@ -90,8 +90,7 @@ function parseV6(ip: string): bigint {
 }
 
 const v4Ranges = FORBIDDEN_V4.map(([net, bits]) => ({ net: parseV4(net), shift: 32 - bits }));
-const inV4 = (addr: number, { net, shift }: { net: number; shift: number }) =>
-  shift === 32 || addr >>> shift === net >>> shift;
+const inV4 = (addr: number, { net, shift }: { net: number; shift: number }) => shift === 32 || addr >>> shift === net >>> shift;
 
 const compileV6 = ([net, bits]: V6Range) => ({ net: parseV6(net), shift: BigInt(128 - bits) });
 const inV6 = (addr: bigint, { net, shift }: { net: bigint; shift: bigint }) => addr >> shift === net >> shift;

@@ -55,7 +55,8 @@ export interface DeliveryView {
 }
 
 export function destinationView(destination: WebhookDestination, box: SecretBox, now = new Date()): DestinationView {
-  const rotating = destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > now ? destination.previousSecretExpiresAt : null;
+  const rotating =
+    destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > now ? destination.previousSecretExpiresAt : null;
   return {
     id: destination.id,
     organizationId: destination.organization.id,

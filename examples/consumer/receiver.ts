@@ -145,7 +145,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       if (closed) return;
       const applied =
         result.status === 'found'
-          ? statements.store[kind].run(stringOrNull(result.body.title), stringOrNull(result.body.url), JSON.stringify(result.body), new Date().toISOString(), id, generation)
+          ? statements.store[kind].run(
+              stringOrNull(result.body.title),
+              stringOrNull(result.body.url),
+              JSON.stringify(result.body),
+              new Date().toISOString(),
+              id,
+              generation,
+            )
           : statements.removeIfCurrent[kind].run(id, generation);
       if (applied.changes > 0) {
         log.info(result.status === 'found' ? 're-read stored' : 'no longer public; local row deleted', { kind, id });
@@ -230,7 +237,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   function receive(body: Buffer, req: IncomingMessage, res: ServerResponse): void {
     let envelope: WebhookEnvelope;
     try {
-      envelope = verifyWebhook(body, req.headers, secrets, options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds });
+      envelope = verifyWebhook(
+        body,
+        req.headers,
+        secrets,
+        options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds },
+      );
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error;
       log.warn('delivery refused', { reason: error.reason });
@@ -340,7 +352,10 @@ async function main(): Promise<void> {
     return value;
   };
   const receiver = await createReceiver({
-    secret: required('WEBHOOK_SECRET').split(',').map((s) => s.trim()).filter(Boolean),
+    secret: required('WEBHOOK_SECRET')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     apiUrl: required('PACKLINE_API_URL'),
     apiKey: required('PACKLINE_API_KEY'),
     dbPath: process.env.CONSUMER_DB ?? './consumer.db',

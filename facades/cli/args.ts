@@ -11,7 +11,13 @@ export interface Parsed {
 /** Strict parsing: an unknown flag or a missing value is a clear error, never ignored. */
 export function parse(args: string[], options: Options, usage: string): Parsed {
   try {
-    const { values, positionals } = parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true, allowNegative: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...options, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+      allowNegative: true,
+    });
     return { values: values as Parsed['values'], positionals };
   } catch (error) {
     throw new CliError(`${(error as Error).message.replace(/\. To specify.*$/s, '')}\nusage: ${usage}`);
@@ -47,7 +53,12 @@ export function noPositionals(parsed: Parsed, usage: string): void {
 
 /** `a,b, c` → ['a', 'b', 'c']. */
 export const list = (value: string | undefined) =>
-  value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 /** An ISO 8601 instant, checked here so the message names the flag. */
 export function isoDate(value: string | undefined, name: string): string | undefined {

@@ -86,7 +86,20 @@ export function version(): string {
 }
 
 /** Flags that take no value: `--remote -h` asks for help, while `--title -h` gives the title "-h". */
-const BOOLEAN_FLAGS = new Set(['json', 'remote', 'no-remote', 'discreet', 'demo', 'no-demo', 'draft', 'unlisted', 'incomplete', 'online', 'help', 'show-demo-key']);
+const BOOLEAN_FLAGS = new Set([
+  'json',
+  'remote',
+  'no-remote',
+  'discreet',
+  'demo',
+  'no-demo',
+  'draft',
+  'unlisted',
+  'incomplete',
+  'online',
+  'help',
+  'show-demo-key',
+]);
 
 /** Whether the arguments after the command ask for help (`--help` or `-h`, not as an option's value). */
 export function asksForHelp(args: string[]): boolean {
@@ -125,7 +138,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (command === 'help' || command === '--help' || command === '-h') {
       const [topic, ...extra] = rest;
       if (topic === undefined) io.out(USAGE);
-      else if (!isCommand(topic) || extra.length > 0) throw new CliError(`Unknown command '${rest.join(' ')}'. Run 'packline help' for the list.`);
+      else if (!isCommand(topic) || extra.length > 0)
+        throw new CliError(`Unknown command '${rest.join(' ')}'. Run 'packline help' for the list.`);
       else io.out(commandUsage(topic));
       return 0;
     }

@@ -68,7 +68,8 @@ export function describeRecord(record: Record<string, unknown>, prefix = ''): st
   const lines: string[] = [];
   for (const [key, value] of Object.entries(record)) {
     const name = prefix + key;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) lines.push(describeRecord(value as Record<string, unknown>, `${name}.`));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      lines.push(describeRecord(value as Record<string, unknown>, `${name}.`));
     else lines.push(`${name}: ${Array.isArray(value) ? value.map(listItem).join(', ') : String(value ?? '—')}`);
   }
   return lines.filter((l) => l !== '').join('\n');
@@ -76,7 +77,10 @@ export function describeRecord(record: Record<string, unknown>, prefix = ''): st
 
 /** A list entry; objects (GraphQL results have no prototype, hence no toString) as `k=v` pairs. */
 function listItem(value: unknown): string {
-  if (value !== null && typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}=${String(v ?? '—')}`).join(' ');
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}=${String(v ?? '—')}`)
+      .join(' ');
   return String(value);
 }
 
@@ -85,6 +89,10 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   if (rows.length === 0) return '(none)';
   const cell = (v: unknown) => (Array.isArray(v) ? v.map(listItem).join(',') : String(v ?? '—'));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
 }

@@ -48,10 +48,17 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
           const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
           if (token && contexts.isInternalToken(token)) return;
           endResponse(
-            new fetchAPI.Response(JSON.stringify({ errors: [{ message: 'Send the internal API token as Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } }] }), {
-              status: 401,
-              headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
-            }),
+            new fetchAPI.Response(
+              JSON.stringify({
+                errors: [
+                  { message: 'Send the internal API token as Authorization: Bearer <token>', extensions: { code: 'UNAUTHENTICATED' } },
+                ],
+              }),
+              {
+                status: 401,
+                headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer' },
+              },
+            ),
           );
         },
       },
@@ -62,12 +69,27 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
 /** A span per executed operation (internal caller): its name and type, never its variables. */
 function traceOperations() {
   return {
-    onExecute({ args, executeFn, setExecuteFn }: { args: { operationName?: string | null; document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] } }; executeFn: (a: never) => unknown; setExecuteFn: (fn: (a: never) => unknown) => void }) {
-      const definition = args.document.definitions.find((d) => d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName));
+    onExecute({
+      args,
+      executeFn,
+      setExecuteFn,
+    }: {
+      args: {
+        operationName?: string | null;
+        document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] };
+      };
+      executeFn: (a: never) => unknown;
+      setExecuteFn: (fn: (a: never) => unknown) => void;
+    }) {
+      const definition = args.document.definitions.find(
+        (d) => d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName),
+      );
       const name = args.operationName ?? definition?.name?.value ?? 'anonymous';
       const type = definition?.operation ?? 'query';
       setRequestAttributes({ 'packline.actor': 'internal' });
-      setExecuteFn((a) => withSpan(`graphql ${type} ${name}`, { 'graphql.operation.name': name, 'graphql.operation.type': type }, async () => executeFn(a)));
+      setExecuteFn((a) =>
+        withSpan(`graphql ${type} ${name}`, { 'graphql.operation.name': name, 'graphql.operation.type': type }, async () => executeFn(a)),
+      );
     },
   };
 }

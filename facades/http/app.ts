@@ -4,7 +4,17 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { coreOptions, createAccessLog, openCore, outboxLagSeconds, pingDatabase, SignInLimits, type Config, type Core, type Logger } from '../../core/index.ts';
+import {
+  coreOptions,
+  createAccessLog,
+  openCore,
+  outboxLagSeconds,
+  pingDatabase,
+  SignInLimits,
+  type Config,
+  type Core,
+  type Logger,
+} from '../../core/index.ts';
 import { traceRequest, tracingOn } from '../../core/telemetry.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
@@ -62,7 +72,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const contexts = new Contexts(core, config.internalApiToken);
   const delivers = config.role === 'all';
   const metrics = new Metrics({ outboxLag: () => outboxLagSeconds(core.db), ...(delivers ? { pool: poolStats } : {}), log });
-  const readiness = createReadiness({ probes: { database: () => pingDatabase(core.db), ...(redis ? { redis: () => redis.ping() } : {}) }, log });
+  const readiness = createReadiness({
+    probes: { database: () => pingDatabase(core.db), ...(redis ? { redis: () => redis.ping() } : {}) },
+    log,
+  });
   const ops = createOpsRoutes({ readiness, metrics, isInternalToken: (token) => contexts.isInternalToken(token) });
   const apiLimits = new ApiLimits({
     perMinute: config.rateLimitPerMinute,
@@ -124,7 +137,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     log.error({ req_id: requestId, err: error }, 'request failed');
     if (res.headersSent) return res.destroy();
     const unavailable = isDatabaseDown(error);
-    const body = problem(unavailable ? 'service_unavailable' : 'internal_error', unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it', requestId);
+    const body = problem(
+      unavailable ? 'service_unavailable' : 'internal_error',
+      unavailable ? 'A dependency is unreachable; retry shortly' : 'Unexpected error; quote the request id when reporting it',
+      requestId,
+    );
     res.writeHead(body.status, {
       'content-type': 'application/problem+json; charset=utf-8',
       'cache-control': 'no-store',
@@ -136,32 +153,35 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   }
 
   const headersTimeout = config.http.headersTimeoutSeconds * 1000;
-  const server = createServer({
-    keepAliveTimeout: 65_000,
-    // Deliberate deadlines (README, Security): a client that trickles its headers or body is
-    // answered 408 and cut off. Node checks them every connectionsCheckingInterval.
-    headersTimeout,
-    requestTimeout: config.http.requestTimeoutSeconds * 1000,
-    connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
-    ServerResponse: TrackedResponse,
-  }, (req, res) => {
-    const incoming = req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.startedAt = performance.now();
-    res.requestId = requestId;
-    // The family now; the REST facade refines it to the route it matches.
-    res.route = requestFamily(req.url ?? '/', memberFamily);
-    // A response finishes once: a plain listener spares the wrapper `once` makes per request.
-    res.on('finish', logRequest);
-    let answering: void | Promise<void>;
-    try {
-      answering = tracingOn ? traceRequest(req, res, () => dispatch(req, res, requestId)) : dispatch(req, res, requestId);
-    } catch (error) {
-      return fail(res, error);
-    }
-    // Other facades may hand back any thenable (yoga's), as the awaiting dispatcher took before.
-    if (answering !== undefined) Promise.resolve(answering).catch((error: unknown) => fail(res, error));
-  });
+  const server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      // Deliberate deadlines (README, Security): a client that trickles its headers or body is
+      // answered 408 and cut off. Node checks them every connectionsCheckingInterval.
+      headersTimeout,
+      requestTimeout: config.http.requestTimeoutSeconds * 1000,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, headersTimeout / 4)),
+      ServerResponse: TrackedResponse,
+    },
+    (req, res) => {
+      const incoming = req.headers['x-request-id'];
+      const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.startedAt = performance.now();
+      res.requestId = requestId;
+      // The family now; the REST facade refines it to the route it matches.
+      res.route = requestFamily(req.url ?? '/', memberFamily);
+      // A response finishes once: a plain listener spares the wrapper `once` makes per request.
+      res.on('finish', logRequest);
+      let answering: void | Promise<void>;
+      try {
+        answering = tracingOn ? traceRequest(req, res, () => dispatch(req, res, requestId)) : dispatch(req, res, requestId);
+      } catch (error) {
+        return fail(res, error);
+      }
+      // Other facades may hand back any thenable (yoga's), as the awaiting dispatcher took before.
+      if (answering !== undefined) Promise.resolve(answering).catch((error: unknown) => fail(res, error));
+    },
+  );
 
   // Requests Node refuses before they reach the handler (oversized headers, malformed lines,
   // deadlines): answered, then the socket is destroyed, as Node's own handler does, so no
@@ -175,7 +195,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
           ? [408, 'Request Timeout', 'Request too slow', 'The request was not received in time']
           : [400, 'Bad Request', 'Malformed request', 'The request could not be parsed as HTTP/1.1'];
     const requestId = randomUUID();
-    const body = JSON.stringify({ type: '/api/v1/problems/invalid_parameter', title, status, detail, code: 'invalid_parameter', request_id: requestId });
+    const body = JSON.stringify({
+      type: '/api/v1/problems/invalid_parameter',
+      title,
+      status,
+      detail,
+      code: 'invalid_parameter',
+      request_id: requestId,
+    });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
@@ -224,7 +251,12 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
 function json(res: ServerResponse, status: number, body: unknown, requestId: string) {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload), 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'x-content-type-options': 'nosniff',
+    'x-request-id': requestId,
+  });
   res.end(payload);
 }
 
@@ -240,7 +272,13 @@ async function connectRedis(url: string, log: Logger): Promise<Redis> {
     lastWarning = Date.now();
     log.warn({ err: error.message }, 'redis unreachable: limits fall back to this process');
   });
-  const ready = await Promise.race([once(redis, 'ready').then(() => true, () => false), delay(3_000, false, { ref: false })]);
+  const ready = await Promise.race([
+    once(redis, 'ready').then(
+      () => true,
+      () => false,
+    ),
+    delay(3_000, false, { ref: false }),
+  ]);
   if (!ready) log.warn('redis not ready: limits use this process until it is');
   return redis;
 }

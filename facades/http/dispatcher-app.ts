@@ -51,7 +51,11 @@ export async function createDispatcherApp(config: Config, log: Logger): Promise<
     ops.handle(req, res, requestId).catch((error: unknown) => {
       log.error({ req_id: requestId, err: error }, 'request failed');
       if (res.headersSent) return res.destroy();
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+      res.writeHead(500, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': requestId,
+      });
       res.end(JSON.stringify({ error: 'internal_error' }));
     });
   });
@@ -74,7 +78,15 @@ export async function createDispatcherApp(config: Config, log: Logger): Promise<
 }
 
 function notFound(res: ServerResponse, requestId: string, url: string) {
-  const body = JSON.stringify({ error: 'not_found', detail: `Nothing at ${url.split('?', 1)[0]}: this process runs the webhook dispatcher and answers /healthz, /readyz and /metrics only` });
-  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+  const body = JSON.stringify({
+    error: 'not_found',
+    detail: `Nothing at ${url.split('?', 1)[0]}: this process runs the webhook dispatcher and answers /healthz, /readyz and /metrics only`,
+  });
+  res.writeHead(404, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
+    'x-request-id': requestId,
+  });
   res.end(body);
 }

@@ -78,14 +78,24 @@ export class Metrics {
         }
       },
     });
-    this.latency = new RouteLatency('packline_http_request_duration_seconds', 'Time from a request to the end of its answer, by route', registers);
+    this.latency = new RouteLatency(
+      'packline_http_request_duration_seconds',
+      'Time from a request to the end of its answer, by route',
+      registers,
+    );
     this.refusals = new Counter({
       name: 'packline_limit_rejections_total',
       help: 'Calls refused by a limiter: REST per-key rate and monthly quota, public MCP calls per minute and compose_team per hour',
       labelNames: ['facade', 'kind'],
       registers,
     });
-    for (const [facade, kind] of [['rest', 'rate'], ['rest', 'quota'], ['mcp', 'rate'], ['mcp', 'compose']] as const) this.refusals.inc({ facade, kind }, 0);
+    for (const [facade, kind] of [
+      ['rest', 'rate'],
+      ['rest', 'quota'],
+      ['mcp', 'rate'],
+      ['mcp', 'compose'],
+    ] as const)
+      this.refusals.inc({ facade, kind }, 0);
     this.attempts = new Counter({
       name: 'packline_webhook_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered (2xx), failed_attempt (a retry follows), gave_up (no attempt left), disabled (410 Gone disabled the destination)',
@@ -98,10 +108,12 @@ export class Metrics {
       help: 'Age of the oldest outbox row not yet fanned out into deliveries (0 when none waits; NaN when the database does not answer)',
       registers,
       async collect() {
-        this.set(await withTimeout(outboxLag(), scrapeTimeoutMs).catch((error: unknown) => {
-          log.warn({ err: error }, 'could not read the outbox lag');
-          return Number.NaN;
-        }));
+        this.set(
+          await withTimeout(outboxLag(), scrapeTimeoutMs).catch((error: unknown) => {
+            log.warn({ err: error }, 'could not read the outbox lag');
+            return Number.NaN;
+          }),
+        );
       },
     });
     if (pool) {
@@ -116,7 +128,11 @@ export class Metrics {
           },
         });
       gauge('packline_preparer_pool_queue_size', 'Delivery preparation batches waiting for a worker thread', (s) => s.queueSize);
-      gauge('packline_preparer_pool_utilization', "Share of the worker threads' capacity spent preparing deliveries (0 to 1)", (s) => s.utilization);
+      gauge(
+        'packline_preparer_pool_utilization',
+        "Share of the worker threads' capacity spent preparing deliveries (0 to 1)",
+        (s) => s.utilization,
+      );
       gauge('packline_preparer_pool_threads', 'Worker threads of the preparer pool', (s) => s.threads);
     }
   }
@@ -177,12 +193,23 @@ export function createMetricsRoute(metrics: Metrics, isInternalToken: (token: st
     const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (token === undefined || !isInternalToken(token)) {
       const body = JSON.stringify({ error: 'unauthorized', detail: 'Send the internal API token as Authorization: Bearer <token>' });
-      res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+      res.writeHead(401, {
+        'content-type': 'application/json; charset=utf-8',
+        'www-authenticate': 'Bearer',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-request-id': requestId,
+      });
       res.end(body);
       return;
     }
     const text = await metrics.registry.metrics();
-    res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+    res.writeHead(200, {
+      'content-type': metrics.registry.contentType,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+    });
     res.end(text);
   };
 }

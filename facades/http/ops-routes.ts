@@ -29,7 +29,12 @@ export function createOpsRoutes({ readiness, metrics, isInternalToken }: OpsRout
       if (path === READY_PATH) return ready(res, requestId);
       if (path === METRICS_PATH) return scrape(req, res, requestId);
       const body = JSON.stringify({ status: 'ok' });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', 'x-request-id': requestId });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'x-content-type-options': 'nosniff',
+        'x-request-id': requestId,
+      });
       res.end(body);
     },
   };

@@ -17,10 +17,14 @@ export function createEsignInbound({ contexts, operations }: { contexts: Context
     const path = pathOf(req.url);
     const segment = path.startsWith(ESIGN_INBOUND_PREFIX) ? path.slice(ESIGN_INBOUND_PREFIX.length) : '';
     if (segment === '' || segment.includes('/')) return sendJson(res, 404, { error: 'not_found', detail: `Nothing at ${path}` }, requestId);
-    if (req.method !== 'POST') return sendJson(res, 405, { error: 'method_not_allowed', detail: 'Notifications are sent with POST' }, requestId, { allow: 'POST' });
+    if (req.method !== 'POST')
+      return sendJson(res, 405, { error: 'method_not_allowed', detail: 'Notifications are sent with POST' }, requestId, { allow: 'POST' });
 
     const raw = await readBody(req, MAX_ESIGN_BODY_BYTES);
-    if (!raw) return sendJson(res, 413, { error: 'payload_too_large', detail: `The body exceeds ${MAX_ESIGN_BODY_BYTES} bytes` }, requestId, { connection: 'close' });
+    if (!raw)
+      return sendJson(res, 413, { error: 'payload_too_large', detail: `The body exceeds ${MAX_ESIGN_BODY_BYTES} bytes` }, requestId, {
+        connection: 'close',
+      });
     let body: string;
     try {
       body = utf8.decode(raw);
@@ -38,7 +42,8 @@ export function createEsignInbound({ contexts, operations }: { contexts: Context
       return sendJson(res, 200, receipt.duplicate ? { duplicate: true } : { updated: receipt.updated }, requestId);
     }
     if (outcome.error.code === 'forbidden') return sendJson(res, 401, { error: 'invalid_signature' }, requestId);
-    if (outcome.error.code === 'invalid_input') return sendJson(res, 400, { error: 'invalid_payload', detail: outcome.error.message }, requestId);
+    if (outcome.error.code === 'invalid_input')
+      return sendJson(res, 400, { error: 'invalid_payload', detail: outcome.error.message }, requestId);
     throw outcome.error;
   };
 }

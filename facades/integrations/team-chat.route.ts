@@ -14,7 +14,12 @@ const MAX_PROVIDER_ANSWER_BYTES = 64 * 1024;
 
 /** Where the admin is sent to grant the incoming-webhook permission; the provider comes back with `state`. */
 export function teamChatAuthorizeUrl(provider: TeamChatProvider, publicBaseUrl: string, state: string): string {
-  const query = new URLSearchParams({ client_id: provider.clientId, scope: TEAM_CHAT_SCOPE, redirect_uri: callbackUrl(publicBaseUrl), state });
+  const query = new URLSearchParams({
+    client_id: provider.clientId,
+    scope: TEAM_CHAT_SCOPE,
+    redirect_uri: callbackUrl(publicBaseUrl),
+    state,
+  });
   return `${provider.authorizeUrl}${provider.authorizeUrl.includes('?') ? '&' : '?'}${query.toString()}`;
 }
 
@@ -42,21 +47,51 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     if (path !== TEAM_CHAT_CALLBACK_PATH) return sendPage(res, 404, { title: 'Not found', lines: [`Nothing at ${path}.`] }, requestId);
     if (req.method !== 'GET') {
       res.setHeader('allow', 'GET');
-      return sendPage(res, 405, { title: 'Method not allowed', lines: ['This address is opened by the team-chat provider with GET.'] }, requestId);
+      return sendPage(
+        res,
+        405,
+        { title: 'Method not allowed', lines: ['This address is opened by the team-chat provider with GET.'] },
+        requestId,
+      );
     }
     if (!provider) {
-      return sendPage(res, 404, { title: 'Not configured', lines: ['The team-chat connection flow is not configured on this service. Add the channel’s incoming webhook URL by hand instead.'] }, requestId);
+      return sendPage(
+        res,
+        404,
+        {
+          title: 'Not configured',
+          lines: [
+            'The team-chat connection flow is not configured on this service. Add the channel’s incoming webhook URL by hand instead.',
+          ],
+        },
+        requestId,
+      );
     }
     const query = queryOf(req.url);
     const refusal = query.get('error');
     if (refusal !== null) {
-      return sendPage(res, 200, { title: 'Connection refused', lines: [`The team-chat provider reports that access was not granted (${refusal.slice(0, 100)}).`, 'No destination was created.'] }, requestId);
+      return sendPage(
+        res,
+        200,
+        {
+          title: 'Connection refused',
+          lines: [`The team-chat provider reports that access was not granted (${refusal.slice(0, 100)}).`, 'No destination was created.'],
+        },
+        requestId,
+      );
     }
     const code = query.get('code');
     const state = query.get('state');
-    if (!code || !state) return sendPage(res, 400, { title: 'Connection failed', lines: ['The provider’s answer lacks its code or state. Start the connection again.'] }, requestId);
+    if (!code || !state)
+      return sendPage(
+        res,
+        400,
+        { title: 'Connection failed', lines: ['The provider’s answer lacks its code or state. Start the connection again.'] },
+        requestId,
+      );
 
-    const run = <T>(operation: string, variables: Record<string, unknown>) => operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
+    const run = <T>(operation: string, variables: Record<string, unknown>) =>
+      operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
     // A flow started from the administration pages ends only in the browser session that started it.
     const token = readCookie(req, SESSION_COOKIE);
     const session = token ? await contexts.memberSession(token) : null;
@@ -67,12 +102,35 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     const exchange = await exchangeCode(provider, code, callbackUrl(publicBaseUrl));
     if (!exchange.ok) {
       log.warn({ req_id: requestId, reason: exchange.reason }, 'team-chat code exchange failed');
-      return sendPage(res, 502, { title: 'Connection failed', lines: [`The team-chat provider did not complete the connection (${exchange.reason}).`, 'Try again in a moment.'] }, requestId);
+      return sendPage(
+        res,
+        502,
+        {
+          title: 'Connection failed',
+          lines: [`The team-chat provider did not complete the connection (${exchange.reason}).`, 'Try again in a moment.'],
+        },
+        requestId,
+      );
     }
-    const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', { state, incomingUrl: exchange.url, sessionId });
+    const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', {
+      state,
+      incomingUrl: exchange.url,
+      sessionId,
+    });
     if (!done.ok) return failed(res, done.error, requestId);
     const id = done.data.completeTeamChatConnection.id;
-    return sendPage(res, 200, { title: 'Connected', lines: [`Connected: ${exchange.channel} → destination ${id}`, 'It is listed with your webhook destinations in the administration pages (/admin); you can close this page.'] }, requestId);
+    return sendPage(
+      res,
+      200,
+      {
+        title: 'Connected',
+        lines: [
+          `Connected: ${exchange.channel} → destination ${id}`,
+          'It is listed with your webhook destinations in the administration pages (/admin); you can close this page.',
+        ],
+      },
+      requestId,
+    );
   };
 }
 
@@ -94,7 +152,12 @@ async function exchangeCode(provider: TeamChatProvider, code: string, redirectUr
     const response = await request(provider.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ client_id: provider.clientId, client_secret: provider.clientSecret, code, redirect_uri: redirectUri }).toString(),
+      body: new URLSearchParams({
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
+        code,
+        redirect_uri: redirectUri,
+      }).toString(),
       signal: AbortSignal.timeout(EXCHANGE_TIMEOUT_MS),
     });
     if (response.statusCode < 200 || response.statusCode > 299) {
@@ -104,7 +167,15 @@ async function exchangeCode(provider: TeamChatProvider, code: string, redirectUr
     answer = JSON.parse(await boundedText(response.body));
   } catch (error) {
     const name = (error as Error).name;
-    return { ok: false, reason: name === 'TimeoutError' || name === 'AbortError' ? 'no answer within 10 s' : name === 'SyntaxError' ? 'unreadable answer' : 'unreachable' };
+    return {
+      ok: false,
+      reason:
+        name === 'TimeoutError' || name === 'AbortError'
+          ? 'no answer within 10 s'
+          : name === 'SyntaxError'
+            ? 'unreadable answer'
+            : 'unreachable',
+    };
   }
   const fields = (answer ?? {}) as { ok?: unknown; error?: unknown; incoming_webhook?: { url?: unknown; channel?: unknown } };
   if (fields.ok !== true) {

@@ -84,7 +84,15 @@ export function createApiDocs({ prefix }: ApiDocsOptions) {
     const etag = `"${asset.hash}${encoding ? `-${encoding}` : ''}"`;
     const headers = [...asset.headers, 'etag', etag, 'vary', 'accept-encoding'];
     if (matches(req.headers['if-none-match'], asset.hash)) {
-      res.writeHead(304, ['x-content-type-options', 'nosniff', 'x-request-id', reply.requestId, 'cache-control', asset.cacheControl, ...headers]);
+      res.writeHead(304, [
+        'x-content-type-options',
+        'nosniff',
+        'x-request-id',
+        reply.requestId,
+        'cache-control',
+        asset.cacheControl,
+        ...headers,
+      ]);
       return void res.end();
     }
     let body = asset.body;
@@ -104,7 +112,11 @@ export function createApiDocs({ prefix }: ApiDocsOptions) {
 }
 
 function loadAssets(prefix: string): Map<string, Asset> {
-  const bundle = asset(readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const bundle = asset(
+    readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')),
+    'text/javascript; charset=utf-8',
+    SCRIPT_CACHE,
+  );
   const init = asset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
   const page = asset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
   return new Map([

@@ -55,7 +55,12 @@ describe('ApiLimits', () => {
   });
 
   it('keeps answering from memory when Redis is unreachable', async () => {
-    const redis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+    const redis = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     const limits = new ApiLimits({ perMinute: 2, redis, usage: core.usage });
     const decisions = [await limits.consumeRate('k'), await limits.consumeRate('k'), await limits.consumeRate('k')];

@@ -74,7 +74,11 @@ export class ApiLimits implements LiveLimits {
   /** Spends one call of the key's minute; synchronous in memory. */
   consumeRate(keyId: string, now = Date.now()): MaybePromise<LimitDecision> {
     return andThen(this.rate.consume(keyId, 1, RATE_WINDOW_SECONDS), (count) => {
-      const window = { limit: this.perMinute, remaining: Math.max(0, this.perMinute - count.consumed), reset: Math.ceil((now + count.msBeforeNext) / 1000) };
+      const window = {
+        limit: this.perMinute,
+        remaining: Math.max(0, this.perMinute - count.consumed),
+        reset: Math.ceil((now + count.msBeforeNext) / 1000),
+      };
       const allowed = count.consumed <= this.perMinute;
       if (!allowed) this.onRefused?.('rate');
       return { allowed, window, retryAfter: allowed ? 0 : Math.max(1, Math.ceil(count.msBeforeNext / 1000)) };

@@ -24,14 +24,27 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('get' as const), key }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('set' as const), key, value: fc.integer({ min: 0, max: 5 }), durationSec }) },
   // Waits land on window ends exactly as often as between them.
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 0, max: 130_000 }), fc.constantFrom(1, 999, 1_000, 59_999, 60_000, 60_001)) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('wait' as const),
+      ms: fc.oneof(fc.integer({ min: 0, max: 130_000 }), fc.constantFrom(1, 999, 1_000, 59_999, 60_000, 60_001)),
+    }),
+  },
   // The clock moves on while timers wait, as when the event loop is late: windows past their end
   // are still held until their timer runs.
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('lag' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constantFrom(1, 1_000, 60_000)) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('lag' as const),
+      ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.constantFrom(1, 1_000, 60_000)),
+    }),
+  },
 );
 
 /** rate-limiter-flexible rejects with its result when points run out. */
-const settled = (promise: Promise<RateLimiterRes>) => promise.catch((error: unknown) => (error instanceof RateLimiterRes ? error : Promise.reject(error)));
+const settled = (promise: Promise<RateLimiterRes>) =>
+  promise.catch((error: unknown) => (error instanceof RateLimiterRes ? error : Promise.reject(error)));
 
 describe('MemoryWindows', () => {
   beforeEach(() => {
@@ -77,36 +90,44 @@ describe('MemoryWindows', () => {
   it('ApiLimits in memory answers what it answered on RateLimiterMemory: remaining, reset, refusal and wait', async () => {
     const usage = { monthCalls: async () => 0, record() {} } as unknown as UsageRecorder;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ ms: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 70_000 })), lag: fc.boolean() }), { minLength: 1, maxLength: 40 }), async (waits) => {
-        vi.setSystemTime(START);
-        const perMinute = 4;
-        const limits = new ApiLimits({ perMinute, usage });
-        const rate = new RateLimiterMemory({ points: perMinute, duration: 60 });
-        const quota = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 0 });
-        const organization = `org-${randomBytes(3).toString('hex')}`;
-        for (const { ms, lag } of waits) {
-          if (lag) vi.setSystemTime(Date.now() + (ms % 2_000));
-          else vi.advanceTimersByTime(ms);
-          const now = Date.now();
-          // The decisions of ApiLimits as they were computed from rate-limiter-flexible's results.
-          const res = await settled(rate.consume('key'));
-          const allowed = res.consumedPoints <= perMinute;
-          expect(await limits.consumeRate('key', now)).toEqual({
-            allowed,
-            window: { limit: perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) },
-            retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-          });
-          const at = new Date(now);
-          const reset = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) / 1000;
-          const month = at.toISOString().slice(0, 7);
-          const spent = await quota.consume(`${organization}:${month}`, 1, { customDuration: Math.max(1, reset - Math.floor(now / 1000)) });
-          expect(await limits.consumeQuota(organization, 'base', at)).toEqual({
-            allowed: true,
-            window: { limit: 1_000, remaining: 1_000 - spent.consumedPoints, reset },
-            retryAfter: 0,
-          });
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ ms: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 70_000 })), lag: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        async (waits) => {
+          vi.setSystemTime(START);
+          const perMinute = 4;
+          const limits = new ApiLimits({ perMinute, usage });
+          const rate = new RateLimiterMemory({ points: perMinute, duration: 60 });
+          const quota = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: 0 });
+          const organization = `org-${randomBytes(3).toString('hex')}`;
+          for (const { ms, lag } of waits) {
+            if (lag) vi.setSystemTime(Date.now() + (ms % 2_000));
+            else vi.advanceTimersByTime(ms);
+            const now = Date.now();
+            // The decisions of ApiLimits as they were computed from rate-limiter-flexible's results.
+            const res = await settled(rate.consume('key'));
+            const allowed = res.consumedPoints <= perMinute;
+            expect(await limits.consumeRate('key', now)).toEqual({
+              allowed,
+              window: { limit: perMinute, remaining: Math.max(0, res.remainingPoints), reset: Math.ceil((now + res.msBeforeNext) / 1000) },
+              retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+            });
+            const at = new Date(now);
+            const reset = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) / 1000;
+            const month = at.toISOString().slice(0, 7);
+            const spent = await quota.consume(`${organization}:${month}`, 1, {
+              customDuration: Math.max(1, reset - Math.floor(now / 1000)),
+            });
+            expect(await limits.consumeQuota(organization, 'base', at)).toEqual({
+              allowed: true,
+              window: { limit: 1_000, remaining: 1_000 - spent.consumedPoints, reset },
+              retryAfter: 0,
+            });
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

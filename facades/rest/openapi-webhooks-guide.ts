@@ -17,7 +17,7 @@ const NODE_EXAMPLE = [
   "import { createServer } from 'node:http';",
   "import { verifyWebhook, WebhookVerificationError } from 'packline/consumer-kit';",
   '',
-  "const secret = process.env.WEBHOOK_SECRET; // whsec_…, as shown once",
+  'const secret = process.env.WEBHOOK_SECRET; // whsec_…, as shown once',
   '',
   'createServer(async (req, res) => {',
   '  const chunks = [];',

@@ -18,7 +18,13 @@ interface KindDoc {
 
 const NEED = 'n_3kq8w2m1x9p4za';
 const EVENT = 'ev_7fz2k1m0q8r3ta';
-const needExample = { id: NEED, title: 'Data engineer for a river survey', required_expertise: ['sql', 'python'], remote_allowed: true, url: `https://packline.example/opportunities/${NEED}` };
+const needExample = {
+  id: NEED,
+  title: 'Data engineer for a river survey',
+  required_expertise: ['sql', 'python'],
+  remote_allowed: true,
+  url: `https://packline.example/opportunities/${NEED}`,
+};
 const eventExample = {
   id: EVENT,
   title: 'Open day',
@@ -30,7 +36,12 @@ const eventExample = {
 
 /** What each kind means; a kind added to `SIGNAL_TYPES` does not compile until it is described here. */
 export const SIGNAL_KINDS: Record<SignalType, KindDoc> = {
-  'need.created': { summary: 'A public need was published', sentWhen: 'a public need is published', data: 'NeedSignalData', example: needExample },
+  'need.created': {
+    summary: 'A public need was published',
+    sentWhen: 'a public need is published',
+    data: 'NeedSignalData',
+    example: needExample,
+  },
   'need.updated': {
     summary: 'A public need changed',
     sentWhen: 'its public content or criteria change',
@@ -43,12 +54,24 @@ export const SIGNAL_KINDS: Record<SignalType, KindDoc> = {
     data: 'NeedWithdrawnData',
     example: { id: NEED, withdrawn_at: '2026-11-22T10:00:00.000Z', url: needExample.url },
   },
-  'event.created': { summary: 'A public event was created', sentWhen: 'a public event is created', data: 'EventSignalData', example: eventExample },
+  'event.created': {
+    summary: 'A public event was created',
+    sentWhen: 'a public event is created',
+    data: 'EventSignalData',
+    example: eventExample,
+  },
   'event.updated': {
     summary: 'A public event changed',
     sentWhen: 'its dates, place or public content change',
     data: 'EventSignalData',
-    example: { id: EVENT, title: 'Open day', starts_at: eventExample.starts_at, ends_at: eventExample.ends_at, online: true, url: eventExample.url },
+    example: {
+      id: EVENT,
+      title: 'Open day',
+      starts_at: eventExample.starts_at,
+      ends_at: eventExample.ends_at,
+      online: true,
+      url: eventExample.url,
+    },
   },
   'event.cancelled': {
     summary: 'A public event was cancelled',
@@ -76,10 +99,25 @@ function duration(seconds: number): string {
 }
 
 /** `need.created` → `NeedCreatedSignal`. */
-export const signalSchemaName = (kind: SignalType) => `${kind.split('.').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Signal`;
+export const signalSchemaName = (kind: SignalType) =>
+  `${kind
+    .split('.')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Signal`;
 
-const resourceId = (what: string, example: string) => ({ type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, description: `Identifier of the ${what}.`, examples: [example] });
-const isoMillis = { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$', examples: ['2026-11-22T10:00:00.000Z'] };
+const resourceId = (what: string, example: string) => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_ID_LENGTH,
+  description: `Identifier of the ${what}.`,
+  examples: [example],
+});
+const isoMillis = {
+  type: 'string',
+  format: 'date-time',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
+  examples: ['2026-11-22T10:00:00.000Z'],
+};
 const link = (what: string) => ({ type: 'string', format: 'uri', description: `Public page of the ${what}.` });
 /** `evt-<kind>-<resource id>-v<version>`. */
 const eventIdPattern = (kind?: SignalType) => `^evt-${kind ? kind.replace('.', '\\.') : '[a-z]+\\.[a-z]+'}-.+-v[1-9][0-9]*$`;
@@ -132,7 +170,14 @@ function eventData(title: string, where: Record<string, object>) {
     type: 'object',
     required: ['id', 'title', 'starts_at', 'ends_at', ...Object.keys(where), 'url'],
     additionalProperties: false,
-    properties: { id: resourceId('event', EVENT), title: { type: 'string' }, starts_at: isoMillis, ends_at: isoMillis, ...where, url: link('event') },
+    properties: {
+      id: resourceId('event', EVENT),
+      title: { type: 'string' },
+      starts_at: isoMillis,
+      ends_at: isoMillis,
+      ...where,
+      url: link('event'),
+    },
   };
 }
 
@@ -146,7 +191,8 @@ function envelopeSchema(kind: SignalType) {
       id: {
         type: 'string',
         pattern: eventIdPattern(kind),
-        description: 'Stable event identifier, `evt-<type>-<resource id>-v<resource version>`: the same on every attempt and for every destination. Deduplicate on it.',
+        description:
+          'Stable event identifier, `evt-<type>-<resource id>-v<resource version>`: the same on every attempt and for every destination. Deduplicate on it.',
         examples: [eventIdOf(kind, String(SIGNAL_KINDS[kind].example.id), 3)],
       },
       type: { type: 'string', const: kind },
@@ -161,7 +207,13 @@ function envelopeSchema(kind: SignalType) {
   };
 }
 
-const parameter = (name: string, description: string, schema: object, required = true) => ({ name, in: 'header', required, description, schema });
+const parameter = (name: string, description: string, schema: object, required = true) => ({
+  name,
+  in: 'header',
+  required,
+  description,
+  schema,
+});
 
 /** Header parameters of every delivery, merged into `components.parameters`. */
 export function webhookParameters() {
@@ -170,20 +222,36 @@ export function webhookParameters() {
     'X-Service-Signature': parameter(
       'X-Service-Signature',
       '`t=<unix seconds of this attempt>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the UTF-8 bytes of the whole `whsec_…` secret; no spaces. Two `v1=` entries while a secret rotation is under way (new secret first). Compatible with Stripe-style verifiers.',
-      { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64}){1,2}$', examples: ['t=1795341600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'] },
+      {
+        type: 'string',
+        pattern: '^t=[0-9]+(,v1=[0-9a-f]{64}){1,2}$',
+        examples: ['t=1795341600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'],
+      },
     ),
     'webhook-id': parameter('webhook-id', 'Standard Webhooks: the event id (equal to the envelope `id`).', eventId),
-    'webhook-timestamp': parameter('webhook-timestamp', 'Standard Webhooks: the signed timestamp, unix seconds (the same `t` as in `X-Service-Signature`).', {
-      type: 'integer',
-      minimum: 0,
-      examples: [1795341600],
-    }),
+    'webhook-timestamp': parameter(
+      'webhook-timestamp',
+      'Standard Webhooks: the signed timestamp, unix seconds (the same `t` as in `X-Service-Signature`).',
+      {
+        type: 'integer',
+        minimum: 0,
+        examples: [1795341600],
+      },
+    ),
     'webhook-signature': parameter(
       'webhook-signature',
       'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the secret after `whsec_`. Two space-separated entries during a rotation.',
-      { type: 'string', pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] },
+      {
+        type: 'string',
+        pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
+        examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='],
+      },
     ),
-    'X-Service-Event-Id': parameter('X-Service-Event-Id', 'The envelope `id`, the same on every attempt: the key to deduplicate on.', eventId),
+    'X-Service-Event-Id': parameter(
+      'X-Service-Event-Id',
+      'The envelope `id`, the same on every attempt: the key to deduplicate on.',
+      eventId,
+    ),
     'Idempotency-Key': parameter('Idempotency-Key', 'Equal to `X-Service-Event-Id`.', eventId),
     'X-Service-Delivery-Format': parameter(
       'X-Service-Delivery-Format',
@@ -222,12 +290,21 @@ export function openApiWebhooks() {
               content: {
                 'application/json': {
                   schema: ref(signalSchemaName(kind)),
-                  example: { id: eventIdOf(kind, String(example.id), 3), type: kind, version: '1', occurred_at: '2026-11-22T10:00:00.000Z', organization_id: null, data: example },
+                  example: {
+                    id: eventIdOf(kind, String(example.id), 3),
+                    type: kind,
+                    version: '1',
+                    occurred_at: '2026-11-22T10:00:00.000Z',
+                    organization_id: null,
+                    data: example,
+                  },
                 },
               },
             },
             responses: {
-              '2XX': { description: `Delivered: any 2xx (202 included) within ${TIMEOUT} ends the delivery. The body is ignored; its first 2 KiB are kept in the delivery log.` },
+              '2XX': {
+                description: `Delivered: any 2xx (202 included) within ${TIMEOUT} ends the delivery. The body is ignored; its first 2 KiB are kept in the delivery log.`,
+              },
               '410': { description: 'Gone: the destination is disabled and receives nothing more until it is re-enabled.' },
               default: {
                 description: `Failed attempt: any other status, a 3xx (redirects are not followed), no answer within ${TIMEOUT}, or a connection error. Retried, ${retrySchedule()}; a longer \`Retry-After\` is honoured.`,

@@ -223,7 +223,10 @@ export function openApiDocument(publicBaseUrl: string) {
         'X-RateLimit-Reset': { description: 'Unix time (seconds) when the minute window resets.', schema: { type: 'integer' } },
         'X-Monthly-Quota-Limit': { description: "The organization's calls per calendar month (UTC).", schema: { type: 'integer' } },
         'X-Monthly-Quota-Remaining': { description: 'Calls left this month.', schema: { type: 'integer' } },
-        'X-Monthly-Quota-Reset': { description: 'Unix time (seconds) of the first instant of next month, UTC.', schema: { type: 'integer' } },
+        'X-Monthly-Quota-Reset': {
+          description: 'Unix time (seconds) of the first instant of next month, UTC.',
+          schema: { type: 'integer' },
+        },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
         'WWW-Authenticate': { description: 'Bearer challenge.', schema: { type: 'string' } },
         Allow: { description: 'Methods allowed: GET.', schema: { type: 'string' } },
@@ -237,19 +240,30 @@ export function openApiDocument(publicBaseUrl: string) {
           description: 'The answer matches an `If-None-Match` ETag: no body. Counted against the rate limit and the monthly quota.',
           headers: { ...LIMIT_HEADERS, ETag: header('ETag') },
         },
-        BadRequest: problemResponse('A parameter is invalid (`invalid_parameter`) or the cursor was altered (`invalid_cursor`).', ['invalid_parameter', 'invalid_cursor'], true),
+        BadRequest: problemResponse(
+          'A parameter is invalid (`invalid_parameter`) or the cursor was altered (`invalid_cursor`).',
+          ['invalid_parameter', 'invalid_cursor'],
+          true,
+        ),
         Unauthorized: {
           ...problemResponse('Missing, unknown, revoked or expired key (`invalid_key`).', ['invalid_key']),
           headers: { 'X-Request-Id': header('X-Request-Id'), 'WWW-Authenticate': header('WWW-Authenticate') },
         },
-        Forbidden: problemResponse('The key lacks the required scope (`missing_scope`), or the request came from a browser (`browser_origin_forbidden`).', ['missing_scope', 'browser_origin_forbidden'], true),
+        Forbidden: problemResponse(
+          'The key lacks the required scope (`missing_scope`), or the request came from a browser (`browser_origin_forbidden`).',
+          ['missing_scope', 'browser_origin_forbidden'],
+          true,
+        ),
         NotFound: problemResponse('Absent or no longer public (`not_found`).', ['not_found'], true),
         MethodNotAllowed: {
           ...problemResponse('Only GET is allowed (`method_not_allowed`).', ['method_not_allowed']),
           headers: { 'X-Request-Id': header('X-Request-Id'), Allow: header('Allow') },
         },
         TooManyRequests: {
-          ...problemResponse('Rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded.', ['rate_limited', 'quota_exceeded']),
+          ...problemResponse('Rate limit (`rate_limited`) or monthly quota (`quota_exceeded`) exceeded.', [
+            'rate_limited',
+            'quota_exceeded',
+          ]),
           headers: { ...LIMIT_HEADERS, 'Retry-After': header('Retry-After') },
         },
         InternalError: problemResponse('Unexpected failure (`internal_error`); no internals are disclosed.', ['internal_error']),
@@ -268,7 +282,14 @@ function problemResponse(description: string, codes: string[], withLimits = fals
     content: {
       'application/problem+json': {
         schema: ref('Problem'),
-        example: { type: `/api/v1/problems/${code}`, title, status, detail: description, code, request_id: '4f1c2a9e-8d3b-4f7a-9c55-2e0b6a1d7c3f' },
+        example: {
+          type: `/api/v1/problems/${code}`,
+          title,
+          status,
+          detail: description,
+          code,
+          request_id: '4f1c2a9e-8d3b-4f7a-9c55-2e0b6a1d7c3f',
+        },
       },
     },
   };

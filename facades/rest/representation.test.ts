@@ -46,13 +46,56 @@ describe('representation', () => {
     const place = { city: 'Lille', region: null, country: 'FR' };
     const org = { id: 'o', name: 'O' };
     const samples = [
-      [opportunity, opportunity.json({ id: 'n', title: 't', description: 'd', requiredExpertise: [], remoteAllowed: true, place, organization: org,
-        url: 'u', publishedAt: 'p', updatedAt: 'u', deadline: null })],
-      [event, event.json({ id: 'e', title: 't', description: 'd', startsAt: 's', endsAt: 'e', timezone: 'z', online: false, place: null, url: 'u',
-        host: org, updatedAt: 'u' })],
-      [organization, organization.json({ id: 'o', name: 'O', description: 'd', website: null, logoUrl: null, sectors: [], capabilities: [], place,
-        networks: [], partnerPayment: { confirmedRatePercent: null, partnersCount: 0 }, proofs: { completedPacks: 0, references: 0, certifications: 0 },
-        profileUrl: 'p', updatedAt: 'u' })],
+      [
+        opportunity,
+        opportunity.json({
+          id: 'n',
+          title: 't',
+          description: 'd',
+          requiredExpertise: [],
+          remoteAllowed: true,
+          place,
+          organization: org,
+          url: 'u',
+          publishedAt: 'p',
+          updatedAt: 'u',
+          deadline: null,
+        }),
+      ],
+      [
+        event,
+        event.json({
+          id: 'e',
+          title: 't',
+          description: 'd',
+          startsAt: 's',
+          endsAt: 'e',
+          timezone: 'z',
+          online: false,
+          place: null,
+          url: 'u',
+          host: org,
+          updatedAt: 'u',
+        }),
+      ],
+      [
+        organization,
+        organization.json({
+          id: 'o',
+          name: 'O',
+          description: 'd',
+          website: null,
+          logoUrl: null,
+          sectors: [],
+          capabilities: [],
+          place,
+          networks: [],
+          partnerPayment: { confirmedRatePercent: null, partnersCount: 0 },
+          proofs: { completedPacks: 0, references: 0, certifications: 0 },
+          profileUrl: 'p',
+          updatedAt: 'u',
+        }),
+      ],
     ] as const;
     for (const [resource, json] of samples) {
       expect(Object.keys(json)).toEqual(resource.schema.required);

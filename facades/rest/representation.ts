@@ -87,9 +87,7 @@ interface Options {
 export function representation<N>() {
   return <const S extends Record<string, FieldOf<N>>>(fields: S, options: Options = {}): Representation<InputOf<N, S>, JsonOf<N, S>> => {
     const entries = Object.entries(fields) as [string, FieldOf<N>][];
-    const selection = entries
-      .map(([, field]) => ('of' in field ? `${field.from} { ${field.of.selection} }` : field.from))
-      .join(' ');
+    const selection = entries.map(([, field]) => ('of' in field ? `${field.from} { ${field.of.selection} }` : field.from)).join(' ');
     const properties: Record<string, JsonSchema> = {};
     for (const [name, field] of entries) properties[name] = 'of' in field ? nestedSchema(field) : field.schema.schema;
     const schema = {

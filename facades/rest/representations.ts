@@ -20,7 +20,10 @@ export const place = representation<Schema.Place>()(
   {
     city: { from: 'city', schema: nullableString({ examples: ['Lille'] }) },
     region: { from: 'region', schema: nullableString({ examples: ['Hauts-de-France'] }) },
-    country: { from: 'country', schema: nullableString({ description: 'ISO 3166-1 alpha-2 code', pattern: '^[A-Z]{2}$', examples: ['FR'] }) },
+    country: {
+      from: 'country',
+      schema: nullableString({ description: 'ISO 3166-1 alpha-2 code', pattern: '^[A-Z]{2}$', examples: ['FR'] }),
+    },
   },
   { component: 'Place', description: 'Where something is. Any part may be unknown.' },
 );

@@ -58,12 +58,16 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     const path = (q === -1 ? url : url.slice(0, q)).slice(API_PREFIX.length) || '/';
     const reply = new Reply(res, requestId);
 
-    if (req.method !== 'GET') return reply.header('allow', 'GET').problem('method_not_allowed', `${req.method} is not allowed: this API is read-only`);
+    if (req.method !== 'GET')
+      return reply.header('allow', 'GET').problem('method_not_allowed', `${req.method} is not allowed: this API is read-only`);
     if (path === '/openapi.json') return reply.send(200, openapiBody, { cacheControl: 'public, max-age=300' });
     if (path === DOCS_PATH || path.startsWith(DOCS_SLASH)) return docs(req, res, reply, path);
     if (path.startsWith('/problems/')) return problemPage(reply, path.slice('/problems/'.length));
     if (req.headers.origin !== undefined) {
-      return reply.problem('browser_origin_forbidden', 'API keys must never be used from browser or mobile code; call this API from a server');
+      return reply.problem(
+        'browser_origin_forbidden',
+        'API keys must never be used from browser or mobile code; call this API from a server',
+      );
     }
     const found = matchRoute(matchers, path);
     if (!found) return reply.problem('not_found', `No endpoint at ${API_PREFIX}${path}`);
@@ -93,17 +97,24 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
       reply.rate(rate.window);
       if (!rate.allowed) {
         return andThen(limits.peekQuota(grant.organizationId, grant.plan), (quota) =>
-          reply.quota(quota).header('retry-after', rate.retryAfter).problem('rate_limited', `More than ${rate.window.limit} requests this minute with this key`),
+          reply
+            .quota(quota)
+            .header('retry-after', rate.retryAfter)
+            .problem('rate_limited', `More than ${rate.window.limit} requests this minute with this key`),
         );
       }
       const { route } = found;
       if (!grant.scopes.includes(route.scope)) {
-        return andThen(limits.peekQuota(grant.organizationId, grant.plan), (quota) => reply.quota(quota).problem('missing_scope', `This key lacks the scope ${route.scope}`));
+        return andThen(limits.peekQuota(grant.organizationId, grant.plan), (quota) =>
+          reply.quota(quota).problem('missing_scope', `This key lacks the scope ${route.scope}`),
+        );
       }
       return andThen(limits.consumeQuota(grant.organizationId, grant.plan), (quota) => {
         reply.quota(quota.window);
         if (!quota.allowed) {
-          return reply.header('retry-after', quota.retryAfter).problem('quota_exceeded', `The organization's ${quota.window.limit} calls for this month are spent`);
+          return reply
+            .header('retry-after', quota.retryAfter)
+            .problem('quota_exceeded', `The organization's ${quota.window.limit} calls for this month are spent`);
         }
         return answer(grant, found, reply, query, conditional);
       });
@@ -133,7 +144,11 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
         return reply.header('etag', page.etag).send(200, page.body);
       }
       const cached = JSON.parse(page.body.toString()) as { code: ProblemCode; detail: string; parameter?: string };
-      return reply.problem(cached.code, cached.detail, cached.code === 'not_found' ? undefined : (cached.parameter ?? parameterOf(cached.code)));
+      return reply.problem(
+        cached.code,
+        cached.detail,
+        cached.code === 'not_found' ? undefined : (cached.parameter ?? parameterOf(cached.code)),
+      );
     });
   }
 
@@ -152,7 +167,9 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
 
   function problemPage(reply: Reply, code: string) {
     if (!Object.hasOwn(PROBLEMS, code)) return reply.problem('not_found', `No problem type '${code}'`);
-    return reply.send(200, Buffer.from(JSON.stringify({ code, ...PROBLEMS[code as ProblemCode] })), { cacheControl: 'public, max-age=86400' });
+    return reply.send(200, Buffer.from(JSON.stringify({ code, ...PROBLEMS[code as ProblemCode] })), {
+      cacheControl: 'public, max-age=86400',
+    });
   }
 }
 
@@ -176,6 +193,8 @@ function decodePathId(raw: string): string {
 }
 
 const invalidKey = (reply: Reply) =>
-  reply.header('www-authenticate', 'Bearer error="invalid_token"').problem('invalid_key', 'Send a valid, unexpired API key as Authorization: Bearer <key>');
+  reply
+    .header('www-authenticate', 'Bearer error="invalid_token"')
+    .problem('invalid_key', 'Send a valid, unexpired API key as Authorization: Bearer <key>');
 
 const parameterOf = (code: ProblemCode) => (code === 'invalid_cursor' ? 'cursor' : undefined);

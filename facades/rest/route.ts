@@ -1,4 +1,11 @@
-import { DEFAULT_PAGE_SIZE, MAX_ID_LENGTH, MAX_PAGE_SIZE, hasControlCharacters, type ApiScope, type AuthenticatedKey } from '../../core/index.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_ID_LENGTH,
+  MAX_PAGE_SIZE,
+  hasControlCharacters,
+  type ApiScope,
+  type AuthenticatedKey,
+} from '../../core/index.ts';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { RestOperationName, RestOperations } from './operations.ts';
 import type { ProblemCode } from './problem.ts';
@@ -43,7 +50,8 @@ export class ParameterError extends Error {
 
 const single = (query: URLSearchParams, name: string): string | undefined => {
   const values = query.getAll(name);
-  if (values.length > 1) throw new ParameterError(name === 'cursor' ? 'invalid_cursor' : 'invalid_parameter', name, `${name} may be given once`);
+  if (values.length > 1)
+    throw new ParameterError(name === 'cursor' ? 'invalid_cursor' : 'invalid_parameter', name, `${name} may be given once`);
   return values[0];
 };
 
@@ -64,7 +72,6 @@ export function listParameters(raw: string): { first: number; after: string | nu
   }
   return { first, after: cursor ?? null };
 }
-
 
 /** A path id of 1 to 120 characters. */
 export function pathId(id: string | undefined): string {

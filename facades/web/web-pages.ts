@@ -11,7 +11,14 @@ import { ADMIN_OPERATIONS } from './admin/operations.ts';
 import { pagesServable, type Browser } from './kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from './kit/html.ts';
 
-const stripTags = (markup: string) => markup.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const stripTags = (markup: string) =>
+  markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 import { SETTINGS_PATH, signedIn, siteHeader, type PageDeps } from './kit/page-support.ts';
 
 const PREFIXES = ['/oauth/', '/account/', `${ADMIN_PATH}/`];
@@ -46,11 +53,20 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
   };
   if (!pagesServable(config.publicBaseUrl)) {
     // Session cookies are Secure off loopback, so a plain-http address could never sign anyone in.
-    log.warn({ public_base_url: config.publicBaseUrl }, 'account and administration pages disabled: PUBLIC_BASE_URL must be https (or http on localhost)');
+    log.warn(
+      { public_base_url: config.publicBaseUrl },
+      'account and administration pages disabled: PUBLIC_BASE_URL must be https (or http on localhost)',
+    );
     return {
       handles,
       handle(_req, res, requestId) {
-        sendHtml(res, requestId, 'Unavailable', html`<p>These pages need an https <code>PUBLIC_BASE_URL</code>; ask the operator of this service.</p>`, { status: 503 });
+        sendHtml(
+          res,
+          requestId,
+          'Unavailable',
+          html`<p>These pages need an https <code>PUBLIC_BASE_URL</code>; ask the operator of this service.</p>`,
+          { status: 503 },
+        );
       },
     };
   }
@@ -65,12 +81,20 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   app.get(STYLESHEET_PATH, (_req: Request, res: Response) => {
     // The name changes with the content: cached for a year.
-    res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'text/css; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(STYLESHEET);
   });
   mountOAuthPages(app, account);
   mountAccountPages(app, account);
-  mountAdminPages(app, admin, { teamChat: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl, maxAttempts: config.webhooks.retrySchedule.length });
+  mountAdminPages(app, admin, {
+    teamChat: config.webhooks.teamChat,
+    publicBaseUrl: config.publicBaseUrl,
+    maxAttempts: config.webhooks.retrySchedule.length,
+  });
 
   /** An error as the caller reads it: HTML with the site's navigation, or problem+json for an API client. */
   async function errorPage(req: Request, res: Response, status: number, title: string, detail: Html) {
@@ -81,10 +105,16 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
       return res.end(problem);
     }
     const member = await signedIn(account, req).catch(() => null);
-    sendHtml(res, requestId, title, html`${detail}<p><a href="/admin">Your organizations</a> · <a href="${SETTINGS_PATH}">Your account</a> · <a href="/api/v1/docs">API reference</a></p>`, {
-      status,
-      header: siteHeader(member ? { name: '' } : null),
-    });
+    sendHtml(
+      res,
+      requestId,
+      title,
+      html`${detail}<p><a href="/admin">Your organizations</a> · <a href="${SETTINGS_PATH}">Your account</a> · <a href="/api/v1/docs">API reference</a></p>`,
+      {
+        status,
+        header: siteHeader(member ? { name: '' } : null),
+      },
+    );
   }
 
   app.use(async (req: Request, res: Response) => {
@@ -99,7 +129,13 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'page request failed');
     if (res.headersSent) return res.destroy();
-    await errorPage(req, res, 500, 'Something went wrong', html`<p>Nothing was changed. Quote request id <code>${requestId}</code> when reporting it.</p>`);
+    await errorPage(
+      req,
+      res,
+      500,
+      'Something went wrong',
+      html`<p>Nothing was changed. Quote request id <code>${requestId}</code> when reporting it.</p>`,
+    );
   });
 
   return {

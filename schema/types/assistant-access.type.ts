@@ -112,7 +112,10 @@ builder.queryFields((t) => ({
     type: [AssistantAuditEntryRef],
     description: 'Tool calls made for a member, newest first.',
     authScopes: { internal: true },
-    args: { member: t.arg.string({ required: true, description: 'Member id or email.' }), first: t.arg.int({ description: '1 to 200, default 50.' }) },
+    args: {
+      member: t.arg.string({ required: true, description: 'Member id or email.' }),
+      first: t.arg.int({ description: '1 to 200, default 50.' }),
+    },
     resolve: (_root, { member, first }, ctx) => ctx.services.assistantGrants.auditLog(ctx.actor, { member, first }),
   }),
   accountGrants: t.field({
@@ -136,7 +139,8 @@ builder.mutationFields((t) => ({
     description: 'Dynamic client registration (behind /register). Public clients only.',
     authScopes: { internal: true },
     args: { input: t.arg({ type: NewAssistantApplicationInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.assistantAccess.registerApplication(ctx.actor, { name: input.name, redirectUris: input.redirectUris }),
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.assistantAccess.registerApplication(ctx.actor, { name: input.name, redirectUris: input.redirectUris }),
   }),
   authorizeAssistantApplication: t.field({
     type: AuthorizationCodeRef,
@@ -150,7 +154,8 @@ builder.mutationFields((t) => ({
     description: 'Authorization code grant with PKCE (behind /token).',
     authScopes: { internal: true },
     args: { input: t.arg({ type: CodeExchangeInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.assistantAccess.exchangeCode(ctx.actor, { ...input, clientId: String(input.clientId) }),
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.assistantAccess.exchangeCode(ctx.actor, { ...input, clientId: String(input.clientId) }),
   }),
   refreshAssistantTokens: t.field({
     type: AssistantTokensRef,
@@ -163,7 +168,8 @@ builder.mutationFields((t) => ({
     description: 'RFC 7009 (behind /revoke): false when the token is unknown to this application.',
     authScopes: { internal: true },
     args: { clientId: t.arg.id({ required: true }), token: t.arg.string({ required: true }) },
-    resolve: (_root, { clientId, token }, ctx) => ctx.services.assistantAccess.revokeToken(ctx.actor, { clientId: String(clientId), token }),
+    resolve: (_root, { clientId, token }, ctx) =>
+      ctx.services.assistantAccess.revokeToken(ctx.actor, { clientId: String(clientId), token }),
   }),
   revokeAssistantGrant: t.field({
     type: AssistantGrantRef,

@@ -41,7 +41,11 @@ const TeamInvitationRef = builder.objectRef<TeamInvitationView>('TeamInvitation'
     id: t.exposeID('id'),
     teamName: t.exposeString('teamName'),
     invitedBy: t.expose('invitedBy', { type: InvitingOrganizationRef }),
-    opportunity: t.expose('opportunity', { type: InvitationOpportunityRef, nullable: true, description: 'The public need the team forms around, if public.' }),
+    opportunity: t.expose('opportunity', {
+      type: InvitationOpportunityRef,
+      nullable: true,
+      description: 'The public need the team forms around, if public.',
+    }),
     invitedAt: t.expose('invitedAt', { type: 'DateTime' }),
     url: t.exposeString('url'),
   }),
@@ -60,7 +64,8 @@ export const NeedReviewRef = builder.objectRef<NeedReviewView>('NeedReview').imp
       resolve: (r) => r.revision ?? null,
     }),
     discardable: t.boolean({
-      description: 'Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant.',
+      description:
+        'Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant.',
       resolve: (r) => r.discardable ?? false,
     }),
   }),
@@ -98,7 +103,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   assistantDraftNeed: t.field({
     type: NeedReviewRef,
-    description: 'Prepares an unpublished draft need for the member (ability needs:draft). Nothing is published: the member opens reviewUrl. Audited.',
+    description:
+      'Prepares an unpublished draft need for the member (ability needs:draft). Nothing is published: the member opens reviewUrl. Audited.',
     authScopes: { assistant: true },
     args: { input: t.arg({ type: AssistantNeedDraftInput, required: true }) },
     resolve: (_root, { input }, ctx) =>

@@ -91,14 +91,19 @@ const FaqHitRef = builder.objectRef<FaqResult>('FaqHit').implement({
 });
 
 builder.queryFields((t) => ({
-  directoryOrganizations: t.connection({
-    ...directory,
-    type: OrganizationRef,
-    description: 'Discoverable organizations matching a filter: by id, or most relevant first with a text. Forward pagination only (first ≤ 50).',
-    args: { filter: t.arg({ type: DirectoryFilterInput }) },
-    resolve: async (_root, args, ctx) =>
-      toConnection(await ctx.services.directory.search(ctx.actor, withoutNulls(args.filter ?? {}), forwardArgs(args))),
-  }, { name: 'DirectoryConnection' }, { name: 'DirectoryEdge' }),
+  directoryOrganizations: t.connection(
+    {
+      ...directory,
+      type: OrganizationRef,
+      description:
+        'Discoverable organizations matching a filter: by id, or most relevant first with a text. Forward pagination only (first ≤ 50).',
+      args: { filter: t.arg({ type: DirectoryFilterInput }) },
+      resolve: async (_root, args, ctx) =>
+        toConnection(await ctx.services.directory.search(ctx.actor, withoutNulls(args.filter ?? {}), forwardArgs(args))),
+    },
+    { name: 'DirectoryConnection' },
+    { name: 'DirectoryEdge' },
+  ),
   directoryOrganization: t.field({
     ...directory,
     type: OrganizationRef,

@@ -19,7 +19,9 @@ export const EsignConnectionRef = builder.objectRef<EsignConnectionView>('EsignC
 const ConnectedEsignProviderRef = builder.objectRef<ConnectedEsignProvider>('ConnectedEsignProvider').implement({
   fields: (t) => ({
     connection: t.expose('connection', { type: EsignConnectionRef }),
-    secret: t.exposeString('secret', { description: 'The secret the provider signs notifications with. Shown this once: give it to the provider now.' }),
+    secret: t.exposeString('secret', {
+      description: 'The secret the provider signs notifications with. Shown this once: give it to the provider now.',
+    }),
   }),
 });
 
@@ -46,7 +48,8 @@ builder.mutationFields((t) => ({
     description: 'Connects an e-signature provider; the signing secret is returned this once.',
     authScopes: { internal: true },
     args: { organizationId: t.arg.id({ required: true }), provider: t.arg.string({ required: true }) },
-    resolve: (_root, { organizationId, provider }, ctx) => ctx.services.esign.connect(ctx.actor, { organizationId: String(organizationId), provider }),
+    resolve: (_root, { organizationId, provider }, ctx) =>
+      ctx.services.esign.connect(ctx.actor, { organizationId: String(organizationId), provider }),
   }),
   disconnectEsignProvider: t.field({
     type: EsignConnectionRef,
@@ -62,7 +65,10 @@ builder.mutationFields((t) => ({
     args: {
       connectionId: t.arg.id({ required: true }),
       body: t.arg.string({ required: true, description: 'The raw request body, verbatim.' }),
-      hmac: t.arg.string({ required: true, description: 'The X-Esign-Signature header as received: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">.' }),
+      hmac: t.arg.string({
+        required: true,
+        description: 'The X-Esign-Signature header as received: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">.',
+      }),
     },
     resolve: (_root, { connectionId, body, hmac }, ctx) => ctx.services.esign.receive(ctx.actor, String(connectionId), body, hmac),
   }),

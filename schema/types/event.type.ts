@@ -76,12 +76,16 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.events.getPublic(ctx.actor, String(id)),
   }),
-  events: t.connection({
-    type: EventRef,
-    description: 'Upcoming and ongoing public events, soonest first. Forward pagination only (first ≤ 50).',
-    authScopes: { internal: true, apiScope: 'events:read' },
-    resolve: async (_root, args, ctx) => toConnection(await ctx.services.events.listPublic(ctx.actor, forwardArgs(args))),
-  }, { name: 'EventConnection' }, { name: 'EventEdge' }),
+  events: t.connection(
+    {
+      type: EventRef,
+      description: 'Upcoming and ongoing public events, soonest first. Forward pagination only (first ≤ 50).',
+      authScopes: { internal: true, apiScope: 'events:read' },
+      resolve: async (_root, args, ctx) => toConnection(await ctx.services.events.listPublic(ctx.actor, forwardArgs(args))),
+    },
+    { name: 'EventConnection' },
+    { name: 'EventEdge' },
+  ),
   anyEvent: t.field({
     type: EventRef,
     nullable: true,
@@ -112,7 +116,8 @@ builder.mutationFields((t) => ({
     description: 'Changes date, place or content: event.updated when something public changed.',
     authScopes: { internal: true },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: EventChangesInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => ctx.services.events.update(ctx.actor, String(id), withoutNulls(input, ['city', 'region', 'country'])),
+    resolve: (_root, { id, input }, ctx) =>
+      ctx.services.events.update(ctx.actor, String(id), withoutNulls(input, ['city', 'region', 'country'])),
   }),
   cancelEvent: t.field({
     type: EventRef,

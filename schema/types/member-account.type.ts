@@ -12,7 +12,11 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
 
 const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
   description: 'A new browser session; the token goes into a cookie and is shown this once.',
-  fields: (t) => ({ token: t.exposeString('token'), memberId: t.exposeID('memberId'), expiresAt: t.expose('expiresAt', { type: 'DateTime' }) }),
+  fields: (t) => ({
+    token: t.exposeString('token'),
+    memberId: t.exposeID('memberId'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
 });
 
 const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
@@ -62,7 +66,8 @@ builder.mutationFields((t) => ({
     description: 'Changes the signed-in member’s password: every session and grant ends; this browser gets a new session.',
     authScopes: { memberSession: true },
     args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
-    resolve: (_root, { currentPassword, newPassword }, ctx) => ctx.services.accounts.changePassword(ctx.actor, currentPassword, newPassword),
+    resolve: (_root, { currentPassword, newPassword }, ctx) =>
+      ctx.services.accounts.changePassword(ctx.actor, currentPassword, newPassword),
   }),
   accountSignOutEverywhere: t.field({
     type: CredentialsResetRef,
@@ -78,7 +83,10 @@ builder.mutationFields((t) => ({
     description:
       'The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant.',
     authScopes: { memberSession: true },
-    args: { id: t.arg.id({ required: true }), revision: t.arg.string({ required: true, description: 'NeedReview.revision as the member reviewed it.' }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      revision: t.arg.string({ required: true, description: 'NeedReview.revision as the member reviewed it.' }),
+    },
     resolve: (_root, { id, revision }, ctx) => ctx.services.needs.publishForMember(ctx.actor, String(id), revision),
   }),
   accountDiscardNeed: t.boolean({

@@ -67,8 +67,13 @@ builder.mutationFields((t) => ({
     type: MemberRef,
     description: "Adds a member to an organization, or changes the member's role there.",
     authScopes: { internal: true },
-    args: { memberId: t.arg.id({ required: true }), organizationId: t.arg.id({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.members.setMembership(ctx.actor, String(args.memberId), String(args.organizationId), args.role),
+    args: {
+      memberId: t.arg.id({ required: true }),
+      organizationId: t.arg.id({ required: true }),
+      role: t.arg({ type: RoleEnum, required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.members.setMembership(ctx.actor, String(args.memberId), String(args.organizationId), args.role),
   }),
   removeMembership: t.field({
     type: MemberRef,

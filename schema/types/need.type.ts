@@ -71,12 +71,16 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.needs.getPublic(ctx.actor, String(id)),
   }),
-  opportunities: t.connection({
-    type: OpportunityRef,
-    description: 'Public needs, newest published first. Forward pagination only (first ≤ 50).',
-    authScopes: { internal: true, apiScope: 'opportunities:read' },
-    resolve: async (_root, args, ctx) => toConnection(await ctx.services.needs.listPublic(ctx.actor, forwardArgs(args))),
-  }, { name: 'OpportunityConnection' }, { name: 'OpportunityEdge' }),
+  opportunities: t.connection(
+    {
+      type: OpportunityRef,
+      description: 'Public needs, newest published first. Forward pagination only (first ≤ 50).',
+      authScopes: { internal: true, apiScope: 'opportunities:read' },
+      resolve: async (_root, args, ctx) => toConnection(await ctx.services.needs.listPublic(ctx.actor, forwardArgs(args))),
+    },
+    { name: 'OpportunityConnection' },
+    { name: 'OpportunityEdge' },
+  ),
   need: t.field({
     type: OpportunityRef,
     nullable: true,
@@ -85,20 +89,24 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.needs.get(ctx.actor, String(id)),
   }),
-  needs: t.connection({
-    type: OpportunityRef,
-    description: 'Needs in any state, newest created first.',
-    authScopes: { internal: true },
-    args: { organizationId: t.arg.id(), state: t.arg({ type: NeedStateEnum }) },
-    resolve: async (_root, args, ctx) =>
-      toConnection(
-        await ctx.services.needs.listAll(
-          ctx.actor,
-          { organizationId: args.organizationId == null ? undefined : String(args.organizationId), state: args.state ?? undefined },
-          forwardArgs(args),
+  needs: t.connection(
+    {
+      type: OpportunityRef,
+      description: 'Needs in any state, newest created first.',
+      authScopes: { internal: true },
+      args: { organizationId: t.arg.id(), state: t.arg({ type: NeedStateEnum }) },
+      resolve: async (_root, args, ctx) =>
+        toConnection(
+          await ctx.services.needs.listAll(
+            ctx.actor,
+            { organizationId: args.organizationId == null ? undefined : String(args.organizationId), state: args.state ?? undefined },
+            forwardArgs(args),
+          ),
         ),
-      ),
-  }, { name: 'NeedConnection' }, { name: 'NeedEdge' }),
+    },
+    { name: 'NeedConnection' },
+    { name: 'NeedEdge' },
+  ),
 }));
 
 builder.mutationFields((t) => ({
@@ -116,7 +124,11 @@ builder.mutationFields((t) => ({
     authScopes: { internal: true },
     args: { input: t.arg({ type: NewNeedInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.needs.createDraft(ctx.actor, { ...withoutNulls(input), organizationId: String(input.organizationId), title: input.title }),
+      ctx.services.needs.createDraft(ctx.actor, {
+        ...withoutNulls(input),
+        organizationId: String(input.organizationId),
+        title: input.title,
+      }),
   }),
   publishNeedDraft: t.field({
     type: OpportunityRef,

@@ -116,12 +116,16 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.organizations.getProfile(ctx.actor, String(id)),
   }),
-  organizations: t.connection({
-    type: OrganizationRef,
-    description: 'Every organization, by id.',
-    authScopes: { internal: true },
-    resolve: async (_root, args, ctx) => toConnection(await ctx.services.organizations.list(ctx.actor, forwardArgs(args))),
-  }, { name: 'OrganizationConnection' }, { name: 'OrganizationEdge' }),
+  organizations: t.connection(
+    {
+      type: OrganizationRef,
+      description: 'Every organization, by id.',
+      authScopes: { internal: true },
+      resolve: async (_root, args, ctx) => toConnection(await ctx.services.organizations.list(ctx.actor, forwardArgs(args))),
+    },
+    { name: 'OrganizationConnection' },
+    { name: 'OrganizationEdge' },
+  ),
 }));
 
 builder.mutationFields((t) => ({

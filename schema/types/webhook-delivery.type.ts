@@ -19,7 +19,8 @@ const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').imp
     requestHeaders: t.field({
       type: [HttpHeaderRef],
       nullable: true,
-      description: 'The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept.',
+      description:
+        'The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept.',
       resolve: (attempt) => readHeaders(attempt.requestHeaders),
     }),
     responseHeaders: t.field({
@@ -51,7 +52,8 @@ export const WebhookDeliveryRef = builder.objectRef<DeliveryView>('WebhookDelive
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     body: t.string({
       nullable: true,
-      description: 'The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept.',
+      description:
+        'The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept.',
       resolve: (delivery, _args, ctx) => ctx.services.deliveries.body(ctx.actor, delivery.id),
     }),
     attempts: t.field({

@@ -86,8 +86,14 @@ builder.queryFields((t) => ({
     type: TeamChatConnectionRef,
     description: 'A team-chat connection waiting for the provider; INVALID_STATE when the state is unknown, used or expired.',
     authScopes: { internal: true },
-    args: { state: t.arg.string({ required: true }), sessionId: t.arg.id({ description: 'The browser session the callback arrived with, if any: a flow started from the pages must end in it.' }) },
-    resolve: (_root, { state, sessionId }, ctx) => ctx.services.destinations.pendingTeamChatConnection(ctx.actor, state, sessionId == null ? null : String(sessionId)),
+    args: {
+      state: t.arg.string({ required: true }),
+      sessionId: t.arg.id({
+        description: 'The browser session the callback arrived with, if any: a flow started from the pages must end in it.',
+      }),
+    },
+    resolve: (_root, { state, sessionId }, ctx) =>
+      ctx.services.destinations.pendingTeamChatConnection(ctx.actor, state, sessionId == null ? null : String(sessionId)),
   }),
   webhookDestinations: t.field({
     type: [WebhookDestinationRef],
@@ -189,7 +195,13 @@ builder.mutationFields((t) => ({
     type: WebhookDestinationRef,
     description: "Ends the team-chat OAuth flow with the channel's incoming URL.",
     authScopes: { internal: true },
-    args: { state: t.arg.string({ required: true }), incomingUrl: t.arg.string({ required: true }), sessionId: t.arg.id({ description: 'The browser session the callback arrived with, if any: a flow started from the pages must end in it.' }) },
+    args: {
+      state: t.arg.string({ required: true }),
+      incomingUrl: t.arg.string({ required: true }),
+      sessionId: t.arg.id({
+        description: 'The browser session the callback arrived with, if any: a flow started from the pages must end in it.',
+      }),
+    },
     resolve: (_root, { state, incomingUrl, sessionId }, ctx) =>
       ctx.services.destinations.completeTeamChatConnection(ctx.actor, state, incomingUrl, sessionId == null ? null : String(sessionId)),
   }),

@@ -52,7 +52,9 @@ describe('administration pages', () => {
     const res = await visitor.request('/admin/orgs/atelier-nord/keys');
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/account/login?return_to=${encodeURIComponent('/admin/orgs/atelier-nord/keys')}`);
-    await stack.graphql(`mutation { createMember(input: { email: "vi@atelier-nord.example", name: "Vi", password: "${PASSWORD}", organizationId: "atelier-nord", role: admin }) { id } }`);
+    await stack.graphql(
+      `mutation { createMember(input: { email: "vi@atelier-nord.example", name: "Vi", password: "${PASSWORD}", organizationId: "atelier-nord", role: admin }) { id } }`,
+    );
     await visitor.signIn('vi@atelier-nord.example', PASSWORD, '/admin/orgs/atelier-nord/keys');
     const keys = await page(visitor, '/admin/orgs/atelier-nord/keys');
     expect(keys).toContain('<h1>API keys</h1>');
@@ -62,7 +64,9 @@ describe('administration pages', () => {
     const browser = new TestBrowser(stack);
     browser.setCookie('pl_member', 'planted-by-someone-else');
     const form = await (await browser.request('/account/login?return_to=/admin')).text();
-    const res = await browser.request('/account/login', { form: { email: 'ada@atelier-nord.example', password: PASSWORD, return_to: '/admin', csrf: hidden(form, 'csrf') } });
+    const res = await browser.request('/account/login', {
+      form: { email: 'ada@atelier-nord.example', password: PASSWORD, return_to: '/admin', csrf: hidden(form, 'csrf') },
+    });
     expect(res.status).toBe(303);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pl_member='))!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -102,7 +106,12 @@ describe('administration pages', () => {
   it('creates a key shown once that works against the API, lists it, and revokes it after confirmation', async () => {
     const before = await page(clanAdmin, '/admin/orgs/atelier-nord/keys');
     const posted = await clanAdmin.request('/admin/orgs/atelier-nord/keys', {
-      form: { csrf: csrfFor(before, '/admin/orgs/atelier-nord/keys'), name: 'Partner portal', scopes: 'opportunities:read', expires_on: nextYear() },
+      form: {
+        csrf: csrfFor(before, '/admin/orgs/atelier-nord/keys'),
+        name: 'Partner portal',
+        scopes: 'opportunities:read',
+        expires_on: nextYear(),
+      },
     });
     // POST → 303 → GET: the key is carried by a short-lived cookie, never by the address.
     expect(posted.status).toBe(303);
@@ -146,11 +155,15 @@ describe('administration pages', () => {
 
   it('refuses a form without its CSRF token, or with the token of another form', async () => {
     const before = await page(clanAdmin, '/admin/orgs/atelier-nord/keys');
-    const none = await clanAdmin.request('/admin/orgs/atelier-nord/keys', { form: { name: 'x', scopes: 'events:read', expires_on: nextYear() } });
+    const none = await clanAdmin.request('/admin/orgs/atelier-nord/keys', {
+      form: { name: 'x', scopes: 'events:read', expires_on: nextYear() },
+    });
     expect(none.status).toBe(403);
     const list = await page(clanAdmin, '/admin/orgs/atelier-nord/keys');
     const keyId = /\/keys\/([^/"]+)\/revoke/.exec(list)![1]!;
-    const borrowed = await clanAdmin.request(`/admin/orgs/atelier-nord/keys/${keyId}/revoke`, { form: { csrf: csrfFor(before, '/admin/orgs/atelier-nord/keys') } });
+    const borrowed = await clanAdmin.request(`/admin/orgs/atelier-nord/keys/${keyId}/revoke`, {
+      form: { csrf: csrfFor(before, '/admin/orgs/atelier-nord/keys') },
+    });
     expect(borrowed.status).toBe(403);
     expect(await page(clanAdmin, '/admin/orgs/atelier-nord/keys')).toContain(`/keys/${keyId}/revoke`);
   });
@@ -167,14 +180,18 @@ describe('administration pages', () => {
     const first = await page(baseAdmin, '/admin/orgs/cobalt-data/keys');
     expect(first).toContain('The base plan allows up to 1 active key (0 in use)');
     const token = csrfFor(first, '/admin/orgs/cobalt-data/keys');
-    const ok = await baseAdmin.follow('/admin/orgs/cobalt-data/keys', { form: { csrf: token, name: 'Only one', scopes: 'events:read', expires_on: nextYear() } });
+    const ok = await baseAdmin.follow('/admin/orgs/cobalt-data/keys', {
+      form: { csrf: token, name: 'Only one', scopes: 'events:read', expires_on: nextYear() },
+    });
     expect(ok.res.status).toBe(200);
     const full = await page(baseAdmin, '/admin/orgs/cobalt-data/keys');
     expect(full).toContain('up to 1 active key (1 in use)');
     expect(full).toContain('The base plan allows 1 active key. Revoke one before creating another');
     expect(full).not.toContain('Create key</button>');
     // The server refuses too, with the same token (the form is only hidden).
-    const refused = await baseAdmin.request('/admin/orgs/cobalt-data/keys', { form: { csrf: token, name: 'Second', scopes: 'events:read', expires_on: nextYear() } });
+    const refused = await baseAdmin.request('/admin/orgs/cobalt-data/keys', {
+      form: { csrf: token, name: 'Second', scopes: 'events:read', expires_on: nextYear() },
+    });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('allows 1 active API key');
   });

@@ -33,13 +33,18 @@ const csrfFor = (html: string, action: string) => {
   return hidden(html.slice(at), 'csrf');
 };
 const shownSecret = (html: string) => /<code id="secret-value">([^<]+)<\/code>/.exec(html)?.[1];
-const unescapeHtml = (text: string) => text.replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ({ quot: '"', '#39': "'", lt: '<', gt: '>', amp: '&' })[e]!);
-const deliveryIds = (html: string, org: string) => [...html.matchAll(new RegExp(`href="/admin/orgs/${org}/deliveries/([^/"]+)"`, 'g'))].map((m) => m[1]!);
+const unescapeHtml = (text: string) =>
+  text.replace(/&(quot|#39|lt|gt|amp);/g, (_m, e: string) => ({ quot: '"', '#39': "'", lt: '<', gt: '>', amp: '&' })[e]!);
+const deliveryIds = (html: string, org: string) =>
+  [...html.matchAll(new RegExp(`href="/admin/orgs/${org}/deliveries/([^/"]+)"`, 'g'))].map((m) => m[1]!);
 
 async function admin(stack: Stack, email: string, organizationId: string): Promise<{ browser: TestBrowser; id: string }> {
-  const data = await stack.graphql<{ createMember: { id: string } }>(`mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }`, {
-    input: { email, name: email.split('@')[0], password: PASSWORD, organizationId, role: 'admin' },
-  });
+  const data = await stack.graphql<{ createMember: { id: string } }>(
+    `mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }`,
+    {
+      input: { email, name: email.split('@')[0], password: PASSWORD, organizationId, role: 'admin' },
+    },
+  );
   const browser = new TestBrowser(stack);
   await browser.signIn(email, PASSWORD, '/admin');
   return { browser, id: data.createMember.id };
@@ -53,9 +58,20 @@ async function page(browser: TestBrowser, url: string, status = 200): Promise<st
 }
 
 /** Fills the add form of `org` and answers with the page the POST returns. */
-async function add(browser: TestBrowser, org: string, fields: Record<string, string | undefined>): Promise<{ status: number; html: string }> {
+async function add(
+  browser: TestBrowser,
+  org: string,
+  fields: Record<string, string | undefined>,
+): Promise<{ status: number; html: string }> {
   const list = await page(browser, webhooks(org));
-  const all = { csrf: csrfFor(list, webhooks(org)), format: 'standard-json', language: 'en', kinds: 'event.created', scope: 'own', ...fields };
+  const all = {
+    csrf: csrfFor(list, webhooks(org)),
+    format: 'standard-json',
+    language: 'en',
+    kinds: 'event.created',
+    scope: 'own',
+    ...fields,
+  };
   // An undefined field is left out, as a browser leaves out a form's unchecked boxes.
   const form = Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const posted = await browser.request(webhooks(org), { form });
@@ -143,7 +159,9 @@ describe('webhook administration pages', () => {
     const answer = await sendTest(clan, CLAN, id);
     expect(answer).toContain('Test event queued');
 
-    const [request] = await receiver.waitFor(() => receiver.on('/hooks/packline-test-signal').length >= 1).then(() => receiver.on('/hooks/packline-test-signal'));
+    const [request] = await receiver
+      .waitFor(() => receiver.on('/hooks/packline-test-signal').length >= 1)
+      .then(() => receiver.on('/hooks/packline-test-signal'));
     expect(request!.headers['x-service-test']).toBe('1');
     expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({ type: 'event.created', organization_id: CLAN });
     await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-succeeded">succeeded</td>');
@@ -165,7 +183,11 @@ describe('webhook administration pages', () => {
 
   it("shows each attempt's request as sent (signature values, the body sized) and the receiver's answer (headers without cookies)", async () => {
     const path = '/hooks/packline-debugging';
-    receiver.plan(path, { status: 202, headers: { 'x-receiver-trace': 'trace-<42>', 'set-cookie': 'session=receiver-secret' }, body: 'queued' });
+    receiver.plan(path, {
+      status: 202,
+      headers: { 'x-receiver-trace': 'trace-<42>', 'set-cookie': 'session=receiver-secret' },
+      body: 'queued',
+    });
     const { id, secret } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
     await receiver.waitFor(() => receiver.on(path).length >= 1);
@@ -178,7 +200,9 @@ describe('webhook administration pages', () => {
     const signature = String(request!.headers['x-service-signature']);
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(delivery).toContain('<details id="attempt-1" open>');
-    expect(delivery).toContain(`<td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>${signature}</code></td>`);
+    expect(delivery).toContain(
+      `<td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>${signature}</code></td>`,
+    );
     expect(delivery).toContain(`<code>${String(request!.headers['webhook-signature'])}</code>`);
     expect(delivery).not.toContain(secret!);
     expect(delivery).toContain(`<span id="body-size">${Buffer.byteLength(request!.body).toLocaleString('en')} bytes</span>`);
@@ -187,7 +211,9 @@ describe('webhook administration pages', () => {
     expect(JSON.parse(shownBody)).toEqual(JSON.parse(request!.body));
 
     // The response: status, the receiver's own header, its body; never its cookie.
-    expect(delivery).toContain('<td data-label="Header"><code>x-receiver-trace</code></td><td data-label="Value"><code>trace-&lt;42&gt;</code></td>');
+    expect(delivery).toContain(
+      '<td data-label="Header"><code>x-receiver-trace</code></td><td data-label="Value"><code>trace-&lt;42&gt;</code></td>',
+    );
     expect(delivery).toContain('<pre>queued</pre>');
     expect(delivery).not.toContain('set-cookie');
     expect(delivery).not.toContain('receiver-secret');
@@ -203,7 +229,9 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 500, body: 'receiver <down>' });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
+    await expect
+      .poll(() => page(clan, destination(CLAN, id)), { timeout: 20_000 })
+      .toContain('class="status-failed">failed after 8 attempts</td>');
 
     const details = await page(clan, destination(CLAN, id));
     expect(details).toMatch(/<dd class="status-failed">failing since \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
@@ -238,12 +266,16 @@ describe('webhook administration pages', () => {
     expect(full).not.toContain('Add destination</button>');
     expect(full).not.toContain('Connect a team-chat channel</button>');
     // The server refuses too, with the token of the form shown before.
-    const refused = await base.request(webhooks(BASE), { form: { csrf: token, format: 'standard-json', url: receiver.url('/hooks/second'), kinds: 'need.created' } });
+    const refused = await base.request(webhooks(BASE), {
+      form: { csrf: token, format: 'standard-json', url: receiver.url('/hooks/second'), kinds: 'need.created' },
+    });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('allows 1 webhook destination');
 
     await sendTest(base, BASE, id);
-    await expect.poll(() => page(base, destination(BASE, id)), { timeout: 20_000 }).toContain('class="status-failed">failed after 8 attempts</td>');
+    await expect
+      .poll(() => page(base, destination(BASE, id)), { timeout: 20_000 })
+      .toContain('class="status-failed">failed after 8 attempts</td>');
     const details = await page(base, destination(BASE, id));
     expect(details).toContain('The base plan keeps the newest 12 finished deliveries');
     expect(details).toContain('part of the clan plan');
@@ -266,7 +298,9 @@ describe('webhook administration pages', () => {
     receiver.plan(path, { status: 410 }, { status: 200 });
     const { id } = await addDestination(clan, CLAN, receiver.url(path));
     await sendTest(clan, CLAN, id);
-    await expect.poll(() => page(clan, destination(CLAN, id))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</dd>');
+    await expect
+      .poll(() => page(clan, destination(CLAN, id)))
+      .toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</dd>');
     expect(await page(clan, webhooks(CLAN))).toContain('class="status-disabled">disabled (The receiver answered 410 Gone)</td>');
     const details = await page(clan, destination(CLAN, id));
     expect(details).not.toContain('Send a test event</button>');
@@ -287,14 +321,26 @@ describe('webhook administration pages', () => {
     expect(form).toContain('name="kinds" value="event.created" checked>');
     expect(form).toContain('name="kinds" value="need.created" id="f-kinds">');
     const token = csrfFor(form, editPath);
-    const bad = await clan.request(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: 'not a url', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const bad = await clan.request(editPath, {
+      form: {
+        csrf: token,
+        name: 'Billing',
+        description: 'Invoices',
+        url: 'not a url',
+        language: 'fr',
+        kinds: 'need.created',
+        scope: 'own',
+      },
+    });
     const refusedPage = await bad.text();
     expect(bad.status).toBe(400);
     expect(refusedPage).toContain('There is a problem');
     expect(refusedPage).toContain('value="Billing"');
     expect(refusedPage).toContain('>Invoices</textarea>');
     expect(refusedPage).toMatch(/value="not a url" id="f-url" aria-invalid="true"/);
-    const saved = await clan.follow(editPath, { form: { csrf: token, name: 'Billing', description: 'Invoices', url: '', language: 'fr', kinds: 'need.created', scope: 'own' } });
+    const saved = await clan.follow(editPath, {
+      form: { csrf: token, name: 'Billing', description: 'Invoices', url: '', language: 'fr', kinds: 'need.created', scope: 'own' },
+    });
     const details = await saved.res.text();
     expect(details).toContain('The destination is saved.');
     expect(details).toContain('<dt>Name</dt><dd>Billing</dd>');
@@ -354,17 +400,27 @@ describe('webhook administration pages', () => {
   });
 
   it('refuses a form without its CSRF token, or with the token of another destination', async () => {
-    const none = await clan.request(webhooks(CLAN), { form: { format: 'standard-json', url: receiver.url('/hooks/no-token'), kinds: 'need.created' } });
+    const none = await clan.request(webhooks(CLAN), {
+      form: { format: 'standard-json', url: receiver.url('/hooks/no-token'), kinds: 'need.created' },
+    });
     expect(none.status).toBe(403);
     const { id: first } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-first'));
     const { id: second } = await addDestination(clan, CLAN, receiver.url('/hooks/packline-second'));
     expect((await clan.request(`${destination(CLAN, first)}/delete`, { form: {} })).status).toBe(403);
     const confirm = await page(clan, `${destination(CLAN, first)}/delete`);
-    const borrowed = await clan.request(`${destination(CLAN, second)}/delete`, { form: { csrf: csrfFor(confirm, `${destination(CLAN, first)}/delete`) } });
+    const borrowed = await clan.request(`${destination(CLAN, second)}/delete`, {
+      form: { csrf: csrfFor(confirm, `${destination(CLAN, first)}/delete`) },
+    });
     expect(borrowed.status).toBe(403);
     await page(clan, destination(CLAN, second));
     const details = await page(clan, destination(CLAN, first));
-    expect((await clan.request(`/admin/orgs/${CLAN}/deliveries/any/retry`, { form: { csrf: csrfFor(details, `${destination(CLAN, first)}/test`) } })).status).toBe(403);
+    expect(
+      (
+        await clan.request(`/admin/orgs/${CLAN}/deliveries/any/retry`, {
+          form: { csrf: csrfFor(details, `${destination(CLAN, first)}/test`) },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('keeps each organization’s destinations and deliveries to its own address', async () => {
@@ -374,7 +430,12 @@ describe('webhook administration pages', () => {
     const [deliveryId] = deliveryIds(await page(clan, destination(CLAN, id)), CLAN);
 
     // An admin of another organization: 403 on these pages, not found under their own.
-    for (const path of [webhooks(CLAN), destination(CLAN, id), `${destination(CLAN, id)}/delete`, `/admin/orgs/${CLAN}/deliveries/${deliveryId}`]) {
+    for (const path of [
+      webhooks(CLAN),
+      destination(CLAN, id),
+      `${destination(CLAN, id)}/delete`,
+      `/admin/orgs/${CLAN}/deliveries/${deliveryId}`,
+    ]) {
       expect(await page(other, path, 403)).toContain('Only the admins of organization');
     }
     const testForm = pageKeys.csrf(other.cookie(SESSION_COOKIE)!, `webhook-test\n${id}`);
@@ -383,17 +444,25 @@ describe('webhook administration pages', () => {
     await page(other, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404);
 
     // An admin of both: still not found under the other organization's address, even with valid tokens.
-    await stack.graphql(`mutation ($m: ID!, $o: ID!) { setMembership(memberId: $m, organizationId: $o, role: admin) { id } }`, { m: clanAdminId, o: OTHER });
+    await stack.graphql(`mutation ($m: ID!, $o: ID!) { setMembership(memberId: $m, organizationId: $o, role: admin) { id } }`, {
+      m: clanAdminId,
+      o: OTHER,
+    });
     const foreign = await page(clan, destination(OTHER, id), 404);
     expect(foreign).toContain(`No webhook destination with id &#39;${id}&#39;`);
     expect(foreign).not.toContain('Send a test event');
     expect(await page(clan, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404)).not.toContain('event.created');
     const details = await page(clan, destination(CLAN, id));
     for (const action of ['test', 'delete']) {
-      const token = action === 'test' ? csrfFor(details, `${destination(CLAN, id)}/test`) : pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `webhook-delete\n${id}`);
+      const token =
+        action === 'test'
+          ? csrfFor(details, `${destination(CLAN, id)}/test`)
+          : pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `webhook-delete\n${id}`);
       expect((await clan.request(`${destination(OTHER, id)}/${action}`, { form: { csrf: token } })).status).toBe(404);
     }
-    const retry = await clan.request(`/admin/orgs/${OTHER}/deliveries/${deliveryId}/retry`, { form: { csrf: pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) } });
+    const retry = await clan.request(`/admin/orgs/${OTHER}/deliveries/${deliveryId}/retry`, {
+      form: { csrf: pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) },
+    });
     expect(retry.status).toBe(404);
     await page(clan, destination(CLAN, id));
     expect(deliveryIds(await page(clan, destination(CLAN, id)), CLAN)).toHaveLength(1);
@@ -405,7 +474,9 @@ describe('webhook administration pages', () => {
     const list = await res.text();
     expect(list).toContain('Connect a team-chat channel</button>');
     const action = `${webhooks(CLAN)}/team-chat`;
-    const answer = await clan.request(action, { form: { csrf: csrfFor(list, action), language: 'fr', kinds: 'need.created', scope: 'platform' } });
+    const answer = await clan.request(action, {
+      form: { csrf: csrfFor(list, action), language: 'fr', kinds: 'need.created', scope: 'platform' },
+    });
     expect(answer.status).toBe(303);
     const location = new URL(answer.headers.get('location')!);
     expect(`${location.origin}${location.pathname}`).toBe(TEAM_CHAT_ENV.TEAM_CHAT_AUTHORIZE_URL);
@@ -414,7 +485,9 @@ describe('webhook administration pages', () => {
     expect(location.searchParams.get('redirect_uri')).toBe(`${PUBLIC_BASE_URL}/integrations/team-chat/callback`);
     const state = location.searchParams.get('state')!;
     // Bound to this browser's session: without it the state is refused.
-    await expect(stack.graphql(`query ($s: String!) { pendingTeamChatConnection(state: $s) { expiresAt } }`, { s: state })).rejects.toThrow(/started in another browser/);
+    await expect(stack.graphql(`query ($s: String!) { pendingTeamChatConnection(state: $s) { expiresAt } }`, { s: state })).rejects.toThrow(
+      /started in another browser/,
+    );
   });
 });
 
@@ -445,8 +518,15 @@ describe('webhook administration pages under the production URL rules', () => {
       expect(html).toContain('<h2 id="error-summary-title">There is a problem</h2>');
     }
     // The error sits beside its field, the form refilled with what was typed.
-    const { html } = await add(browser, ORG, { url: 'https://127.0.0.1/hook', kinds: 'event.cancelled', scope: 'platform', language: 'fr' });
-    expect(html).toMatch(/<input type="url" name="url"[^>]* value="https:\/\/127.0.0.1\/hook" id="f-url" aria-invalid="true" aria-describedby="f-url-error url-help">/);
+    const { html } = await add(browser, ORG, {
+      url: 'https://127.0.0.1/hook',
+      kinds: 'event.cancelled',
+      scope: 'platform',
+      language: 'fr',
+    });
+    expect(html).toMatch(
+      /<input type="url" name="url"[^>]* value="https:\/\/127.0.0.1\/hook" id="f-url" aria-invalid="true" aria-describedby="f-url-error url-help">/,
+    );
     expect(html).toMatch(/<p id="f-url-error" class="field-error">.*private or reserved address/);
     expect(html).toContain('<a href="#f-url">URL:');
     expect(html).toContain('<option value="fr" selected>');
@@ -461,7 +541,9 @@ describe('webhook administration pages under the production URL rules', () => {
     const html = await res.text();
     expect(html).toContain('paste its URL above with the team-chat format');
     expect(html).not.toContain('Connect a team-chat channel</button>');
-    const refused = await browser.request(`${webhooks(ORG)}/team-chat`, { form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION_COOKIE)!, 'webhook-team-chat') } });
+    const refused = await browser.request(`${webhooks(ORG)}/team-chat`, {
+      form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION_COOKIE)!, 'webhook-team-chat') },
+    });
     expect(refused.status).toBe(404);
     expect(await refused.text()).toContain('not set up on this service');
   });

@@ -34,7 +34,11 @@ describe('SOFA peer over the same schema and database', () => {
     const comparisons = await compareAnswers(stack.origin, peer.origin, stack.demoKey, endpoints);
     expect(comparisons.map((c) => c.endpoint)).toEqual(endpoints.map((e) => e.name));
     for (const c of comparisons) {
-      expect({ endpoint: c.endpoint, packline: c.packlineStatus, peer: c.peerStatus }).toEqual({ endpoint: c.endpoint, packline: 200, peer: 200 });
+      expect({ endpoint: c.endpoint, packline: c.packlineStatus, peer: c.peerStatus }).toEqual({
+        endpoint: c.endpoint,
+        packline: 200,
+        peer: 200,
+      });
       expect(c.packlineIds.length, `${c.endpoint} has ids`).toBeGreaterThan(0);
       expect(c.peerIds, c.endpoint).toEqual(c.packlineIds);
       expect(c.differences, c.endpoint).toEqual([]);
@@ -47,7 +51,9 @@ describe('SOFA peer over the same schema and database', () => {
     expect(page1.meta.next_cursor).toEqual(expect.any(String));
     const cursor = encodeURIComponent(page1.meta.next_cursor);
     const rest = (await (await stack.get(`/opportunities?limit=3&cursor=${cursor}`)).json()) as { data: { id: string }[] };
-    const res = await fetch(`${peer.origin}/api/v1/opportunities?first=3&after=${cursor}`, { headers: { authorization: `Bearer ${stack.demoKey}` } });
+    const res = await fetch(`${peer.origin}/api/v1/opportunities?first=3&after=${cursor}`, {
+      headers: { authorization: `Bearer ${stack.demoKey}` },
+    });
     expect(res.status).toBe(200);
     const view = restView('list', await res.json()) as { data: { id: string }[] };
     expect(view.data.map((o) => o.id)).toEqual(rest.data.map((o) => o.id));

@@ -26,7 +26,18 @@ const load = (reqPerSec: number, p50Ms: number, p99Ms: number, extra: Partial<Lo
   ...extra,
 });
 
-const same: Comparison = { endpoint: 'GET /events/{id}', packlineStatus: 200, peerStatus: 200, packlineBytes: 400, peerBytes: 398, packlineIds: ['ev_1'], peerIds: ['ev_1'], sameIds: true, sameData: true, differences: [] };
+const same: Comparison = {
+  endpoint: 'GET /events/{id}',
+  packlineStatus: 200,
+  peerStatus: 200,
+  packlineBytes: 400,
+  peerBytes: 398,
+  packlineIds: ['ev_1'],
+  peerIds: ['ev_1'],
+  sameIds: true,
+  sameData: true,
+  differences: [],
+};
 
 function summary(overrides: Partial<Summary> = {}): Summary {
   return {
@@ -39,8 +50,30 @@ function summary(overrides: Partial<Summary> = {}): Summary {
       at: '2026-01-02T03:06:00.000Z',
       settings: { durationS: 10, warmupS: 3, connections: 100, p99TargetMs: 25 },
       endpoints: [
-        { endpoint: 'GET /api/v1/opportunities?limit=20', bodyBytes: 9934, packline: load(11240, 8, 15), ceiling: load(19894, 4, 9), ratio: 0.565, ratioTarget: 0.35, valid: true, met: true, noisy: false, missed: [] },
-        { endpoint: 'GET /api/v1/opportunities/{id}', bodyBytes: 601, packline: load(11996, 8, 13), ceiling: load(35115, 2, 5), ratio: 0.342, ratioTarget: 0.45, valid: true, met: false, noisy: true, missed: ['ratio 34.2 % < 45.0 %'] },
+        {
+          endpoint: 'GET /api/v1/opportunities?limit=20',
+          bodyBytes: 9934,
+          packline: load(11240, 8, 15),
+          ceiling: load(19894, 4, 9),
+          ratio: 0.565,
+          ratioTarget: 0.35,
+          valid: true,
+          met: true,
+          noisy: false,
+          missed: [],
+        },
+        {
+          endpoint: 'GET /api/v1/opportunities/{id}',
+          bodyBytes: 601,
+          packline: load(11996, 8, 13),
+          ceiling: load(35115, 2, 5),
+          ratio: 0.342,
+          ratioTarget: 0.45,
+          valid: true,
+          met: false,
+          noisy: true,
+          missed: ['ratio 34.2 % < 45.0 %'],
+        },
       ],
       notes: ['a rest note'],
     },
@@ -48,7 +81,10 @@ function summary(overrides: Partial<Summary> = {}): Summary {
       at: '2026-01-02T03:10:00.000Z',
       settings: { needs: 400, destinations: 50 },
       deliveries: {
-        packline: { check: { perSecond: 1758, expected: 20000, unique: 20000, missing: 0, duplicates: 0, lag: { p50Ms: 5300, p99Ms: 5700 } }, publish: { perSecond: 118 } },
+        packline: {
+          check: { perSecond: 1758, expected: 20000, unique: 20000, missing: 0, duplicates: 0, lag: { p50Ms: 5300, p99Ms: 5700 } },
+          publish: { perSecond: 118 },
+        },
         backlog: { perSecond: 8453, spanMs: 2366, check: { expected: 20000, unique: 20000, missing: 0, duplicates: 0 } },
         ceiling: { median: { result: { perSecond: 14088 } } },
         ratio: 0.6,
@@ -56,15 +92,32 @@ function summary(overrides: Partial<Summary> = {}): Summary {
         ratioTarget: 0.6,
         met: true,
       },
-      fanout: { destinations: 1000, rounds: [{ label: 'cold', fromCommitMs: 2700, check: { missing: 0 } }, { label: 'warm', fromCommitMs: 1900, check: { missing: 0 } }] },
-      preparers: [{ batch: 'standard-json 20000', bench: { inline: { jobsPerSecond: 70684 }, pool: { jobsPerSecond: 42422 }, poolOverInline: 0.6 } }],
+      fanout: {
+        destinations: 1000,
+        rounds: [
+          { label: 'cold', fromCommitMs: 2700, check: { missing: 0 } },
+          { label: 'warm', fromCommitMs: 1900, check: { missing: 0 } },
+        ],
+      },
+      preparers: [
+        { batch: 'standard-json 20000', bench: { inline: { jobsPerSecond: 70684 }, pool: { jobsPerSecond: 42422 }, poolOverInline: 0.6 } },
+      ],
       notes: [],
     },
     mcp: {
       at: '2026-01-02T03:12:00.000Z',
       settings: { clients: 50, durationS: 10, ratioTarget: 0.5 },
       results: [
-        { label: 'Packline search_organizations', ratio: 0.539, verdict: 'OK', callsPerSec: 182, p50Ms: 250, p99Ms: 600, errors: 0, toolErrors: 0 },
+        {
+          label: 'Packline search_organizations',
+          ratio: 0.539,
+          verdict: 'OK',
+          callsPerSec: 182,
+          p50Ms: 250,
+          p99Ms: 600,
+          errors: 0,
+          toolErrors: 0,
+        },
         { label: 'bare SDK constant', verdict: 'ceiling', callsPerSec: 338, p50Ms: 140, p99Ms: 300, errors: 0, toolErrors: 0 },
       ],
       notes: [],
@@ -87,9 +140,13 @@ describe('renderSummary', () => {
     expect(text).toContain('Run of 2026-01-02T03:04:05.000Z (`npm run bench`) on Test CPU, 2 cores, 24 GB, Node v20.0.0, linux 6');
     expect(text).not.toContain('Short run');
     const line = (start: string) => text.split('\n').find((l) => l.startsWith(`| ${start}`)) ?? '';
-    expect(line('GET /api/v1/opportunities?limit=20')).toMatch(/11,240 req\/s, p50 8 ms, p99 15 ms.*19,894 req\/s.*56\.5 %.*≥ 35\.0 %, p99 ≤ 25 ms.*\| MET/);
+    expect(line('GET /api/v1/opportunities?limit=20')).toMatch(
+      /11,240 req\/s, p50 8 ms, p99 15 ms.*19,894 req\/s.*56\.5 %.*≥ 35\.0 %, p99 ≤ 25 ms.*\| MET/,
+    );
     expect(line('GET /api/v1/opportunities/{id}')).toMatch(/34\.2 %.*MISSED \(ratio 34\.2 % < 45\.0 %\), NOISY/);
-    expect(line("deliveries/s, the dispatcher's rate")).toMatch(/8,453\/s \(20,000 of 20,000 unique, none lost\) in 2,366 ms.*14,088\/s.*60\.0 %.*≥ 60\.0 %.*MET/);
+    expect(line("deliveries/s, the dispatcher's rate")).toMatch(
+      /8,453\/s \(20,000 of 20,000 unique, none lost\) in 2,366 ms.*14,088\/s.*60\.0 %.*≥ 60\.0 %.*MET/,
+    );
     expect(line('deliveries/s, live')).toMatch(/118\/s.*1,758\/s.*lag p50 5300 ms, p99 5700 ms.*14,088\/s.*12\.5 %.*measured/);
     expect(line('fan-out')).toContain('cold 2,700 ms, warm 1,900 ms');
     expect(line('pool vs inline')).toMatch(/42,422 vs 70,684 jobs\/s.*0\.60×/);
@@ -109,7 +166,9 @@ describe('renderSummary', () => {
 
   it('includes the deep-page results when their file exists', () => {
     const text = renderSummary(summary({ deepPage: { at: '2026-01-01T00:00:00.000Z', table: '| page | ms |\n|---|---:|\n| 100 | 12 |' } }));
-    expect(text).toContain('#### Deep pages (bench/results-deep-page.json of 2026-01-01T00:00:00.000Z; not run by `npm run bench`)\n\n| page | ms |');
+    expect(text).toContain(
+      '#### Deep pages (bench/results-deep-page.json of 2026-01-01T00:00:00.000Z; not run by `npm run bench`)\n\n| page | ms |',
+    );
   });
 });
 

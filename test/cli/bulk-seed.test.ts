@@ -74,8 +74,16 @@ describe('packline seed --needs/--events', () => {
     expect(await scalar('select value from change_epoch where id = 1')).toBeGreaterThan(epoch);
     expect(await scalar('select count(*) from outbox_events')).toBe(outbox);
     expect(await scalar('select count(*) from organizations where billing_email is not null or internal_notes is not null')).toBe(0);
-    expect(await scalar('select count(*) from events where host_contact_email is not null or host_contact_phone is not null or host_notes is not null')).toBe(0);
-    expect(await scalar(`select count(*) from organizations where id like 'scale-%' and listed = ${postgres ? 'true' : '1'} and complete = ${postgres ? 'true' : '1'} and demo = ${postgres ? 'false' : '0'}`)).toBe(8);
+    expect(
+      await scalar(
+        'select count(*) from events where host_contact_email is not null or host_contact_phone is not null or host_notes is not null',
+      ),
+    ).toBe(0);
+    expect(
+      await scalar(
+        `select count(*) from organizations where id like 'scale-%' and listed = ${postgres ? 'true' : '1'} and complete = ${postgres ? 'true' : '1'} and demo = ${postgres ? 'false' : '0'}`,
+      ),
+    ).toBe(8);
     // Ties to cross: a burst of needs published at one instant, longer than a page.
     expect(await scalar('select max(c) from (select count(*) as c from needs group by published_at) as t')).toBeGreaterThan(100);
 
@@ -103,7 +111,10 @@ describe('packline seed --needs/--events', () => {
     let count = 0;
     let after: string | null = null;
     for (;;) {
-      const data: any = await stack.graphql('query ($after: String) { opportunities(first: 50, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }', { after });
+      const data: any = await stack.graphql(
+        'query ($after: String) { opportunities(first: 50, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }',
+        { after },
+      );
       count += data.opportunities.edges.length;
       if (!data.opportunities.pageInfo.hasNextPage) break;
       after = data.opportunities.pageInfo.endCursor;
@@ -123,11 +134,21 @@ describe('packline seed --needs/--events', () => {
     expect(items.every((e) => Date.parse(e.ends_at) > Date.parse(e.starts_at))).toBe(true);
   });
 
-  it('the feed indexes exist, and the public read path\'s list statements, deep pages included, seek them', async () => {
+  it("the feed indexes exist, and the public read path's list statements, deep pages included, seek them", async () => {
     const indexes = postgres
-      ? ((await sql(stack, `select indexname as name, indexdef as def from pg_indexes where tablename in ('needs', 'events')`)) as { name: string; def: string }[])
-      : ((await sql(stack, `select name, sql as def from sqlite_master where type = 'index' and tbl_name in ('needs', 'events')`)) as { name: string; def: string }[]);
-    const columns = (name: string) => indexes.find((i) => i.name === name)?.def.replace(/[`"]/g, '').replace(/^.*\(/, '(');
+      ? ((await sql(stack, `select indexname as name, indexdef as def from pg_indexes where tablename in ('needs', 'events')`)) as {
+          name: string;
+          def: string;
+        }[])
+      : ((await sql(stack, `select name, sql as def from sqlite_master where type = 'index' and tbl_name in ('needs', 'events')`)) as {
+          name: string;
+          def: string;
+        }[]);
+    const columns = (name: string) =>
+      indexes
+        .find((i) => i.name === name)
+        ?.def.replace(/[`"]/g, '')
+        .replace(/^.*\(/, '(');
     expect(columns('needs_public_feed_idx')).toBe('(state, demo, published_at, id)');
     expect(columns('events_upcoming_feed_idx')).toBe('(status, demo, starts_at, id, ends_at)');
     expect(columns('events_public_feed_idx'), 'replaced by events_upcoming_feed_idx').toBeUndefined();
@@ -135,9 +156,16 @@ describe('packline seed --needs/--events', () => {
     // The public read path's own list statements, with the position of a row deep in each list.
     const { needsFirst, needsAfter, eventsAfter } = PUBLIC_LIST_STATEMENTS;
     const at = (value: unknown) => (postgres ? value : Number(value));
-    const [needRow] = await sql(stack, "select published_at as t, id from needs where state = 'public' and demo = false order by published_at desc, id desc limit 1 offset 2000");
+    const [needRow] = await sql(
+      stack,
+      "select published_at as t, id from needs where state = 'public' and demo = false order by published_at desc, id desc limit 1 offset 2000",
+    );
     const now = postgres ? new Date() : Date.now();
-    const [eventRow] = await sql(stack, "select starts_at as t, id from events where status = 'public' and demo = false and ends_at > ? order by starts_at, id limit 1 offset 300", [now]);
+    const [eventRow] = await sql(
+      stack,
+      "select starts_at as t, id from events where status = 'public' and demo = false and ends_at > ? order by starts_at, id limit 1 offset 300",
+      [now],
+    );
     const deepNeeds = { sql: needsAfter.sqlite, params: [at(needRow.t), needRow.id, 51] };
     const deepEvents = { sql: eventsAfter.sqlite, params: [now, at(eventRow.t), eventRow.id, 51] };
     const firstNeeds = { sql: needsFirst.sqlite, params: [51] };
@@ -163,7 +191,9 @@ describe('packline seed --needs/--events', () => {
       const plan = async (q: { sql: string; params: unknown[] }) =>
         ((await sql(stack, `explain query plan ${q.sql}`, q.params)) as { detail: string }[]).map((r) => r.detail).join('\n');
       expect(await plan(deepNeeds)).toBe('SEARCH needs USING INDEX needs_public_feed_idx (state=? AND demo=? AND (published_at,id)<(?,?))');
-      expect(await plan(deepEvents)).toBe('SEARCH events USING INDEX events_upcoming_feed_idx (status=? AND demo=? AND (starts_at,id)>(?,?))');
+      expect(await plan(deepEvents)).toBe(
+        'SEARCH events USING INDEX events_upcoming_feed_idx (status=? AND demo=? AND (starts_at,id)>(?,?))',
+      );
       expect(await plan(firstNeeds)).toBe('SEARCH needs USING INDEX needs_public_feed_idx (state=? AND demo=?)');
     }
   });

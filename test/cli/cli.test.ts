@@ -58,10 +58,24 @@ describe('packline against a running service', () => {
       expect(created.allowances).toMatchObject({ active_keys: 1 });
       expect(created.partner_payment).toEqual({ confirmed_rate_percent: null, partners_count: 0 });
       expect(created.proofs).toEqual({ completed_packs: 0, references: 0, certifications: 0 });
-      const seen = await stack.graphql<{ organization: { name: string; plan: string } }>('{ organization(id: "acme-tools") { name plan } }');
+      const seen = await stack.graphql<{ organization: { name: string; plan: string } }>(
+        '{ organization(id: "acme-tools") { name plan } }',
+      );
       expect(seen.organization).toEqual({ name: 'Acme Tools', plan: 'base' });
 
-      const hidden = await json('orgs', 'create', '--id', 'quiet-co', '--name', 'Quiet Co', '--plan', 'clan', '--unlisted', '--demo', '--incomplete');
+      const hidden = await json(
+        'orgs',
+        'create',
+        '--id',
+        'quiet-co',
+        '--name',
+        'Quiet Co',
+        '--plan',
+        'clan',
+        '--unlisted',
+        '--demo',
+        '--incomplete',
+      );
       expect(hidden).toMatchObject({ id: 'quiet-co', plan: 'clan', listed: false, demo: true, complete: false });
     },
     SLOW,
@@ -74,10 +88,31 @@ describe('packline against a running service', () => {
       expect(listed.map((o) => o.id)).toEqual(expect.arrayContaining(['listed-co', 'keys-base', 'atelier-nord']));
       expect(listed.find((o) => o.id === 'listed-co')).toMatchObject({ name: 'Org listed-co', plan: 'base', listed: true });
 
-      const updated = await json('orgs', 'update', 'listed-co', '--name', 'Listed Co Ltd', '--plan', 'alpha', '--no-listed', '--city', 'Nantes', '--country', 'fr');
-      expect(updated).toMatchObject({ id: 'listed-co', name: 'Listed Co Ltd', plan: 'alpha', listed: false, place: { city: 'Nantes', country: 'FR' } });
+      const updated = await json(
+        'orgs',
+        'update',
+        'listed-co',
+        '--name',
+        'Listed Co Ltd',
+        '--plan',
+        'alpha',
+        '--no-listed',
+        '--city',
+        'Nantes',
+        '--country',
+        'fr',
+      );
+      expect(updated).toMatchObject({
+        id: 'listed-co',
+        name: 'Listed Co Ltd',
+        plan: 'alpha',
+        listed: false,
+        place: { city: 'Nantes', country: 'FR' },
+      });
       // The running server reads the same database.
-      const seen = await stack.graphql<{ organization: { name: string; plan: string; listed: boolean } }>('{ organization(id: "listed-co") { name plan listed } }');
+      const seen = await stack.graphql<{ organization: { name: string; plan: string; listed: boolean } }>(
+        '{ organization(id: "listed-co") { name plan listed } }',
+      );
       expect(seen.organization).toEqual({ name: 'Listed Co Ltd', plan: 'alpha', listed: false });
 
       expect(await json('orgs', 'show', 'listed-co')).toMatchObject({ id: 'listed-co', name: 'Listed Co Ltd', listed: false });
@@ -96,7 +131,18 @@ describe('packline against a running service', () => {
     'keys create / list / revoke: the key works at once, is never listed, and stops working after revoke',
     async () => {
       const expiresAt = inDays(30);
-      const created = await json('keys', 'create', '--org', 'keys-base', '--scopes', ALL_SCOPES, '--expires-at', expiresAt, '--name', 'CI key');
+      const created = await json(
+        'keys',
+        'create',
+        '--org',
+        'keys-base',
+        '--scopes',
+        ALL_SCOPES,
+        '--expires-at',
+        expiresAt,
+        '--name',
+        'CI key',
+      );
       expect(created).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^live_[0-9A-Za-z]{36}$/) });
       expect([...created.scopes].sort()).toEqual(['events:read', 'opportunities:read', 'organization:read']);
       expect(Date.parse(created.expires_at)).toBe(Date.parse(expiresAt));
@@ -112,7 +158,14 @@ describe('packline against a running service', () => {
       expect(listing.stdout).not.toContain(key);
       const keys = JSON.parse(listing.stdout) as Record<string, unknown>[];
       expect(keys).toHaveLength(1);
-      expect(keys[0]).toMatchObject({ id: created.id, name: 'CI key', status: 'active', prefix: key.slice(0, 11), organization_id: 'keys-base', revoked_at: null });
+      expect(keys[0]).toMatchObject({
+        id: created.id,
+        name: 'CI key',
+        status: 'active',
+        prefix: key.slice(0, 11),
+        organization_id: 'keys-base',
+        revoked_at: null,
+      });
       expect(keys[0]).not.toHaveProperty('key');
       const human = await cli('keys', 'list', '--org', 'keys-base');
       expect(human.code).toBe(0);
@@ -127,7 +180,11 @@ describe('packline against a running service', () => {
 
       const revoked = await json('keys', 'revoke', created.id);
       expect(revoked).toMatchObject({ id: created.id, status: 'revoked', revoked_at: expect.any(String) });
-      await eventually(() => status('/organization', key), (s) => s === 401, { what: 'the revoked key refused (401)' });
+      await eventually(
+        () => status('/organization', key),
+        (s) => s === 401,
+        { what: 'the revoked key refused (401)' },
+      );
 
       // The slot is free again; a person is told the key is shown once.
       const again = await cli('keys', 'create', '--org', 'keys-base', '--scopes', 'organization:read', '--expires-at', inDays(5));
@@ -169,7 +226,19 @@ describe('packline against a running service', () => {
   it(
     'needs publish / update / show / list / withdraw, and make-private, as the API shows them',
     async () => {
-      const need = await json('needs', 'publish', '--org', 'atelier-nord', '--title', 'Acoustic survey of a library', '--description', 'Measure and model the reading rooms.', '--expertise', 'acoustics, modelling', '--remote');
+      const need = await json(
+        'needs',
+        'publish',
+        '--org',
+        'atelier-nord',
+        '--title',
+        'Acoustic survey of a library',
+        '--description',
+        'Measure and model the reading rooms.',
+        '--expertise',
+        'acoustics, modelling',
+        '--remote',
+      );
       expect(need).toMatchObject({
         id: expect.stringMatching(/^n_/),
         title: 'Acoustic survey of a library',
@@ -179,11 +248,29 @@ describe('packline against a running service', () => {
         admin: { state: 'public', discreet: false, demo: false },
       });
       const path = `/opportunities/${need.id}`;
-      const published = await eventually(() => stack.get(path), (r) => r.status === 200, { what: `GET ${path} 200` });
+      const published = await eventually(
+        () => stack.get(path),
+        (r) => r.status === 200,
+        { what: `GET ${path} 200` },
+      );
       expect(await published.json()).toMatchObject({ id: need.id, title: 'Acoustic survey of a library', remote_allowed: true });
 
-      const updated = await json('needs', 'update', need.id, '--title', 'Acoustic survey of two libraries', '--no-remote', '--expertise', 'acoustics');
-      expect(updated).toMatchObject({ id: need.id, title: 'Acoustic survey of two libraries', remote_allowed: false, required_expertise: ['acoustics'] });
+      const updated = await json(
+        'needs',
+        'update',
+        need.id,
+        '--title',
+        'Acoustic survey of two libraries',
+        '--no-remote',
+        '--expertise',
+        'acoustics',
+      );
+      expect(updated).toMatchObject({
+        id: need.id,
+        title: 'Acoustic survey of two libraries',
+        remote_allowed: false,
+        required_expertise: ['acoustics'],
+      });
       await eventually(
         async () => (await (await stack.get(path)).json()) as { title: string; remote_allowed: boolean },
         (body) => body.title === 'Acoustic survey of two libraries' && body.remote_allowed === false,
@@ -196,14 +283,37 @@ describe('packline against a running service', () => {
 
       const withdrawn = await json('needs', 'withdraw', need.id);
       expect(withdrawn).toMatchObject({ id: need.id, admin: { state: 'withdrawn', withdrawn_at: expect.any(String) } });
-      await eventually(() => status(path), (s) => s === 404, { what: `GET ${path} 404 after withdraw` });
+      await eventually(
+        () => status(path),
+        (s) => s === 404,
+        { what: `GET ${path} 404 after withdraw` },
+      );
 
-      const second = await json('needs', 'publish', '--org', 'atelier-nord', '--title', 'Facade lighting study', '--description', 'Night lighting for a town hall.', '--expertise', 'lighting');
+      const second = await json(
+        'needs',
+        'publish',
+        '--org',
+        'atelier-nord',
+        '--title',
+        'Facade lighting study',
+        '--description',
+        'Night lighting for a town hall.',
+        '--expertise',
+        'lighting',
+      );
       const secondPath = `/opportunities/${second.id}`;
-      await eventually(() => status(secondPath), (s) => s === 200, { what: `GET ${secondPath} 200` });
+      await eventually(
+        () => status(secondPath),
+        (s) => s === 200,
+        { what: `GET ${secondPath} 200` },
+      );
       const madePrivate = await json('needs', 'make-private', second.id);
       expect(madePrivate).toMatchObject({ id: second.id, admin: { state: 'private' } });
-      await eventually(() => status(secondPath), (s) => s === 404, { what: `GET ${secondPath} 404 after make-private` });
+      await eventually(
+        () => status(secondPath),
+        (s) => s === 404,
+        { what: `GET ${secondPath} 404 after make-private` },
+      );
     },
     SLOW,
   );
@@ -211,13 +321,29 @@ describe('packline against a running service', () => {
   it(
     'needs publish --draft stays off the API until publish-draft',
     async () => {
-      const draft = await json('needs', 'publish', '--org', 'atelier-nord', '--title', 'Draft: roof survey', '--description', 'Not yet public.', '--expertise', 'roofing', '--draft');
+      const draft = await json(
+        'needs',
+        'publish',
+        '--org',
+        'atelier-nord',
+        '--title',
+        'Draft: roof survey',
+        '--description',
+        'Not yet public.',
+        '--expertise',
+        'roofing',
+        '--draft',
+      );
       expect(draft).toMatchObject({ admin: { state: 'draft' }, published_at: null });
       const path = `/opportunities/${draft.id}`;
       expect(await status(path)).toBe(404);
       const published = await json('needs', 'publish-draft', draft.id);
       expect(published).toMatchObject({ id: draft.id, admin: { state: 'public' } });
-      await eventually(() => status(path), (s) => s === 200, { what: `GET ${path} 200 after publish-draft` });
+      await eventually(
+        () => status(path),
+        (s) => s === 200,
+        { what: `GET ${path} 200 after publish-draft` },
+      );
     },
     SLOW,
   );
@@ -225,17 +351,60 @@ describe('packline against a running service', () => {
   it(
     'events create (online and in person) / update / show / cancel, as the API shows them',
     async () => {
-      const online = await json('events', 'create', '--org', 'atelier-nord', '--title', 'Open studio (online)', '--starts-at', inDays(10), '--ends-at', inDays(10, 2), '--online');
-      expect(online).toMatchObject({ id: expect.stringMatching(/^ev_/), title: 'Open studio (online)', online: true, host: { id: 'atelier-nord' }, admin: { status: 'public' } });
+      const online = await json(
+        'events',
+        'create',
+        '--org',
+        'atelier-nord',
+        '--title',
+        'Open studio (online)',
+        '--starts-at',
+        inDays(10),
+        '--ends-at',
+        inDays(10, 2),
+        '--online',
+      );
+      expect(online).toMatchObject({
+        id: expect.stringMatching(/^ev_/),
+        title: 'Open studio (online)',
+        online: true,
+        host: { id: 'atelier-nord' },
+        admin: { status: 'public' },
+      });
       expect(online.place?.city ?? null).toBeNull();
       const onlinePath = `/events/${online.id}`;
-      const seen = await eventually(() => stack.get(onlinePath), (r) => r.status === 200, { what: `GET ${onlinePath} 200` });
+      const seen = await eventually(
+        () => stack.get(onlinePath),
+        (r) => r.status === 200,
+        { what: `GET ${onlinePath} 200` },
+      );
       expect(await seen.json()).toMatchObject({ id: online.id, title: 'Open studio (online)', online: true });
 
-      const inPerson = await json('events', 'create', '--org', 'atelier-nord', '--title', 'Site visit', '--starts-at', inDays(12), '--ends-at', inDays(12, 3), '--city', 'Lyon', '--country', 'fr', '--timezone', 'Europe/Paris');
+      const inPerson = await json(
+        'events',
+        'create',
+        '--org',
+        'atelier-nord',
+        '--title',
+        'Site visit',
+        '--starts-at',
+        inDays(12),
+        '--ends-at',
+        inDays(12, 3),
+        '--city',
+        'Lyon',
+        '--country',
+        'fr',
+        '--timezone',
+        'Europe/Paris',
+      );
       expect(inPerson).toMatchObject({ online: false, timezone: 'Europe/Paris', place: { city: 'Lyon', country: 'FR' } });
       const inPersonPath = `/events/${inPerson.id}`;
-      const visit = await eventually(() => stack.get(inPersonPath), (r) => r.status === 200, { what: `GET ${inPersonPath} 200` });
+      const visit = await eventually(
+        () => stack.get(inPersonPath),
+        (r) => r.status === 200,
+        { what: `GET ${inPersonPath} 200` },
+      );
       expect(await visit.json()).toMatchObject({ id: inPerson.id, online: false, place: { city: 'Lyon', country: 'FR' } });
 
       const updated = await json('events', 'update', inPerson.id, '--title', 'Site visit and lunch', '--ends-at', inDays(12, 4));
@@ -248,7 +417,11 @@ describe('packline against a running service', () => {
 
       const cancelled = await json('events', 'cancel', inPerson.id);
       expect(cancelled).toMatchObject({ id: inPerson.id, admin: { status: 'cancelled', cancelled_at: expect.any(String) } });
-      await eventually(() => status(inPersonPath), (s) => s === 404, { what: `GET ${inPersonPath} 404 after cancel` });
+      await eventually(
+        () => status(inPersonPath),
+        (s) => s === 404,
+        { what: `GET ${inPersonPath} 404 after cancel` },
+      );
       // Internal callers still read it.
       expect(await json('events', 'show', inPerson.id)).toMatchObject({ id: inPerson.id, admin: { status: 'cancelled' } });
       // The other event is untouched.
@@ -260,12 +433,31 @@ describe('packline against a running service', () => {
   it(
     'members create --org --role returns the member with the membership',
     async () => {
-      const admin = await json('members', 'create', '--email', 'clara@atelier-nord.example', '--name', 'Clara Vidal', '--org', 'atelier-nord', '--role', 'admin');
-      expect(admin).toMatchObject({ id: expect.stringMatching(/^m_/), email: 'clara@atelier-nord.example', name: 'Clara Vidal', memberships: [{ organization_id: 'atelier-nord', role: 'admin' }] });
+      const admin = await json(
+        'members',
+        'create',
+        '--email',
+        'clara@atelier-nord.example',
+        '--name',
+        'Clara Vidal',
+        '--org',
+        'atelier-nord',
+        '--role',
+        'admin',
+      );
+      expect(admin).toMatchObject({
+        id: expect.stringMatching(/^m_/),
+        email: 'clara@atelier-nord.example',
+        name: 'Clara Vidal',
+        memberships: [{ organization_id: 'atelier-nord', role: 'admin' }],
+      });
       const seen = await stack.graphql<{ members: { email: string; memberships: { organizationId: string; role: string }[] }[] }>(
         '{ members(organizationId: "atelier-nord") { email memberships { organizationId role } } }',
       );
-      expect(seen.members.find((m) => m.email === 'clara@atelier-nord.example')?.memberships).toContainEqual({ organizationId: 'atelier-nord', role: 'admin' });
+      expect(seen.members.find((m) => m.email === 'clara@atelier-nord.example')?.memberships).toContainEqual({
+        organizationId: 'atelier-nord',
+        role: 'admin',
+      });
 
       // And for a person (default role: member).
       const human = await cli('members', 'create', '--email', 'leo@atelier-nord.example', '--name', 'Leo Petit', '--org', 'atelier-nord');
@@ -283,7 +475,12 @@ describe('packline against a running service', () => {
       const loner = await json('members', 'create', '--email', 'Sam@Example.org', '--name', 'Sam Loner');
       expect(loner).toMatchObject({ id: expect.stringMatching(/^m_/), email: 'sam@example.org', name: 'Sam Loner', memberships: [] });
 
-      const listed = await json<{ id: string; email: string; memberships: { organization_id: string; role: string }[] }[]>('members', 'list', '--org', 'listed-co');
+      const listed = await json<{ id: string; email: string; memberships: { organization_id: string; role: string }[] }[]>(
+        'members',
+        'list',
+        '--org',
+        'listed-co',
+      );
       expect(listed.map((m) => m.email)).toEqual(['dana@listed-co.example']);
       expect(listed[0]!.memberships).toEqual([{ organization_id: 'listed-co', role: 'admin' }]);
       const all = await json<{ id: string }[]>('members', 'list', '--org', 'atelier-nord');
@@ -318,7 +515,15 @@ describe('packline against a running service', () => {
       const help = await cli('help');
       expect(help.code).toBe(0);
       expect(help.stderr).toBe('');
-      for (const line of ['packline start', 'packline orgs create', 'packline keys create', 'packline needs publish', 'packline events create', 'packline members create', '--json']) {
+      for (const line of [
+        'packline start',
+        'packline orgs create',
+        'packline keys create',
+        'packline needs publish',
+        'packline events create',
+        'packline members create',
+        '--json',
+      ]) {
         expect(help.stdout).toContain(line);
       }
     },
@@ -346,8 +551,16 @@ describe('packline against a running service', () => {
       { name: 'unknown command', args: ['frobnicate', '--json'], messages: [/Unknown command 'frobnicate'/] },
       { name: 'unknown subcommand', args: ['orgs', 'explode', '--json'], messages: [/Unknown command 'orgs explode'/] },
       { name: 'missing subcommand', args: ['keys'], messages: [/Missing command after 'keys'/] },
-      { name: 'unknown flag', args: ['orgs', 'list', '--colour', '--json'], messages: [/Unknown option '--colour'/, /usage: packline orgs list/] },
-      { name: 'missing required flag (orgs create --name)', args: ['orgs', 'create', '--id', 'nameless', '--plan', 'base', '--json'], messages: [/Missing --name/] },
+      {
+        name: 'unknown flag',
+        args: ['orgs', 'list', '--colour', '--json'],
+        messages: [/Unknown option '--colour'/, /usage: packline orgs list/],
+      },
+      {
+        name: 'missing required flag (orgs create --name)',
+        args: ['orgs', 'create', '--id', 'nameless', '--plan', 'base', '--json'],
+        messages: [/Missing --name/],
+      },
       {
         name: 'missing required flag (keys create --expires-at)',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--json'],
@@ -358,7 +571,11 @@ describe('packline against a running service', () => {
         args: ['needs', 'publish', '--org', 'atelier-nord', '--title', 'T', '--description', 'D', '--json'],
         messages: [/Missing --expertise/],
       },
-      { name: 'invalid --plan', args: ['orgs', 'create', '--id', 'gold-co', '--name', 'Gold', '--plan', 'gold', '--json'], messages: [/--plan/, /'gold'/, /base, alpha, clan/] },
+      {
+        name: 'invalid --plan',
+        args: ['orgs', 'create', '--id', 'gold-co', '--name', 'Gold', '--plan', 'gold', '--json'],
+        messages: [/--plan/, /'gold'/, /base, alpha, clan/],
+      },
       {
         name: '--expires-at not ISO 8601',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--expires-at', 'next tuesday', '--json'],
@@ -376,18 +593,42 @@ describe('packline against a running service', () => {
       },
       {
         name: '--scopes with an unknown scope',
-        args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'organization:read,organization:write', '--expires-at', inDays(5), '--json'],
+        args: [
+          'keys',
+          'create',
+          '--org',
+          'atelier-nord',
+          '--scopes',
+          'organization:read,organization:write',
+          '--expires-at',
+          inDays(5),
+          '--json',
+        ],
         messages: [/Unknown scope 'organization:write'/, /--scopes/],
       },
-      { name: 'needs withdraw of an unknown id', args: ['needs', 'withdraw', 'n_doesnotexist0000', '--json'], messages: [/No need with id 'n_doesnotexist0000'/] },
-      { name: 'events cancel of an unknown id', args: ['events', 'cancel', 'ev_doesnotexist000', '--json'], messages: [/No event with id 'ev_doesnotexist000'/] },
-      { name: 'keys revoke of an unknown id', args: ['keys', 'revoke', 'key_doesnotexist00', '--json'], messages: [/No API key with id 'key_doesnotexist00'/] },
+      {
+        name: 'needs withdraw of an unknown id',
+        args: ['needs', 'withdraw', 'n_doesnotexist0000', '--json'],
+        messages: [/No need with id 'n_doesnotexist0000'/],
+      },
+      {
+        name: 'events cancel of an unknown id',
+        args: ['events', 'cancel', 'ev_doesnotexist000', '--json'],
+        messages: [/No event with id 'ev_doesnotexist000'/],
+      },
+      {
+        name: 'keys revoke of an unknown id',
+        args: ['keys', 'revoke', 'key_doesnotexist00', '--json'],
+        messages: [/No API key with id 'key_doesnotexist00'/],
+      },
       {
         name: 'invalid organization id slug',
         args: ['orgs', 'create', '--id', 'Not A Slug!', '--name', 'Bad', '--plan', 'base', '--json'],
         messages: [/id must be/, /--id/],
         after: async () => {
-          const orgs = await stack.graphql<{ organizations: { edges: { node: { name: string } }[] } }>('{ organizations(first: 50) { edges { node { name } } } }');
+          const orgs = await stack.graphql<{ organizations: { edges: { node: { name: string } }[] } }>(
+            '{ organizations(first: 50) { edges { node { name } } } }',
+          );
           expect(orgs.organizations.edges.map((e) => e.node.name)).not.toContain('Bad');
         },
       },
@@ -396,26 +637,69 @@ describe('packline against a running service', () => {
         args: ['orgs', 'create', '--id', 'atelier-nord', '--name', 'Impostor', '--plan', 'base', '--json'],
         messages: [/already exists/, /--id/],
         after: async () => {
-          const org = await stack.graphql<{ organization: { name: string; plan: string } }>('{ organization(id: "atelier-nord") { name plan } }');
+          const org = await stack.graphql<{ organization: { name: string; plan: string } }>(
+            '{ organization(id: "atelier-nord") { name plan } }',
+          );
           expect(org.organization).toEqual({ name: 'Atelier Nord', plan: 'clan' });
         },
       },
       {
         name: 'events create with neither --online nor --city/--country',
-        args: ['events', 'create', '--org', 'atelier-nord', '--title', 'Nowhere', '--starts-at', inDays(3), '--ends-at', inDays(3, 1), '--json'],
+        args: [
+          'events',
+          'create',
+          '--org',
+          'atelier-nord',
+          '--title',
+          'Nowhere',
+          '--starts-at',
+          inDays(3),
+          '--ends-at',
+          inDays(3, 1),
+          '--json',
+        ],
         messages: [/--online/, /--city/, /--country/],
       },
       {
         name: 'events create with --city but no --country',
-        args: ['events', 'create', '--org', 'atelier-nord', '--title', 'Half a place', '--starts-at', inDays(3), '--ends-at', inDays(3, 1), '--city', 'Lyon', '--json'],
+        args: [
+          'events',
+          'create',
+          '--org',
+          'atelier-nord',
+          '--title',
+          'Half a place',
+          '--starts-at',
+          inDays(3),
+          '--ends-at',
+          inDays(3, 1),
+          '--city',
+          'Lyon',
+          '--json',
+        ],
         messages: [/--country/],
       },
       {
         name: 'events create with ends-at before starts-at',
-        args: ['events', 'create', '--org', 'atelier-nord', '--title', 'Backwards', '--starts-at', inDays(4), '--ends-at', inDays(3), '--online', '--json'],
+        args: [
+          'events',
+          'create',
+          '--org',
+          'atelier-nord',
+          '--title',
+          'Backwards',
+          '--starts-at',
+          inDays(4),
+          '--ends-at',
+          inDays(3),
+          '--online',
+          '--json',
+        ],
         messages: [/ends_at must be after starts_at/, /--ends-at/],
         after: async () => {
-          const events = await stack.graphql<{ events: { edges: { node: { title: string } }[] } }>('{ events(first: 50) { edges { node { title } } } }');
+          const events = await stack.graphql<{ events: { edges: { node: { title: string } }[] } }>(
+            '{ events(first: 50) { edges { node { title } } } }',
+          );
           expect(events.events.edges.map((e) => e.node.title)).not.toContain('Backwards');
         },
       },
@@ -466,37 +750,37 @@ describe('packline migrate and seed on a fresh database', () => {
   }
 
   for (const kind of kinds) {
-    it(
-      `${kind.name}: migrate applies then is up to date; seed loads once`,
-      async () => {
-        const env = await kind.env();
-        const first = await runCli(['migrate'], env);
-        expect(first.code).toBe(0);
-        expect(first.stderr).toBe('');
-        expect(first.stdout).toMatch(/^Applied Migration\d+/);
-        const second = await runCli(['migrate'], env);
-        expect(second.code).toBe(0);
-        expect(second.stdout).toMatch(/up to date/);
-        const again = await runJson<{ applied: string[]; total: number }>(['migrate'], env);
-        expect(again).toEqual({ applied: [], total: expect.any(Number) });
-        expect(again.total).toBeGreaterThanOrEqual(1);
+    it(`${kind.name}: migrate applies then is up to date; seed loads once`, async () => {
+      const env = await kind.env();
+      const first = await runCli(['migrate'], env);
+      expect(first.code).toBe(0);
+      expect(first.stderr).toBe('');
+      expect(first.stdout).toMatch(/^Applied Migration\d+/);
+      const second = await runCli(['migrate'], env);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/up to date/);
+      const again = await runJson<{ applied: string[]; total: number }>(['migrate'], env);
+      expect(again).toEqual({ applied: [], total: expect.any(Number) });
+      expect(again.total).toBeGreaterThanOrEqual(1);
 
-        const seeded = await runJson(['seed'], env);
-        expect(seeded).toMatchObject({
-          seeded: true,
-          organizations: expect.any(Number),
-          demo_api_key: { organization_id: 'atelier-nord', key: expect.stringMatching(/^live_[0-9A-Za-z]{36}$/), expires_at: expect.any(String) },
-        });
-        expect(seeded.organizations).toBeGreaterThan(0);
-        expect(Date.parse(seeded.demo_api_key.expires_at)).toBeGreaterThan(Date.now());
-        expect(await runJson(['seed'], env)).toEqual({ seeded: false });
+      const seeded = await runJson(['seed'], env);
+      expect(seeded).toMatchObject({
+        seeded: true,
+        organizations: expect.any(Number),
+        demo_api_key: {
+          organization_id: 'atelier-nord',
+          key: expect.stringMatching(/^live_[0-9A-Za-z]{36}$/),
+          expires_at: expect.any(String),
+        },
+      });
+      expect(seeded.organizations).toBeGreaterThan(0);
+      expect(Date.parse(seeded.demo_api_key.expires_at)).toBeGreaterThan(Date.now());
+      expect(await runJson(['seed'], env)).toEqual({ seeded: false });
 
-        // The seeded data is what the CLI then reads.
-        const orgs = await runJson<{ id: string }[]>(['orgs', 'list'], env);
-        expect(orgs).toHaveLength(seeded.organizations);
-      },
-      120_000,
-    );
+      // The seeded data is what the CLI then reads.
+      const orgs = await runJson<{ id: string }[]>(['orgs', 'list'], env);
+      expect(orgs).toHaveLength(seeded.organizations);
+    }, 120_000);
   }
 });
 
@@ -521,7 +805,9 @@ describe('packline start', () => {
       HOST: '127.0.0.1',
       DATA_DIR: dir,
       ...(database.url ? { DATABASE_URL: database.url } : {}),
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-cli-${randomBytes(4).toString('hex')}` } : {}),
+      ...(process.env.REDIS_URL
+        ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-cli-${randomBytes(4).toString('hex')}` }
+        : {}),
     };
   }
 
@@ -562,63 +848,58 @@ describe('packline start', () => {
   const COUNT = '{ organizations(first: 50) { edges { node { id } } } apiKeys(organizationId: "atelier-nord") { id status } }';
   type Counts = { organizations: { edges: unknown[] }; apiKeys: { id: string; status: string }[] };
 
-  it(
-    'prints where it listens, the internal token and a demo key; serves; stops on SIGTERM; a restart keeps the key and the data',
-    async () => {
-      const env = await freshEnv();
-      const first = await start(env);
-      const { banner } = first;
-      expect(banner.port).toBeGreaterThan(0);
-      expect(banner.rest).toBe(`http://127.0.0.1:${banner.port}/api/v1`);
-      expect(banner.graphql).toBe(`http://127.0.0.1:${banner.port}/graphql`);
-      expect(banner.text).toMatch(env.DATABASE_URL ? /Database\s+PostgreSQL/ : /Database\s+SQLite/);
-      expect(banner.demoKey).toMatch(/^live_[0-9A-Za-z]{36}$/);
+  it('prints where it listens, the internal token and a demo key; serves; stops on SIGTERM; a restart keeps the key and the data', async () => {
+    const env = await freshEnv();
+    const first = await start(env);
+    const { banner } = first;
+    expect(banner.port).toBeGreaterThan(0);
+    expect(banner.rest).toBe(`http://127.0.0.1:${banner.port}/api/v1`);
+    expect(banner.graphql).toBe(`http://127.0.0.1:${banner.port}/graphql`);
+    expect(banner.text).toMatch(env.DATABASE_URL ? /Database\s+PostgreSQL/ : /Database\s+SQLite/);
+    expect(banner.demoKey).toMatch(/^live_[0-9A-Za-z]{36}$/);
 
-      // The generated internal token is the one kept in DATA_DIR, readable by the owner only.
-      const tokenFile = join(env.DATA_DIR!, 'internal-api-token');
-      expect(readFileSync(tokenFile, 'utf8').trim()).toBe(banner.token);
-      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-      const keyFile = join(env.DATA_DIR!, 'demo-api-key');
-      expect(readFileSync(keyFile, 'utf8').trim()).toBe(banner.demoKey);
-      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // The generated internal token is the one kept in DATA_DIR, readable by the owner only.
+    const tokenFile = join(env.DATA_DIR!, 'internal-api-token');
+    expect(readFileSync(tokenFile, 'utf8').trim()).toBe(banner.token);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const keyFile = join(env.DATA_DIR!, 'demo-api-key');
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(banner.demoKey);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
 
-      const org = await fetch(`${banner.rest}/organization`, { headers: { authorization: `Bearer ${banner.demoKey}` } });
-      expect(org.status).toBe(200);
-      expect(((await org.json()) as { id: string }).id).toBe('atelier-nord');
-      const opportunities = await fetch(`${banner.rest}/opportunities?limit=2`, { headers: { authorization: `Bearer ${banner.demoKey}` } });
-      expect(opportunities.status).toBe(200);
-      const before = await internalGraphql<Counts>(banner, COUNT);
-      expect(before.organizations.edges.length).toBeGreaterThan(0);
-      expect(before.apiKeys).toHaveLength(1);
+    const org = await fetch(`${banner.rest}/organization`, { headers: { authorization: `Bearer ${banner.demoKey}` } });
+    expect(org.status).toBe(200);
+    expect(((await org.json()) as { id: string }).id).toBe('atelier-nord');
+    const opportunities = await fetch(`${banner.rest}/opportunities?limit=2`, { headers: { authorization: `Bearer ${banner.demoKey}` } });
+    expect(opportunities.status).toBe(200);
+    const before = await internalGraphql<Counts>(banner, COUNT);
+    expect(before.organizations.edges.length).toBeGreaterThan(0);
+    expect(before.apiKeys).toHaveLength(1);
 
-      expect(await first.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(await first.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
 
-      // Second start on the same DATA_DIR (and database): same key, same token, no second load.
-      const second = await start(env);
-      expect(second.banner.demoKey).toBe(banner.demoKey);
-      expect(second.banner.token).toBe(banner.token);
-      const after = await internalGraphql<Counts>(second.banner, COUNT);
-      expect(after.organizations.edges).toHaveLength(before.organizations.edges.length);
-      expect(after.apiKeys).toEqual(before.apiKeys);
-      const again = await fetch(`${second.banner.rest}/organization`, { headers: { authorization: `Bearer ${second.banner.demoKey}` } });
-      expect(again.status).toBe(200);
-      expect(await second.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    },
-    120_000,
-  );
+    // Second start on the same DATA_DIR (and database): same key, same token, no second load.
+    const second = await start(env);
+    expect(second.banner.demoKey).toBe(banner.demoKey);
+    expect(second.banner.token).toBe(banner.token);
+    const after = await internalGraphql<Counts>(second.banner, COUNT);
+    expect(after.organizations.edges).toHaveLength(before.organizations.edges.length);
+    expect(after.apiKeys).toEqual(before.apiKeys);
+    const again = await fetch(`${second.banner.rest}/organization`, { headers: { authorization: `Bearer ${second.banner.demoKey}` } });
+    expect(again.status).toBe(200);
+    expect(await second.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  }, 120_000);
 
-  it(
-    '--no-demo on a fresh DATA_DIR loads nothing and prints no demo key',
-    async () => {
-      const env = await freshEnv();
-      const { process: proc, banner } = await start(env, '--no-demo');
-      expect(banner.demoKey).toBeUndefined();
-      expect(banner.text).toMatch(/Demo API key\s+\(none/);
-      expect(banner.text).not.toMatch(/live_[0-9A-Za-z]{36}/);
-      const counts = await internalGraphql<{ organizations: { edges: unknown[] } }>(banner, '{ organizations(first: 50) { edges { node { id } } } }');
-      expect(counts.organizations.edges).toEqual([]);
-      expect(await proc.stop('SIGTERM')).toEqual({ code: 0, signal: null });
-    },
-    120_000,
-  );
+  it('--no-demo on a fresh DATA_DIR loads nothing and prints no demo key', async () => {
+    const env = await freshEnv();
+    const { process: proc, banner } = await start(env, '--no-demo');
+    expect(banner.demoKey).toBeUndefined();
+    expect(banner.text).toMatch(/Demo API key\s+\(none/);
+    expect(banner.text).not.toMatch(/live_[0-9A-Za-z]{36}/);
+    const counts = await internalGraphql<{ organizations: { edges: unknown[] } }>(
+      banner,
+      '{ organizations(first: 50) { edges { node { id } } } }',
+    );
+    expect(counts.organizations.edges).toEqual([]);
+    expect(await proc.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  }, 120_000);
 });

@@ -120,7 +120,10 @@ describe('loadConfig', () => {
     const names = ['PORT', 'DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE', 'PUBLIC_BASE_URL', 'INTERNAL_API_TOKEN'];
     expect(error.problems).toHaveLength(names.length);
     for (const name of names) {
-      expect(error.problems.some((p) => p.startsWith(name)), `a problem about ${name} in ${JSON.stringify(error.problems)}`).toBe(true);
+      expect(
+        error.problems.some((p) => p.startsWith(name)),
+        `a problem about ${name} in ${JSON.stringify(error.problems)}`,
+      ).toBe(true);
       expect(error.message).toContain(name);
     }
     expect(error.message).toMatch(/^Invalid configuration:/);
@@ -139,12 +142,20 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL not a URL', { PUBLIC_BASE_URL: 'packline.example' }, /^PUBLIC_BASE_URL /],
     ['INTERNAL_API_TOKEN too short', { INTERNAL_API_TOKEN: '0123456789abcde' }, /^INTERNAL_API_TOKEN must be at least 16 characters/],
     ['REDIS_PREFIX with spaces', { REDIS_PREFIX: 'a b' }, /^REDIS_PREFIX /],
-    ['DATA_ENCRYPTION_KEY of 16 bytes', { DATA_ENCRYPTION_KEY: Buffer.alloc(16, 1).toString('base64') }, /^DATA_ENCRYPTION_KEY must be 32 random bytes/],
+    [
+      'DATA_ENCRYPTION_KEY of 16 bytes',
+      { DATA_ENCRYPTION_KEY: Buffer.alloc(16, 1).toString('base64') },
+      /^DATA_ENCRYPTION_KEY must be 32 random bytes/,
+    ],
     ['WEBHOOK_ALLOW_HTTP not a flag', { WEBHOOK_ALLOW_HTTP: 'yes' }, /^WEBHOOK_ALLOW_HTTP must be 1 or 0/],
     ['WEBHOOK_RETRY_SCHEDULE of 3 delays', { WEBHOOK_RETRY_SCHEDULE: '0,1,2' }, /^WEBHOOK_RETRY_SCHEDULE must be 8 comma-separated delays/],
     ['WEBHOOK_RETRY_SCHEDULE with a negative delay', { WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,-1' }, /^WEBHOOK_RETRY_SCHEDULE /],
     ['WEBHOOK_LEASE_SECONDS zero', { WEBHOOK_LEASE_SECONDS: '0' }, /^WEBHOOK_LEASE_SECONDS must be an integer between 1/],
-    ['half a team-chat provider', { TEAM_CHAT_CLIENT_ID: 'client' }, /^TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together/],
+    [
+      'half a team-chat provider',
+      { TEAM_CHAT_CLIENT_ID: 'client' },
+      /^TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL go together/,
+    ],
   ];
   for (const [name, env, problem] of single) {
     it(`refuses ${name}`, () => {
@@ -206,40 +217,36 @@ describe('loadConfig', () => {
 });
 
 describe('a bad configuration seen from the command line', () => {
-  it(
-    'packline start with PORT=abc exits 1 with a message naming PORT on stderr',
-    async () => {
-      const dataDir = tempDir();
-      const result = await runCli(['start'], { DATA_DIR: dataDir, PORT: 'abc' });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/Invalid configuration/);
-      expect(result.stderr).toMatch(/PORT must be an integer between 0 and 65535 \(got 'abc'\)/);
-      expect(existsSync(join(dataDir, 'packline.sqlite'))).toBe(false);
-    },
-    60_000,
-  );
+  it('packline start with PORT=abc exits 1 with a message naming PORT on stderr', async () => {
+    const dataDir = tempDir();
+    const result = await runCli(['start'], { DATA_DIR: dataDir, PORT: 'abc' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/Invalid configuration/);
+    expect(result.stderr).toMatch(/PORT must be an integer between 0 and 65535 \(got 'abc'\)/);
+    expect(existsSync(join(dataDir, 'packline.sqlite'))).toBe(false);
+  }, 60_000);
 
-  it(
-    'an admin command reports every problem at once',
-    async () => {
-      const dataDir = tempDir();
-      const result = await runCli(['orgs', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
-      expect(result.code).toBe(1);
-      expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
-      expect(result.stderr).toMatch(/LOG_LEVEL must be one of/);
-    },
-    60_000,
-  );
+  it('an admin command reports every problem at once', async () => {
+    const dataDir = tempDir();
+    const result = await runCli(['orgs', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+    expect(result.stderr).toMatch(/LOG_LEVEL must be one of/);
+  }, 60_000);
 });
 
 describe('public assistant connector settings', () => {
-  it('default to 60 calls a minute, 20 compositions an hour, no trusted proxy, and the service\'s own hosts', () => {
+  it("default to 60 calls a minute, 20 compositions an hour, no trusted proxy, and the service's own hosts", () => {
     const local = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY });
     expect(local.trustedProxies).toBe(0);
     expect(local.mcp).toEqual({ allowedHosts: ['127.0.0.1', 'localhost', '[::1]'], ratePerMinute: 60, composePerHour: 20 });
-    const deployed = loadConfig({ INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY, PUBLIC_BASE_URL: 'https://API.Example.org:8443/base/' });
+    const deployed = loadConfig({
+      INTERNAL_API_TOKEN: TOKEN,
+      DATA_ENCRYPTION_KEY: KEY,
+      PUBLIC_BASE_URL: 'https://API.Example.org:8443/base/',
+    });
     expect(deployed.mcp.allowedHosts).toEqual(['api.example.org', '127.0.0.1', 'localhost', '[::1]']);
   });
 
@@ -253,7 +260,11 @@ describe('public assistant connector settings', () => {
       MCP_COMPOSE_LIMIT_PER_HOUR: '1',
     });
     expect(config.trustedProxies).toBe(2);
-    expect(config.mcp).toEqual({ allowedHosts: ['mcp.example.org', 'localhost:8080', '[::1]:9000', '10.0.0.5'], ratePerMinute: 5, composePerHour: 1 });
+    expect(config.mcp).toEqual({
+      allowedHosts: ['mcp.example.org', 'localhost:8080', '[::1]:9000', '10.0.0.5'],
+      ratePerMinute: 5,
+      composePerHour: 1,
+    });
   });
 
   const refused: [string, Record<string, string>, RegExp][] = [
@@ -264,7 +275,11 @@ describe('public assistant connector settings', () => {
     ['TRUSTED_PROXIES not a number', { TRUSTED_PROXIES: 'yes' }, /^TRUSTED_PROXIES must be an integer between 0 and 10 \(got 'yes'\)/],
     ['TRUSTED_PROXIES above 10', { TRUSTED_PROXIES: '11' }, /^TRUSTED_PROXIES /],
     ['MCP_RATE_LIMIT_PER_MINUTE zero', { MCP_RATE_LIMIT_PER_MINUTE: '0' }, /^MCP_RATE_LIMIT_PER_MINUTE must be an integer between 1/],
-    ['MCP_COMPOSE_LIMIT_PER_HOUR fractional', { MCP_COMPOSE_LIMIT_PER_HOUR: '2.5' }, /^MCP_COMPOSE_LIMIT_PER_HOUR must be an integer between 1/],
+    [
+      'MCP_COMPOSE_LIMIT_PER_HOUR fractional',
+      { MCP_COMPOSE_LIMIT_PER_HOUR: '2.5' },
+      /^MCP_COMPOSE_LIMIT_PER_HOUR must be an integer between 1/,
+    ],
   ];
   for (const [name, env, problem] of refused) {
     it(`refuses ${name}`, () => {

@@ -41,7 +41,17 @@ describe('packline help', () => {
 
   for (const [command, sub] of Object.entries(SUBCOMMANDS)) {
     it(`${command}: help ${command}, ${command} --help, ${command} -h${sub ? ` and ${command} ${sub} --help` : ''} print its usage and exit 0`, async () => {
-      const asked = [['help', command], [command, '--help'], [command, '-h'], ...(sub ? [[command, sub, '--help'], [command, sub, '--json', '-h']] : [])];
+      const asked = [
+        ['help', command],
+        [command, '--help'],
+        [command, '-h'],
+        ...(sub
+          ? [
+              [command, sub, '--help'],
+              [command, sub, '--json', '-h'],
+            ]
+          : []),
+      ];
       for (const argv of asked) {
         const result = await inProcess(...argv);
         expect(result, argv.join(' ')).toMatchObject({ code: 0, stderr: '' });

@@ -111,7 +111,10 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 
   const exited = (timeoutMs = 20_000) =>
     new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`packline ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`packline ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`)),
+        timeoutMs,
+      );
       void exitPromise.then((result) => {
         clearTimeout(timer);
         resolve(result);
@@ -134,7 +137,11 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
         const onExit = () => {
           check();
           done();
-          reject(new Error(`packline ${args.join(' ')} exited (${exit?.code ?? exit?.signal}) before printing ${pattern}\nstdout: ${out}\nstderr: ${err}`));
+          reject(
+            new Error(
+              `packline ${args.join(' ')} exited (${exit?.code ?? exit?.signal}) before printing ${pattern}\nstdout: ${out}\nstderr: ${err}`,
+            ),
+          );
         };
         const timer = setTimeout(() => {
           done();
@@ -166,7 +173,11 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
  * Awaits a condition on another process's effect: calls `probe` until `accept` holds, or fails
  * at the deadline with the last value seen. Used for changes the server notices by polling.
  */
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, { timeoutMs = 4_000, intervalMs = 50, what = 'condition' } = {}): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  { timeoutMs = 4_000, intervalMs = 50, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T;
   for (;;) {

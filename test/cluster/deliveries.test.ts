@@ -58,7 +58,13 @@ describe('three dispatcher processes, one of them killed three times', () => {
       await Promise.all(
         Array.from({ length: 10 }, (_, j) =>
           cluster.graphql(api, `mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
-            input: { organizationId: 'fleet-0', title: `Survey ${round}-${i + j}`, description: 'River survey', requiredExpertise: ['sql'], remoteAllowed: true },
+            input: {
+              organizationId: 'fleet-0',
+              title: `Survey ${round}-${i + j}`,
+              description: 'River survey',
+              requiredExpertise: ['sql'],
+              remoteAllowed: true,
+            },
           }),
         ),
       );
@@ -82,14 +88,29 @@ describe('three dispatcher processes, one of them killed three times', () => {
   }
 
   it('delivers every signal to every destination exactly once after deduplication, in order', async () => {
-    [api] = await Promise.all([cluster.spawn('api'), ...Array.from({ length: 3 }, async () => dispatchers.push(await cluster.spawn('dispatcher')))]);
+    [api] = await Promise.all([
+      cluster.spawn('api'),
+      ...Array.from({ length: 3 }, async () => dispatchers.push(await cluster.spawn('dispatcher'))),
+    ]);
     for (let o = 0; o < ORGANIZATIONS; o++) {
-      await cluster.graphql(api, `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, { input: { id: `fleet-${o}`, profile: { name: `Fleet ${o}`, plan: 'clan' } } });
+      await cluster.graphql(api, `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, {
+        input: { id: `fleet-${o}`, profile: { name: `Fleet ${o}`, plan: 'clan' } },
+      });
       for (let i = 0; i < DESTINATIONS_PER_ORGANIZATION; i++) {
         const path = `/fleet-${o}/${i}`;
-        const created = await cluster.graphql(api, `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret } }`, {
-          input: { organizationId: `fleet-${o}`, format: 'standard-json', url: receiver.url(path), kinds: ['need.created'], scope: 'platform' },
-        });
+        const created = await cluster.graphql(
+          api,
+          `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret } }`,
+          {
+            input: {
+              organizationId: `fleet-${o}`,
+              format: 'standard-json',
+              url: receiver.url(path),
+              kinds: ['need.created'],
+              scope: 'platform',
+            },
+          },
+        );
         secrets.set(path, created.createWebhookDestination.secret);
       }
     }
@@ -100,8 +121,13 @@ describe('three dispatcher processes, one of them killed three times', () => {
       if (round >= KILLS) continue;
       // Mid-round: the busiest dispatcher dies without a chance to record or release anything.
       await receiver.waitFor((received) => count(received) >= round * NEEDS_PER_ROUND * DESTINATIONS + 500, `deliveries of round ${round}`);
-      const victim = await eventually(busiestDispatcher, (found) => found !== undefined, { timeoutMs: 30_000, what: 'a dispatcher holding lanes with work' });
-      const { rows } = await sql.query<{ n: string }>('select count(*) as n from webhook_destinations where lease_owner like $1', [`%:${victim!.proc.child.pid}:%`]);
+      const victim = await eventually(busiestDispatcher, (found) => found !== undefined, {
+        timeoutMs: 30_000,
+        what: 'a dispatcher holding lanes with work',
+      });
+      const { rows } = await sql.query<{ n: string }>('select count(*) as n from webhook_destinations where lease_owner like $1', [
+        `%:${victim!.proc.child.pid}:%`,
+      ]);
       const exit = await victim!.proc.stop('SIGKILL');
       killed.push({ pid: victim!.proc.child.pid!, signal: exit.signal, lanes: Number(rows[0]!.n) });
       dispatchers.splice(dispatchers.indexOf(victim!), 1);
@@ -123,14 +149,20 @@ describe('three dispatcher processes, one of them killed three times', () => {
     expect(killed).toHaveLength(KILLS);
     expect(killed.every((k) => k.signal === 'SIGKILL' && k.lanes > 0)).toBe(true);
 
-    await eventually(async () => count(receiver.received), (n) => n >= NEEDS * DESTINATIONS, {
-      timeoutMs: 180_000,
-      intervalMs: 250,
-      what: `${NEEDS * DESTINATIONS} distinct deliveries`,
-    });
+    await eventually(
+      async () => count(receiver.received),
+      (n) => n >= NEEDS * DESTINATIONS,
+      {
+        timeoutMs: 180_000,
+        intervalMs: 250,
+        what: `${NEEDS * DESTINATIONS} distinct deliveries`,
+      },
+    );
 
     // Publication order, as the outbox numbered the changes.
-    const { rows: published } = await sql.query<{ event_id: string }>(`select event_id from outbox_events where type = 'need.created' order by seq`);
+    const { rows: published } = await sql.query<{ event_id: string }>(
+      `select event_id from outbox_events where type = 'need.created' order by seq`,
+    );
     expect(published).toHaveLength(NEEDS);
     const order = published.map((row) => row.event_id);
     expect(firstSeen.size).toBe(DESTINATIONS);
@@ -145,7 +177,13 @@ describe('three dispatcher processes, one of them killed three times', () => {
     const repeats = receiver.received.length - NEEDS * DESTINATIONS;
     expect(repeats).toBeGreaterThanOrEqual(0);
     // Nothing is left waiting once every signal is in.
-    await eventually(async () => (await sql.query(`select 1 from webhook_deliveries where status <> 'succeeded'`)).rowCount, (n) => n === 0, { timeoutMs: 30_000, what: 'no delivery left pending' });
-    console.info(`cluster deliveries: ${receiver.received.length} requests for ${NEEDS * DESTINATIONS} deliveries (${repeats} repeats after ${KILLS} SIGKILLs)`);
+    await eventually(
+      async () => (await sql.query(`select 1 from webhook_deliveries where status <> 'succeeded'`)).rowCount,
+      (n) => n === 0,
+      { timeoutMs: 30_000, what: 'no delivery left pending' },
+    );
+    console.info(
+      `cluster deliveries: ${receiver.received.length} requests for ${NEEDS * DESTINATIONS} deliveries (${repeats} repeats after ${KILLS} SIGKILLs)`,
+    );
   }, 600_000);
 });

@@ -27,8 +27,13 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
       cluster.spawn('api', { RATE_LIMIT_PER_MINUTE: '100000' }),
       cluster.spawn('api', { RATE_LIMIT_PER_MINUTE: '100000' }),
     ]);
-    for (const [id, plan] of [['shared-clan', 'clan'], ['shared-base', 'base']]) {
-      await cluster.graphql(a, `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, { input: { id, profile: { name: `Org ${id}`, plan } } });
+    for (const [id, plan] of [
+      ['shared-clan', 'clan'],
+      ['shared-base', 'base'],
+    ]) {
+      await cluster.graphql(a, `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, {
+        input: { id, profile: { name: `Org ${id}`, plan } },
+      });
     }
   });
   afterAll(() => cluster.close());
@@ -40,7 +45,8 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
     return data.createApiKey.key;
   }
 
-  const get = (instance: Instance, key: string, path = '/api/v1/organization') => fetch(`${instance.origin}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const get = (instance: Instance, key: string, path = '/api/v1/organization') =>
+    fetch(`${instance.origin}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
   it('start together on an empty database, migrated once', async () => {
     const ready = await Promise.all([a, b, c, d].map(async (instance) => (await fetch(`${instance.origin}/readyz`)).json()));
@@ -91,7 +97,11 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
     const key = await createKey('shared-clan');
     cluster.redis.cut();
     try {
-      await eventually(async () => (await fetch(`${a.origin}/readyz`)).status, (status) => status === 503, { timeoutMs: 20_000, what: '/readyz to report Redis down' });
+      await eventually(
+        async () => (await fetch(`${a.origin}/readyz`)).status,
+        (status) => status === 503,
+        { timeoutMs: 20_000, what: '/readyz to report Redis down' },
+      );
       const readiness = await (await fetch(`${a.origin}/readyz`)).json();
       expect(readiness).toMatchObject({ status: 'unavailable', checks: { database: 'ok' } });
       expect(readiness.checks.redis).not.toBe('ok');
@@ -107,8 +117,16 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
     } finally {
       cluster.redis.restore();
     }
-    await eventually(async () => (await fetch(`${b.origin}/readyz`)).status, (status) => status === 200, { timeoutMs: 30_000, what: '/readyz once Redis is back' });
-    await eventually(async () => (await fetch(`${a.origin}/readyz`)).status, (status) => status === 200, { timeoutMs: 30_000, what: '/readyz once Redis is back' });
+    await eventually(
+      async () => (await fetch(`${b.origin}/readyz`)).status,
+      (status) => status === 200,
+      { timeoutMs: 30_000, what: '/readyz once Redis is back' },
+    );
+    await eventually(
+      async () => (await fetch(`${a.origin}/readyz`)).status,
+      (status) => status === 200,
+      { timeoutMs: 30_000, what: '/readyz once Redis is back' },
+    );
     const fresh = await createKey('shared-clan');
     const first = await get(a, fresh);
     const second = await get(b, fresh);
@@ -138,10 +156,14 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
     } finally {
       cluster.database.restore();
     }
-    await eventually(async () => (await get(a, key, '/api/v1/opportunities/yet-another-missing-need')).status, (status) => status === 404, {
-      timeoutMs: 30_000,
-      what: 'answers from the database once it is back',
-    });
+    await eventually(
+      async () => (await get(a, key, '/api/v1/opportunities/yet-another-missing-need')).status,
+      (status) => status === 404,
+      {
+        timeoutMs: 30_000,
+        what: 'answers from the database once it is back',
+      },
+    );
     expect((await get(b, key, '/api/v1/opportunities?limit=5')).status).toBe(200);
     expect((await fetch(`${a.origin}/readyz`)).status).toBe(200);
     expect(a.proc.child.pid).toBe(pid);

@@ -28,11 +28,21 @@ function hold(path: string): { arrived: Promise<void>; release: () => void } {
   return { arrived: arrivedPromise, release };
 }
 const RESOURCES: Record<string, unknown> = {
-  '/api/v1/opportunities/n_live': { id: 'n_live', title: 'Retrofit of a school', url: 'https://packline.test/needs/n_live', remote_allowed: true },
+  '/api/v1/opportunities/n_live': {
+    id: 'n_live',
+    title: 'Retrofit of a school',
+    url: 'https://packline.test/needs/n_live',
+    remote_allowed: true,
+  },
   '/api/v1/opportunities/n_flaky': { id: 'n_flaky', title: 'Flaky need', url: 'https://packline.test/needs/n_flaky' },
   '/api/v1/opportunities/n_race': { id: 'n_race', title: 'Race v1' },
   '/api/v1/opportunities/n_late': { id: 'n_late', title: 'Still public when read' },
-  '/api/v1/events/e_live': { id: 'e_live', title: 'Builders meetup', url: 'https://packline.test/events/e_live', starts_at: '2026-12-01T09:00:00.000Z' },
+  '/api/v1/events/e_live': {
+    id: 'e_live',
+    title: 'Builders meetup',
+    url: 'https://packline.test/events/e_live',
+    starts_at: '2026-12-01T09:00:00.000Z',
+  },
 };
 
 let api: Server;
@@ -138,7 +148,8 @@ const opportunity = (id: string) =>
     'SELECT id, title, url, pending_refresh, generation, last_event_id FROM opportunities WHERE id = ?',
     id,
   );
-const event = (id: string) => row<{ id: string; title: string | null; pending_refresh: number }>('SELECT id, title, pending_refresh FROM events WHERE id = ?', id);
+const event = (id: string) =>
+  row<{ id: string; title: string | null; pending_refresh: number }>('SELECT id, title, pending_refresh FROM events WHERE id = ?', id);
 const count = (table: string) => row<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
 
 describe('example consumer', () => {
@@ -196,7 +207,11 @@ describe('example consumer', () => {
 
   it('deletes the local row on need.withdrawn, without calling the API', async () => {
     expect(opportunity('n_live')).toBeDefined();
-    const withdrawn = envelope('need.withdrawn', { id: 'n_live', withdrawn_at: new Date().toISOString(), url: 'https://packline.test/needs/n_live' });
+    const withdrawn = envelope('need.withdrawn', {
+      id: 'n_live',
+      withdrawn_at: new Date().toISOString(),
+      url: 'https://packline.test/needs/n_live',
+    });
     expect(await deliver(withdrawn)).toEqual({ status: 200, body: { received: true } });
     expect(opportunity('n_live')).toBeUndefined();
     expect(processed(withdrawn.id)).toMatchObject({ type: 'need.withdrawn' });
@@ -215,7 +230,9 @@ describe('example consumer', () => {
     expect(event('e_gone')).toBeUndefined();
     expect(apiRequests.map((r) => r.path).sort()).toEqual(['/api/v1/events/e_gone', '/api/v1/events/e_live']);
 
-    expect(await deliver(envelope('event.cancelled', { id: 'e_live', cancelled_at: new Date().toISOString() }))).toMatchObject({ status: 200 });
+    expect(await deliver(envelope('event.cancelled', { id: 'e_live', cancelled_at: new Date().toISOString() }))).toMatchObject({
+      status: 200,
+    });
     expect(event('e_live')).toBeUndefined();
   });
 
@@ -248,7 +265,9 @@ describe('example consumer', () => {
     const read = hold('/api/v1/opportunities/n_late');
     expect(await deliver(envelope('need.created', { id: 'n_late', title: 'Late' }))).toMatchObject({ status: 200 });
     await read.arrived;
-    expect(await deliver(envelope('need.withdrawn', { id: 'n_late', withdrawn_at: new Date().toISOString() }))).toMatchObject({ status: 200 });
+    expect(await deliver(envelope('need.withdrawn', { id: 'n_late', withdrawn_at: new Date().toISOString() }))).toMatchObject({
+      status: 200,
+    });
     read.release(); // the API answers 200 (read before the withdrawal)
 
     await receiver.idle();

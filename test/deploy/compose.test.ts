@@ -79,7 +79,10 @@ describe('compose.yaml', () => {
   it('starts each process after what it needs: migrate after a healthy PostgreSQL, the others after migrate succeeded and Redis is healthy', () => {
     expect(services.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     for (const name of ['api-1', 'api-2', 'dispatcher']) {
-      expect(services[name]!.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' }, redis: { condition: 'service_healthy' } });
+      expect(services[name]!.depends_on).toEqual({
+        migrate: { condition: 'service_completed_successfully' },
+        redis: { condition: 'service_healthy' },
+      });
     }
   });
 
@@ -102,14 +105,22 @@ describe('compose.yaml', () => {
       expect(env.DATABASE_URL).toBe('postgres://packline:a-postgres-password@postgres:5432/packline');
       expect(env.REDIS_URL).toBe('redis://redis:6379');
       const config = loadConfig(env, { persistSecrets: false });
-      expect(config).toMatchObject({ production: true, databaseUrl: env.DATABASE_URL, redisUrl: 'redis://redis:6379', publicBaseUrl: 'https://packline.example.org', trustedProxies: 1 });
+      expect(config).toMatchObject({
+        production: true,
+        databaseUrl: env.DATABASE_URL,
+        redisUrl: 'redis://redis:6379',
+        publicBaseUrl: 'https://packline.example.org',
+        trustedProxies: 1,
+      });
     }
   });
 
   it('holds no secret: every one comes from .env, and compose refuses to start without the database password', () => {
     expect(composeText).not.toMatch(/INTERNAL_API_TOKEN|DATA_ENCRYPTION_KEY/);
     expect(composeText).toContain('${POSTGRES_PASSWORD:?');
-    expect(() => interpolate(composeText, { ...FILLED, POSTGRES_PASSWORD: '' })).toThrow(/POSTGRES_PASSWORD: set POSTGRES_PASSWORD in \.env/);
+    expect(() => interpolate(composeText, { ...FILLED, POSTGRES_PASSWORD: '' })).toThrow(
+      /POSTGRES_PASSWORD: set POSTGRES_PASSWORD in \.env/,
+    );
     const ignored = readFileSync(new URL('.gitignore', ROOT), 'utf8').split('\n');
     expect(ignored).toContain('.env');
   });
@@ -129,6 +140,8 @@ describe('.env.example', () => {
 
   it('left as it is, the configuration is refused with a message naming the missing secrets', () => {
     const env = { ...envFile(envExample), NODE_ENV: 'production' };
-    expect(() => loadConfig(env, { persistSecrets: false })).toThrow(/INTERNAL_API_TOKEN is required[\s\S]*DATA_ENCRYPTION_KEY is required/);
+    expect(() => loadConfig(env, { persistSecrets: false })).toThrow(
+      /INTERNAL_API_TOKEN is required[\s\S]*DATA_ENCRYPTION_KEY is required/,
+    );
   });
 });

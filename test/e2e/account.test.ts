@@ -59,7 +59,10 @@ describe('member account pages in a browser', () => {
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not the password');
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     expect(refused.status()).toBe(401);
     await page.waitForLoadState('load');
     expect(await page.locator('.error').innerText()).toBe('Wrong email or password.');
@@ -110,7 +113,10 @@ describe('member account pages in a browser', () => {
     expect(await log.getByRole('row').filter({ hasText: 'my_account' }).count()).toBeGreaterThan(0);
     await snapshot(page, 'settings-connected');
 
-    await Promise.all([page.waitForURL((url) => url.searchParams.get('done') === 'revoked'), row.getByRole('button', { name: 'Revoke' }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('done') === 'revoked'),
+      row.getByRole('button', { name: 'Revoke' }).click(),
+    ]);
     expect(await page.getByText('The application was disconnected.').isVisible()).toBe(true);
     expect(await page.getByText('No application can act for you.').isVisible()).toBe(true);
     await snapshot(page, 'settings-revoked');
@@ -198,16 +204,22 @@ describe('member account pages in a browser', () => {
 
   it('reviews a draft: Publish and Discard side by side; Discard goes back to the account with a notice', async () => {
     const { page } = await member('drafts', 'phone');
-    const draft = await stack.graphql<{ createNeedDraft: { id: string } }>(`mutation ($input: NewNeedInput!) { createNeedDraft(input: $input) { id } }`, {
-      input: { organizationId: 'atelier-nord', title: 'Attic insulation survey' },
-    });
+    const draft = await stack.graphql<{ createNeedDraft: { id: string } }>(
+      `mutation ($input: NewNeedInput!) { createNeedDraft(input: $input) { id } }`,
+      {
+        input: { organizationId: 'atelier-nord', title: 'Attic insulation survey' },
+      },
+    );
     const id = draft.createNeedDraft.id;
     await page.goto(`${origin}/account/drafts/${id}`);
     expect(await page.getByRole('button', { name: 'Publish' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Discard draft' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'Back to your account' }).isVisible()).toBe(true);
     await snapshot(page, 'draft-review');
-    await Promise.all([page.waitForURL((url) => url.pathname === '/account/settings' && url.searchParams.get('done') === 'discarded'), page.getByRole('button', { name: 'Discard draft' }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === '/account/settings' && url.searchParams.get('done') === 'discarded'),
+      page.getByRole('button', { name: 'Discard draft' }).click(),
+    ]);
     expect(await page.getByText('The draft was discarded.').isVisible()).toBe(true);
     await snapshot(page, 'draft-discarded');
     const gone = await page.goto(`${origin}/account/drafts/${id}`);

@@ -38,7 +38,10 @@ describe('administration pages in a browser', () => {
     stack = await startStack({ localOrigin: true, env: { ...WEBHOOK_TEST_ENV, WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0,0' } });
     origin = stack.config.publicBaseUrl;
     receiver = await new Receiver().start();
-    for (const [email, organizationId] of [[CLAN_ADMIN, 'atelier-nord'], [BASE_ADMIN, 'cobalt-data']] as const) {
+    for (const [email, organizationId] of [
+      [CLAN_ADMIN, 'atelier-nord'],
+      [BASE_ADMIN, 'cobalt-data'],
+    ] as const) {
       await stack.graphql('mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }', {
         input: { email, name: email.split('@')[0], password: PASSWORD, organizationId, role: 'admin' },
       });
@@ -154,7 +157,11 @@ describe('administration pages in a browser', () => {
     await Promise.all([page.waitForURL(/done=/), page.getByRole('button', { name: 'Send a test event' }).click()]);
     await receiver.waitFor((all) => all.some((r) => r.path === '/browser' && r.headers['x-service-test'] === '1'), 'the test signal');
     // The list updates by itself (the page's script fetches it again while a delivery is pending).
-    await page.locator('#deliveries tbody tr').first().getByText(/succeeded/).waitFor();
+    await page
+      .locator('#deliveries tbody tr')
+      .first()
+      .getByText(/succeeded/)
+      .waitFor();
     expect(await page.locator('[data-refresh-status]').textContent()).toMatch(/updated|^$/);
     await snapshot(page, 'destination');
     // Filters by status and event kind.
@@ -165,13 +172,21 @@ describe('administration pages in a browser', () => {
     await Promise.all([page.waitForURL(/status=succeeded/), page.getByRole('button', { name: 'Show' }).click()]);
     expect(await page.locator('#deliveries tbody tr').count()).toBe(1);
     // The attempt as sent (the signature the receiver got, the body sized) and as answered.
-    await Promise.all([page.waitForURL(/\/deliveries\//), page.getByRole('link', { name: /^Attempts/ }).first().click()]);
+    await Promise.all([
+      page.waitForURL(/\/deliveries\//),
+      page
+        .getByRole('link', { name: /^Attempts/ })
+        .first()
+        .click(),
+    ]);
     const sent = receiver.on('/browser').find((r) => r.headers['x-service-test'] === '1')!;
     const attempt = page.locator('#attempt-1');
     expect(await attempt.getAttribute('open')).not.toBeNull();
     expect(await attempt.getByRole('cell', { name: String(sent.headers['x-service-signature']) }).count()).toBe(1);
     expect(await page.locator('#body-size').textContent()).toBe(`${Buffer.byteLength(sent.body).toLocaleString('en')} bytes`);
-    expect(await attempt.getByRole('table', { name: 'Headers received at attempt 1' }).getByRole('cell', { name: 'text/plain' }).count()).toBe(1);
+    expect(
+      await attempt.getByRole('table', { name: 'Headers received at attempt 1' }).getByRole('cell', { name: 'text/plain' }).count(),
+    ).toBe(1);
     await snapshot(page, 'delivery-succeeded');
     await keep(page);
   });
@@ -181,17 +196,30 @@ describe('administration pages in a browser', () => {
     const clan = await admin(CLAN_ADMIN);
     await clan.goto(await addDestination(clan, 'atelier-nord', receiver.url('/failing')));
     await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: 'Send a test event' }).click()]);
-    await expect.poll(async () => {
-      await clan.reload();
-      return clan.locator('tbody tr').first().textContent();
-    }, { timeout: 30_000 }).toMatch(/failed/);
+    await expect
+      .poll(
+        async () => {
+          await clan.reload();
+          return clan.locator('tbody tr').first().textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/failed/);
     await snapshot(clan, 'destination-failed');
-    await clan.getByRole('link', { name: /^Attempts/ }).first().click();
+    await clan
+      .getByRole('link', { name: /^Attempts/ })
+      .first()
+      .click();
     await clan.waitForURL(/\/deliveries\//);
     // The attempt's request (headers, signature) and response (status, excerpt) are shown.
     expect(await clan.getByRole('heading', { name: 'Request', exact: true }).count()).toBe(1);
     expect(await clan.getByRole('cell', { name: 'x-service-signature' }).count()).toBeGreaterThanOrEqual(1);
-    expect(await clan.locator('#attempt-8').getByRole('cell', { name: /^t=\d+,v1=[0-9a-f]{64}$/ }).count()).toBe(1);
+    expect(
+      await clan
+        .locator('#attempt-8')
+        .getByRole('cell', { name: /^t=\d+,v1=[0-9a-f]{64}$/ })
+        .count(),
+    ).toBe(1);
     expect(await clan.locator('td[data-label="Status code"]').first().textContent()).toBe('500');
     expect(await clan.locator('dd.status-failed').textContent()).toBe('failed after 8 attempts');
     await snapshot(clan, 'delivery');
@@ -199,21 +227,34 @@ describe('administration pages in a browser', () => {
 
     const before = receiver.on('/failing').length;
     receiver.plan('/failing', { status: 200 });
-    await Promise.all([clan.waitForURL(/done=/), clan.getByRole('button', { name: /^Retry/ }).first().click()]);
+    await Promise.all([
+      clan.waitForURL(/done=/),
+      clan
+        .getByRole('button', { name: /^Retry/ })
+        .first()
+        .click(),
+    ]);
     await receiver.waitFor(() => receiver.on('/failing').length > before, 'the retried delivery');
-    await expect.poll(async () => {
-      await clan.reload();
-      return clan.locator('tbody tr').first().textContent();
-    }).toMatch(/succeeded/);
+    await expect
+      .poll(async () => {
+        await clan.reload();
+        return clan.locator('tbody tr').first().textContent();
+      })
+      .toMatch(/succeeded/);
 
     receiver.plan('/base-failing', { status: 500 });
     const base = await admin(BASE_ADMIN);
     await base.goto(await addDestination(base, 'cobalt-data', receiver.url('/base-failing')));
     await Promise.all([base.waitForURL(/done=/), base.getByRole('button', { name: 'Send a test event' }).click()]);
-    await expect.poll(async () => {
-      await base.reload();
-      return base.locator('tbody tr').first().textContent();
-    }, { timeout: 30_000 }).toMatch(/failed/);
+    await expect
+      .poll(
+        async () => {
+          await base.reload();
+          return base.locator('tbody tr').first().textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toMatch(/failed/);
     expect(await base.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
     await snapshot(base, 'destination-base');
     await keep(base);

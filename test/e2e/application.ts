@@ -29,7 +29,12 @@ export interface ConnectOptions {
  * Connects an application named `name` to the member signed in on `page`, and resolves with its
  * OAuth client holding tokens.
  */
-export async function connectApplication(page: Page, origin: string, name: string, { onConsent }: ConnectOptions = {}): Promise<BrowserApplication> {
+export async function connectApplication(
+  page: Page,
+  origin: string,
+  name: string,
+  { onConsent }: ConnectOptions = {},
+): Promise<BrowserApplication> {
   // The application's redirect address really listens: Playwright's routes do not see the
   // second hop of a redirect, and Chromium would show its error page for a closed port.
   const callback = createServer((_req, res) => res.end(`back at ${name}`));
@@ -43,7 +48,10 @@ export async function connectApplication(page: Page, origin: string, name: strin
     await page.goto(client.authorizationUrl!.href);
     expect(new URL(page.url()).pathname, 'the consent page (is the member signed in?)').toBe('/oauth/consent');
     await onConsent?.(page);
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(`${redirect}?`)), page.getByRole('button', { name: 'Accept' }).click()]);
+    await Promise.all([
+      page.waitForURL((url) => url.href.startsWith(`${redirect}?`)),
+      page.getByRole('button', { name: 'Accept' }).click(),
+    ]);
   } finally {
     callback.closeAllConnections();
     callback.close();

@@ -16,7 +16,16 @@ import { DEBIAN_CHROMIUM, shippedChromium, WEAKENING_FLAGS } from './shipped-chr
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
 
-const QUIET_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps'];
+const QUIET_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+];
 
 /**
  * A headless Chromium, one per test file: `CHROMIUM_PATH` or Debian's `/usr/bin/chromium` when
@@ -77,9 +86,18 @@ export async function cookieHeader(page: Page, origin: string): Promise<string> 
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   const facts = await page.evaluate(() => {
     const buttons = ['hidden', 'submit', 'button', 'reset', 'image'];
-    const fields = [...document.querySelectorAll('input, select, textarea')].filter((el) => !buttons.includes((el as HTMLInputElement).type));
-    const unlabelled = fields.filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'));
-    return { lang: document.documentElement.lang, title: document.title, headings: document.querySelectorAll('h1').length, unlabelled: unlabelled.map((el) => el.outerHTML) };
+    const fields = [...document.querySelectorAll('input, select, textarea')].filter(
+      (el) => !buttons.includes((el as HTMLInputElement).type),
+    );
+    const unlabelled = fields.filter(
+      (el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'),
+    );
+    return {
+      lang: document.documentElement.lang,
+      title: document.title,
+      headings: document.querySelectorAll('h1').length,
+      unlabelled: unlabelled.map((el) => el.outerHTML),
+    };
   });
   expect(facts.lang, `${name}: html lang`).toBe('en');
   expect(facts.title, `${name}: title`).toMatch(/\S · Packline$/);
@@ -89,7 +107,9 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
     const wide = await page.evaluate(() =>
       document.documentElement.scrollWidth <= window.innerWidth
         ? []
-        : [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.outerHTML.slice(0, 120)),
+        : [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+            .map((el) => el.outerHTML.slice(0, 120)),
     );
     expect(wide, `${name}: elements past the edge at phone width`).toEqual([]);
   });
@@ -126,11 +146,19 @@ export async function expectNoSeriousAxeViolation(page: Page, name: string): Pro
     await atViewport(page, viewport, async () => {
       if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+        const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } })
+          .axe;
         const result = await axe.run(document, { resultTypes: ['violations'] });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.map((n) => ({ target: n.target })),
+        }));
       });
-      const serious = violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      const serious = violations
+        .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+        .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       expect(serious, `${name}: axe-core critical or serious violations at ${viewport.width}px`).toEqual([]);
     });
   }

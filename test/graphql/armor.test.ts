@@ -20,7 +20,8 @@ async function facadeOperations(): Promise<{ facade: string; name: string; docum
     for (const [name, value] of Object.entries(module)) {
       const document = value as DocumentNode | null;
       // Fragments are exported too; they travel inside the operations that use them.
-      if (document?.kind === 'Document' && document.definitions.some((d) => d.kind === 'OperationDefinition')) found.push({ facade: file, name, document: value as DocumentNode });
+      if (document?.kind === 'Document' && document.definitions.some((d) => d.kind === 'OperationDefinition'))
+        found.push({ facade: file, name, document: value as DocumentNode });
     }
   }
   return found;
@@ -32,7 +33,10 @@ describe('facade operations', () => {
     const yoga = createYoga({
       schema,
       logging: false,
-      plugins: [...armorPlugins(), { onExecute: ({ setExecuteFn }: { setExecuteFn: (fn: () => unknown) => void }) => setExecuteFn(() => ({ data: {} })) }],
+      plugins: [
+        ...armorPlugins(),
+        { onExecute: ({ setExecuteFn }: { setExecuteFn: (fn: () => unknown) => void }) => setExecuteFn(() => ({ data: {} })) },
+      ],
     });
     const operations = await facadeOperations();
     expect(operations.length).toBeGreaterThan(80);
@@ -48,7 +52,11 @@ describe('facade operations', () => {
     }
     // The same harness refuses what breaks a limit: the check above is not vacuous.
     const flood = `{ ${Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, (_, i) => `a${i}: organization(id: "o") { id }`).join(' ')} }`;
-    const refused = await yoga.fetch('http://localhost/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: flood }) });
+    const refused = await yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: flood }),
+    });
     expect(((await refused.json()) as { errors?: { message: string }[] }).errors?.[0]?.message).toMatch(/^Syntax Error: Aliases limit/);
   });
 });
@@ -84,7 +92,9 @@ describe('/graphql', () => {
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: organization(id: "o${i}") { id }`).join(' ')} }`;
     const query = aliases(GRAPHQL_LIMITS.aliases + 1);
     const refused = await post(query);
-    expect(refused.errors.map((e) => e.message)).toEqual([`Syntax Error: Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found ${GRAPHQL_LIMITS.aliases + 1}.`]);
+    expect(refused.errors.map((e) => e.message)).toEqual([
+      `Syntax Error: Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found ${GRAPHQL_LIMITS.aliases + 1}.`,
+    ]);
     const allowed = await post(aliases(GRAPHQL_LIMITS.aliases));
     expect(allowed.errors.map((e) => e.message).join('\n')).not.toMatch(/limit/);
   });

@@ -9,7 +9,7 @@ import { GENERATED_DIR, generatedFiles } from '../../scripts/codegen.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('generated operation documents', () => {
-  it('facades/generated is up to date with the schema and every facade\'s operations', async () => {
+  it("facades/generated is up to date with the schema and every facade's operations", async () => {
     const files = await generatedFiles();
     expect(files.length).toBeGreaterThan(1);
     const stale = files.filter((file) => readFileSync(resolve(ROOT, file.path), 'utf8') !== file.content).map((file) => file.path);
@@ -19,6 +19,9 @@ describe('generated operation documents', () => {
   it('facades/generated holds nothing the generator does not write', async () => {
     const written = new Set((await generatedFiles()).map((file) => file.path));
     const present = readdirSync(resolve(ROOT, GENERATED_DIR)).map((name) => `${GENERATED_DIR}/${name}`);
-    expect(present.filter((path) => !written.has(path)), 'left-over generated files: delete them').toEqual([]);
+    expect(
+      present.filter((path) => !written.has(path)),
+      'left-over generated files: delete them',
+    ).toEqual([]);
   });
 });

@@ -35,7 +35,9 @@ async function interpreted(document: DocumentNode, operationName: string, variab
 
 async function compiled(operations: Operations<any>, operationName: string, variables: Record<string, unknown>, context: Context) {
   const outcome = await operations.run(operationName, variables, context);
-  return outcome.ok ? { ok: true, data: JSON.stringify(outcome.data) } : { ok: false, code: outcome.error.code, message: outcome.error.message };
+  return outcome.ok
+    ? { ok: true, data: JSON.stringify(outcome.data) }
+    : { ok: false, code: outcome.error.code, message: outcome.error.message };
 }
 
 describe('compiled facade operations', () => {
@@ -62,12 +64,16 @@ describe('compiled facade operations', () => {
       }
       expect(pages).toBeGreaterThan(1);
     }
-    const firstNeed = JSON.parse((await same(restDocuments.RestOpportunitiesDocument, 'RestOpportunities', { first: 1 })).data!).opportunities.edges[0].node.id;
+    const firstNeed = JSON.parse((await same(restDocuments.RestOpportunitiesDocument, 'RestOpportunities', { first: 1 })).data!)
+      .opportunities.edges[0].node.id;
     const firstEvent = JSON.parse((await same(restDocuments.RestEventsDocument, 'RestEvents', { first: 1 })).data!).events.edges[0].node.id;
     await same(restDocuments.RestOpportunityDocument, 'RestOpportunity', { id: firstNeed });
     await same(restDocuments.RestEventDocument, 'RestEvent', { id: firstEvent });
     await same(restDocuments.RestOrganizationDocument, 'RestOrganization', { id: 'atelier-nord' });
-    expect(await same(restDocuments.RestOpportunityDocument, 'RestOpportunity', { id: 'need_missing' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await same(restDocuments.RestOpportunityDocument, 'RestOpportunity', { id: 'need_missing' })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
     expect(await same(restDocuments.RestEventsDocument, 'RestEvents', { first: 5, after: 'not-a-cursor' })).toMatchObject({ ok: false });
   });
 
@@ -82,7 +88,10 @@ describe('compiled facade operations', () => {
     expect(directory.ok).toBe(true);
     const someId = JSON.parse(directory.data!).directoryOrganizations.edges[0].node.id;
     await same(mcpDocuments.McpOrganizationDocument, 'McpOrganization', { id: someId });
-    expect(await same(mcpDocuments.McpOrganizationDocument, 'McpOrganization', { id: 'no-such-org' })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await same(mcpDocuments.McpOrganizationDocument, 'McpOrganization', { id: 'no-such-org' })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
     await same(mcpDocuments.McpSearchDocument, 'McpSearch', { text: 'design', first: 5, faqLimit: 3 });
   });
 });

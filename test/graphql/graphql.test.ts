@@ -29,7 +29,11 @@ describe('internal GraphQL', () => {
   });
   afterAll(() => stack.close());
 
-  async function raw(query: string, variables: Record<string, unknown> = {}, authorization: string | null = `Bearer ${INTERNAL_TOKEN}`): Promise<Raw> {
+  async function raw(
+    query: string,
+    variables: Record<string, unknown> = {},
+    authorization: string | null = `Bearer ${INTERNAL_TOKEN}`,
+  ): Promise<Raw> {
     const res = await fetch(`${stack.origin}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(authorization === null ? {} : { authorization }) },
@@ -49,7 +53,12 @@ describe('internal GraphQL', () => {
     return answer.body.errors![0]!;
   }
 
-  async function expectDomainError(query: string, variables: Record<string, unknown>, code: string, extra: { field?: string; message?: RegExp } = {}) {
+  async function expectDomainError(
+    query: string,
+    variables: Record<string, unknown>,
+    code: string,
+    extra: { field?: string; message?: RegExp } = {},
+  ) {
     const error = await failure(query, variables);
     expect(error.extensions?.code, error.message).toBe(code);
     if (extra.field !== undefined) expect(error.extensions?.field).toBe(extra.field);
@@ -86,7 +95,9 @@ describe('internal GraphQL', () => {
     it('answers the internal token with data', async () => {
       const answer = await raw('{ __typename organization(id: "atelier-nord") { id name plan } }');
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ data: { __typename: 'Query', organization: { id: 'atelier-nord', name: 'Atelier Nord', plan: 'clan' } } });
+      expect(answer.body).toEqual({
+        data: { __typename: 'Query', organization: { id: 'atelier-nord', name: 'Atelier Nord', plan: 'clan' } },
+      });
     });
   });
 
@@ -100,7 +111,10 @@ describe('internal GraphQL', () => {
     beforeAll(async () => {
       // The organization the update and membership tests work on.
       await run(CREATE, {
-        input: { id: 'gql-test-org', profile: { name: 'GraphQL Test Org', plan: 'alpha', description: 'Made by a test', website: 'https://gql.example' } },
+        input: {
+          id: 'gql-test-org',
+          profile: { name: 'GraphQL Test Org', plan: 'alpha', description: 'Made by a test', website: 'https://gql.example' },
+        },
       });
     });
 
@@ -110,7 +124,15 @@ describe('internal GraphQL', () => {
         {
           input: {
             id: 'gql-full-org',
-            profile: { name: 'GraphQL Full Org', plan: 'alpha', description: 'Made by a test', website: 'https://gql.example', sectors: ['testing'], city: 'Gent', country: 'be' },
+            profile: {
+              name: 'GraphQL Full Org',
+              plan: 'alpha',
+              description: 'Made by a test',
+              website: 'https://gql.example',
+              sectors: ['testing'],
+              city: 'Gent',
+              country: 'be',
+            },
           },
         },
       );
@@ -149,20 +171,40 @@ describe('internal GraphQL', () => {
 
     it('refuses a duplicate organization id with CONFLICT and a malformed one with INVALID_INPUT', async () => {
       const mutation = `mutation ($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`;
-      const error = await expectDomainError(mutation, { input: { id: 'atelier-nord', profile: { name: 'Again', plan: 'base' } } }, 'CONFLICT', { field: 'id' });
+      const error = await expectDomainError(
+        mutation,
+        { input: { id: 'atelier-nord', profile: { name: 'Again', plan: 'base' } } },
+        'CONFLICT',
+        { field: 'id' },
+      );
       expect(error.message).toContain('atelier-nord');
       expect(error.path).toEqual(['createOrganization']);
-      await expectDomainError(mutation, { input: { id: 'Not A Slug', profile: { name: 'X', plan: 'base' } } }, 'INVALID_INPUT', { field: 'id' });
-      await expectDomainError(mutation, { input: { id: 'blank-name', profile: { name: '   ', plan: 'base' } } }, 'INVALID_INPUT', { field: 'name' });
+      await expectDomainError(mutation, { input: { id: 'Not A Slug', profile: { name: 'X', plan: 'base' } } }, 'INVALID_INPUT', {
+        field: 'id',
+      });
+      await expectDomainError(mutation, { input: { id: 'blank-name', profile: { name: '   ', plan: 'base' } } }, 'INVALID_INPUT', {
+        field: 'name',
+      });
     });
 
     it('updates an organization, clears a clearable field, and validates input', async () => {
       const mutation = `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { ${ORG} } }`;
-      const { updateOrganization } = await run(mutation, { id: 'gql-test-org', input: { name: 'Renamed Org', plan: 'clan', website: null, listed: false } });
-      expect(updateOrganization).toMatchObject({ name: 'Renamed Org', plan: 'clan', website: null, listed: false, description: 'Made by a test' });
+      const { updateOrganization } = await run(mutation, {
+        id: 'gql-test-org',
+        input: { name: 'Renamed Org', plan: 'clan', website: null, listed: false },
+      });
+      expect(updateOrganization).toMatchObject({
+        name: 'Renamed Org',
+        plan: 'clan',
+        website: null,
+        listed: false,
+        description: 'Made by a test',
+      });
       const { organization } = await run(`{ organization(id: "gql-test-org") { name plan website listed allowances { activeKeys } } }`);
       expect(organization).toEqual({ name: 'Renamed Org', plan: 'clan', website: null, listed: false, allowances: { activeKeys: 5 } });
-      await expectDomainError(mutation, { id: 'gql-test-org', input: { website: 'ftp://files.example' } }, 'INVALID_INPUT', { field: 'website' });
+      await expectDomainError(mutation, { id: 'gql-test-org', input: { website: 'ftp://files.example' } }, 'INVALID_INPUT', {
+        field: 'website',
+      });
       await expectDomainError(mutation, { id: 'gql-test-org', input: { country: 'France' } }, 'INVALID_INPUT', { field: 'country' });
       await expectDomainError(mutation, { id: 'no-such-org', input: { name: 'X' } }, 'NOT_FOUND', { message: /no-such-org/ });
     });
@@ -171,31 +213,58 @@ describe('internal GraphQL', () => {
       const { createMember } = await run(`mutation ($input: NewMemberInput!) { createMember(input: $input) { ${MEMBER} } }`, {
         input: { email: 'Zoe@GQL.example', name: 'Zoé Test', organizationId: 'gql-test-org', role: 'admin' },
       });
-      expect(createMember).toMatchObject({ email: 'zoe@gql.example', name: 'Zoé Test', memberships: [{ organizationId: 'gql-test-org', role: 'admin' }] });
+      expect(createMember).toMatchObject({
+        email: 'zoe@gql.example',
+        name: 'Zoé Test',
+        memberships: [{ organizationId: 'gql-test-org', role: 'admin' }],
+      });
       const id = createMember.id as string;
 
-      const { setMembership: joined } = await run(`mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: member) { ${MEMBER} } }`, { m: id });
+      const { setMembership: joined } = await run(
+        `mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: member) { ${MEMBER} } }`,
+        { m: id },
+      );
       expect(joined.memberships).toEqual([
         { organizationId: 'gql-test-org', role: 'admin' },
         { organizationId: 'cobalt-data', role: 'member' },
       ]);
-      const { setMembership: promoted } = await run(`mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: admin) { ${MEMBER} } }`, { m: id });
+      const { setMembership: promoted } = await run(
+        `mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: admin) { ${MEMBER} } }`,
+        { m: id },
+      );
       expect(promoted.memberships).toContainEqual({ organizationId: 'cobalt-data', role: 'admin' });
       expect(promoted.memberships).toHaveLength(2);
 
       const { members } = await run(`{ members(organizationId: "cobalt-data") { email memberships { organizationId role } } }`);
-      expect(members.map((m: { email: string }) => m.email)).toEqual(expect.arrayContaining(['lucas@cobalt-data.example', 'zoe@gql.example']));
+      expect(members.map((m: { email: string }) => m.email)).toEqual(
+        expect.arrayContaining(['lucas@cobalt-data.example', 'zoe@gql.example']),
+      );
 
-      const { removeMembership } = await run(`mutation ($m: ID!) { removeMembership(memberId: $m, organizationId: "gql-test-org") { ${MEMBER} } }`, { m: id });
+      const { removeMembership } = await run(
+        `mutation ($m: ID!) { removeMembership(memberId: $m, organizationId: "gql-test-org") { ${MEMBER} } }`,
+        { m: id },
+      );
       expect(removeMembership.memberships).toEqual([{ organizationId: 'cobalt-data', role: 'admin' }]);
       const { member } = await run(`query ($e: String!) { member(idOrEmail: $e) { ${MEMBER} } }`, { e: 'ZOE@gql.example' });
       expect(member).toEqual(removeMembership);
       const { members: former } = await run(`{ members(organizationId: "gql-test-org") { id } }`);
       expect(former).toEqual([]);
 
-      await expectDomainError(`mutation ($m: ID!) { removeMembership(memberId: $m, organizationId: "gql-test-org") { id } }`, { m: id }, 'NOT_FOUND');
-      await expectDomainError(`mutation { setMembership(memberId: "m_nobody", organizationId: "cobalt-data", role: admin) { id } }`, {}, 'NOT_FOUND');
-      await expectDomainError(`mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "no-such-org", role: admin) { id } }`, { m: id }, 'NOT_FOUND');
+      await expectDomainError(
+        `mutation ($m: ID!) { removeMembership(memberId: $m, organizationId: "gql-test-org") { id } }`,
+        { m: id },
+        'NOT_FOUND',
+      );
+      await expectDomainError(
+        `mutation { setMembership(memberId: "m_nobody", organizationId: "cobalt-data", role: admin) { id } }`,
+        {},
+        'NOT_FOUND',
+      );
+      await expectDomainError(
+        `mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "no-such-org", role: admin) { id } }`,
+        { m: id },
+        'NOT_FOUND',
+      );
       const create = `mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }`;
       await expectDomainError(create, { input: { email: 'zoe@gql.example', name: 'Twice' } }, 'CONFLICT', { field: 'email' });
       await expectDomainError(create, { input: { email: 'not-an-email', name: 'X' } }, 'INVALID_INPUT', { field: 'email' });
@@ -204,13 +273,23 @@ describe('internal GraphQL', () => {
   });
 
   describe('needs', () => {
-    const NEED = 'id title description requiredExpertise remoteAllowed place { city region country } publishedAt deadline url admin { state version discreet demo withdrawnAt }';
+    const NEED =
+      'id title description requiredExpertise remoteAllowed place { city region country } publishedAt deadline url admin { state version discreet demo withdrawnAt }';
     const need = async (id: string) => (await run(`query ($id: ID!) { need(id: $id) { ${NEED} } }`, { id })).need;
     const publicNeed = `query ($id: ID!) { opportunity(id: $id) { id title } }`;
 
     it('publishes a need: public, version 1, newest in the list', async () => {
       const { publishNeed } = await run(`mutation ($input: NewNeedInput!) { publishNeed(input: $input) { ${NEED} } }`, {
-        input: { organizationId: 'atelier-nord', title: 'GQL published need', description: 'Hello', requiredExpertise: ['testing', 'Testing', ' qa '], remoteAllowed: true, city: 'Lille', country: 'fr', deadline: inDays(20) },
+        input: {
+          organizationId: 'atelier-nord',
+          title: 'GQL published need',
+          description: 'Hello',
+          requiredExpertise: ['testing', 'Testing', ' qa '],
+          remoteAllowed: true,
+          city: 'Lille',
+          country: 'fr',
+          deadline: inDays(20),
+        },
       });
       expect(publishNeed).toMatchObject({
         title: 'GQL published need',
@@ -226,7 +305,9 @@ describe('internal GraphQL', () => {
     });
 
     it('bumps the version on public changes only, and clears clearable fields', async () => {
-      const { publishNeed: created } = await run(`mutation { publishNeed(input: { organizationId: "delta-forge", title: "GQL versioned need", city: "Berlin", country: "DE" }) { id } }`);
+      const { publishNeed: created } = await run(
+        `mutation { publishNeed(input: { organizationId: "delta-forge", title: "GQL versioned need", city: "Berlin", country: "DE" }) { id } }`,
+      );
       const update = `mutation ($id: ID!, $input: NeedChangesInput!) { updateNeed(id: $id, input: $input) { ${NEED} } }`;
       const first = (await run(update, { id: created.id, input: { title: 'GQL versioned need, v2' } })).updateNeed;
       expect(first.admin.version).toBe(2);
@@ -242,13 +323,20 @@ describe('internal GraphQL', () => {
     });
 
     it('keeps drafts out of public output, without bumping versions, until published', async () => {
-      const { createNeedDraft: draft } = await run(`mutation { createNeedDraft(input: { organizationId: "brightwave-labs", title: "GQL draft need" }) { ${NEED} } }`);
+      const { createNeedDraft: draft } = await run(
+        `mutation { createNeedDraft(input: { organizationId: "brightwave-labs", title: "GQL draft need" }) { ${NEED} } }`,
+      );
       expect(draft.admin).toMatchObject({ state: 'draft', version: 0 });
       expect(draft.publishedAt).toBeNull();
       await expectDomainError(publicNeed, { id: draft.id }, 'NOT_FOUND');
-      const { updateNeed } = await run(`mutation ($id: ID!) { updateNeed(id: $id, input: { title: "GQL draft need, edited", remoteAllowed: true }) { ${NEED} } }`, { id: draft.id });
+      const { updateNeed } = await run(
+        `mutation ($id: ID!) { updateNeed(id: $id, input: { title: "GQL draft need, edited", remoteAllowed: true }) { ${NEED} } }`,
+        { id: draft.id },
+      );
       expect(updateNeed).toMatchObject({ title: 'GQL draft need, edited', admin: { state: 'draft', version: 0 } });
-      const { needs } = await run(`{ needs(organizationId: "brightwave-labs", state: draft, first: 50) { edges { node { id admin { state } } } } }`);
+      const { needs } = await run(
+        `{ needs(organizationId: "brightwave-labs", state: draft, first: 50) { edges { node { id admin { state } } } } }`,
+      );
       expect(needs.edges.map((e: any) => e.node.id)).toContain(draft.id);
       expect(needs.edges.every((e: any) => e.node.admin.state === 'draft')).toBe(true);
 
@@ -256,18 +344,25 @@ describe('internal GraphQL', () => {
       expect(publishNeedDraft).toMatchObject({ title: 'GQL draft need, edited', admin: { state: 'public', version: 1 } });
       expect(publishNeedDraft.publishedAt).toEqual(expect.any(String));
       expect((await run(publicNeed, { id: draft.id })).opportunity.id).toBe(draft.id);
-      await expectDomainError(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id: draft.id }, 'INVALID_STATE', { message: /already public/ });
+      await expectDomainError(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id: draft.id }, 'INVALID_STATE', {
+        message: /already public/,
+      });
     });
 
     it('makes a need private and publishes it again', async () => {
-      const { publishNeed: created } = await run(`mutation { publishNeed(input: { organizationId: "juniper-green", title: "GQL private need" }) { id } }`);
+      const { publishNeed: created } = await run(
+        `mutation { publishNeed(input: { organizationId: "juniper-green", title: "GQL private need" }) { id } }`,
+      );
       const { makeNeedPrivate } = await run(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { ${NEED} } }`, { id: created.id });
       expect(makeNeedPrivate.admin).toMatchObject({ state: 'private', version: 2 });
       expect(makeNeedPrivate.admin.withdrawnAt).toEqual(expect.any(String));
       await expectDomainError(publicNeed, { id: created.id }, 'NOT_FOUND');
       await expectDomainError(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE');
       // A private need's changes are not public: no version bump.
-      const { updateNeed } = await run(`mutation ($id: ID!) { updateNeed(id: $id, input: { description: "quiet change" }) { admin { version } } }`, { id: created.id });
+      const { updateNeed } = await run(
+        `mutation ($id: ID!) { updateNeed(id: $id, input: { description: "quiet change" }) { admin { version } } }`,
+        { id: created.id },
+      );
       expect(updateNeed.admin.version).toBe(2);
       const { publishNeedDraft } = await run(`mutation ($id: ID!) { publishNeedDraft(id: $id) { ${NEED} } }`, { id: created.id });
       expect(publishNeedDraft.admin).toMatchObject({ state: 'public', version: 3, withdrawnAt: null });
@@ -275,30 +370,46 @@ describe('internal GraphQL', () => {
     });
 
     it('withdraws a need for good: INVALID_STATE when withdrawn twice, changed or republished', async () => {
-      const { publishNeed: created } = await run(`mutation { publishNeed(input: { organizationId: "cobalt-data", title: "GQL withdrawn need" }) { id } }`);
+      const { publishNeed: created } = await run(
+        `mutation { publishNeed(input: { organizationId: "cobalt-data", title: "GQL withdrawn need" }) { id } }`,
+      );
       const { withdrawNeed } = await run(`mutation ($id: ID!) { withdrawNeed(id: $id) { ${NEED} } }`, { id: created.id });
       expect(withdrawNeed.admin).toMatchObject({ state: 'withdrawn', version: 2 });
       expect(withdrawNeed.admin.withdrawnAt).toEqual(expect.any(String));
       await expectDomainError(publicNeed, { id: created.id }, 'NOT_FOUND', { message: new RegExp(created.id) });
       expect((await need(created.id)).admin.state).toBe('withdrawn');
-      await expectDomainError(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', { message: /already withdrawn/ });
+      await expectDomainError(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', {
+        message: /already withdrawn/,
+      });
       await expectDomainError(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE');
-      await expectDomainError(`mutation ($id: ID!) { updateNeed(id: $id, input: { title: "again" }) { id } }`, { id: created.id }, 'INVALID_STATE');
+      await expectDomainError(
+        `mutation ($id: ID!) { updateNeed(id: $id, input: { title: "again" }) { id } }`,
+        { id: created.id },
+        'INVALID_STATE',
+      );
       await expectDomainError(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE');
       expect((await need(created.id)).admin.version).toBe(2);
     });
 
     it('withdraws a draft without a version bump (it was never public)', async () => {
-      const { createNeedDraft: draft } = await run(`mutation { createNeedDraft(input: { organizationId: "cobalt-data", title: "GQL draft withdrawn" }) { id } }`);
-      const { withdrawNeed } = await run(`mutation ($id: ID!) { withdrawNeed(id: $id) { admin { state version withdrawnAt } } }`, { id: draft.id });
+      const { createNeedDraft: draft } = await run(
+        `mutation { createNeedDraft(input: { organizationId: "cobalt-data", title: "GQL draft withdrawn" }) { id } }`,
+      );
+      const { withdrawNeed } = await run(`mutation ($id: ID!) { withdrawNeed(id: $id) { admin { state version withdrawnAt } } }`, {
+        id: draft.id,
+      });
       expect(withdrawNeed.admin).toEqual({ state: 'withdrawn', version: 0, withdrawnAt: null });
     });
 
     it('keeps demonstration needs out of public output', async () => {
-      const { publishNeed: demo } = await run(`mutation { publishNeed(input: { organizationId: "iris-demo", title: "GQL demo org need" }) { id admin { demo state version } } }`);
+      const { publishNeed: demo } = await run(
+        `mutation { publishNeed(input: { organizationId: "iris-demo", title: "GQL demo org need" }) { id admin { demo state version } } }`,
+      );
       expect(demo.admin).toEqual({ demo: true, state: 'public', version: 0 });
       await expectDomainError(publicNeed, { id: demo.id }, 'NOT_FOUND');
-      const { publishNeed: flagged } = await run(`mutation { publishNeed(input: { organizationId: "atelier-nord", title: "GQL flagged demo", demo: true, discreet: true }) { id admin { demo discreet } } }`);
+      const { publishNeed: flagged } = await run(
+        `mutation { publishNeed(input: { organizationId: "atelier-nord", title: "GQL flagged demo", demo: true, discreet: true }) { id admin { demo discreet } } }`,
+      );
       expect(flagged.admin).toEqual({ demo: true, discreet: true });
       await expectDomainError(publicNeed, { id: flagged.id }, 'NOT_FOUND');
     });
@@ -306,8 +417,15 @@ describe('internal GraphQL', () => {
     it('validates new needs', async () => {
       const publish = `mutation ($input: NewNeedInput!) { publishNeed(input: $input) { id } }`;
       await expectDomainError(publish, { input: { organizationId: 'atelier-nord', title: '   ' } }, 'INVALID_INPUT', { field: 'title' });
-      await expectDomainError(publish, { input: { organizationId: 'atelier-nord', title: 'x'.repeat(201) } }, 'INVALID_INPUT', { field: 'title' });
-      await expectDomainError(publish, { input: { organizationId: 'atelier-nord', title: 'ok', requiredExpertise: ['x'.repeat(81)] } }, 'INVALID_INPUT', { field: 'required_expertise' });
+      await expectDomainError(publish, { input: { organizationId: 'atelier-nord', title: 'x'.repeat(201) } }, 'INVALID_INPUT', {
+        field: 'title',
+      });
+      await expectDomainError(
+        publish,
+        { input: { organizationId: 'atelier-nord', title: 'ok', requiredExpertise: ['x'.repeat(81)] } },
+        'INVALID_INPUT',
+        { field: 'required_expertise' },
+      );
       await expectDomainError(publish, { input: { organizationId: 'no-such-org', title: 'ok' } }, 'NOT_FOUND', { message: /no-such-org/ });
       await expectDomainError(`mutation { withdrawNeed(id: "n_nothing") { id } }`, {}, 'NOT_FOUND');
       await expectDomainError(`{ need(id: "n_nothing") { id } }`, {}, 'NOT_FOUND');
@@ -315,14 +433,31 @@ describe('internal GraphQL', () => {
   });
 
   describe('events', () => {
-    const EVENT = 'id title description startsAt endsAt timezone online place { city region country } url host { id name } admin { status version demo cancelledAt }';
+    const EVENT =
+      'id title description startsAt endsAt timezone online place { city region country } url host { id name } admin { status version demo cancelledAt }';
     const publicEvent = `query ($id: ID!) { event(id: $id) { id title } }`;
 
     it('creates, updates and cancels an event, bumping the version on public changes', async () => {
       const { createEvent: created } = await run(`mutation ($input: NewEventInput!) { createEvent(input: $input) { ${EVENT} } }`, {
-        input: { organizationId: 'ember-comms', title: 'GQL event', startsAt: inDays(40), endsAt: inDays(40.1), timezone: 'Europe/Paris', city: 'Paris', country: 'FR', hostNotes: 'internal only' },
+        input: {
+          organizationId: 'ember-comms',
+          title: 'GQL event',
+          startsAt: inDays(40),
+          endsAt: inDays(40.1),
+          timezone: 'Europe/Paris',
+          city: 'Paris',
+          country: 'FR',
+          hostNotes: 'internal only',
+        },
       });
-      expect(created).toMatchObject({ title: 'GQL event', online: false, timezone: 'Europe/Paris', place: { city: 'Paris', region: null, country: 'FR' }, host: { id: 'ember-comms', name: 'Ember Communication' }, admin: { status: 'public', version: 1, demo: false, cancelledAt: null } });
+      expect(created).toMatchObject({
+        title: 'GQL event',
+        online: false,
+        timezone: 'Europe/Paris',
+        place: { city: 'Paris', region: null, country: 'FR' },
+        host: { id: 'ember-comms', name: 'Ember Communication' },
+        admin: { status: 'public', version: 1, demo: false, cancelledAt: null },
+      });
       expect((await run(publicEvent, { id: created.id })).event.title).toBe('GQL event');
       const { events } = await run(`{ events(first: 50) { edges { node { id } } } }`);
       expect(events.edges.map((e: any) => e.node.id)).toContain(created.id);
@@ -332,7 +467,9 @@ describe('internal GraphQL', () => {
       expect(moved).toMatchObject({ online: true, place: null, admin: { version: 2 } });
       const same = (await run(update, { id: created.id, input: { online: true, title: 'GQL event' } })).updateEvent;
       expect(same.admin.version).toBe(2);
-      const retitled = (await run(update, { id: created.id, input: { title: 'GQL event, renamed', startsAt: inDays(41), endsAt: inDays(41.1) } })).updateEvent;
+      const retitled = (
+        await run(update, { id: created.id, input: { title: 'GQL event, renamed', startsAt: inDays(41), endsAt: inDays(41.1) } })
+      ).updateEvent;
       expect(retitled.admin.version).toBe(3);
       await expectDomainError(update, { id: created.id, input: { endsAt: inDays(30) } }, 'INVALID_INPUT', { field: 'ends_at' });
       await expectDomainError(update, { id: created.id, input: { timezone: 'Mars/Olympus' } }, 'INVALID_INPUT', { field: 'timezone' });
@@ -344,7 +481,9 @@ describe('internal GraphQL', () => {
       await expectDomainError(publicEvent, { id: created.id }, 'NOT_FOUND');
       const { anyEvent } = await run(`query ($id: ID!) { anyEvent(id: $id) { ${EVENT} } }`, { id: created.id });
       expect(anyEvent).toMatchObject({ title: 'GQL event, renamed', admin: { status: 'cancelled', version: 4 } });
-      await expectDomainError(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', { message: /already cancelled/ });
+      await expectDomainError(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', {
+        message: /already cancelled/,
+      });
       await expectDomainError(update, { id: created.id, input: { title: 'after' } }, 'INVALID_STATE');
     });
 
@@ -356,7 +495,10 @@ describe('internal GraphQL', () => {
       await expectDomainError(create, { input: { ...base, online: true, organizationId: 'no-such-org' } }, 'NOT_FOUND');
       await expectDomainError(`{ anyEvent(id: "ev_nothing") { id } }`, {}, 'NOT_FOUND');
       // An online event has no place: a given country is dropped.
-      const { createEvent: online } = await run(`mutation ($input: NewEventInput!) { createEvent(input: $input) { online place { country } } }`, { input: { ...base, online: true, country: 'BE' } });
+      const { createEvent: online } = await run(
+        `mutation ($input: NewEventInput!) { createEvent(input: $input) { online place { country } } }`,
+        { input: { ...base, online: true, country: 'BE' } },
+      );
       expect(online).toEqual({ online: true, place: null });
       const { createEvent: demo } = await run(create, { input: { ...base, organizationId: 'iris-demo', online: true } });
       expect(demo.admin).toEqual({ demo: true, status: 'public' });
@@ -364,7 +506,9 @@ describe('internal GraphQL', () => {
     });
 
     it('refuses a DateTime that is not ISO 8601 as a GraphQL input error', async () => {
-      const answer = await raw(`mutation { createEvent(input: { organizationId: "kite-translations", title: "x", online: true, startsAt: "tomorrow", endsAt: "later" }) { id } }`);
+      const answer = await raw(
+        `mutation { createEvent(input: { organizationId: "kite-translations", title: "x", online: true, startsAt: "tomorrow", endsAt: "later" }) { id } }`,
+      );
       expect(answer.text).not.toMatch(INTERNALS);
       expect(answer.body.errors?.[0]?.message).toMatch(/ISO 8601/);
       expect(answer.body.data ?? null).toBeNull();
@@ -376,10 +520,19 @@ describe('internal GraphQL', () => {
     const create = `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ${KEY} } } }`;
 
     it('creates a key shown once, usable on REST, listed without its value, and revokes it', async () => {
-      const { createApiKey } = await run(create, { input: { organizationId: 'delta-forge', name: 'GQL key', scopes: ['events:read'], expiresAt: inDays(90) } });
+      const { createApiKey } = await run(create, {
+        input: { organizationId: 'delta-forge', name: 'GQL key', scopes: ['events:read'], expiresAt: inDays(90) },
+      });
       const { key, apiKey } = createApiKey;
       expect(key).toMatch(/^live_[0-9A-Za-z]{36}$/);
-      expect(apiKey).toMatchObject({ organizationId: 'delta-forge', name: 'GQL key', scopes: ['events:read'], status: 'active', revokedAt: null, lastUsedAt: null });
+      expect(apiKey).toMatchObject({
+        organizationId: 'delta-forge',
+        name: 'GQL key',
+        scopes: ['events:read'],
+        status: 'active',
+        revokedAt: null,
+        lastUsedAt: null,
+      });
       expect(key.startsWith(apiKey.prefix)).toBe(true);
       expect(apiKey.prefix.length).toBeLessThan(key.length / 2);
 
@@ -411,7 +564,10 @@ describe('internal GraphQL', () => {
 
     it('validates scopes, expiry and ids', async () => {
       const input = { organizationId: 'lumen-security', scopes: ['events:read'], expiresAt: inDays(30) };
-      await expectDomainError(create, { input: { ...input, scopes: ['admin:write'] } }, 'INVALID_INPUT', { field: 'scopes', message: /admin:write/ });
+      await expectDomainError(create, { input: { ...input, scopes: ['admin:write'] } }, 'INVALID_INPUT', {
+        field: 'scopes',
+        message: /admin:write/,
+      });
       await expectDomainError(create, { input: { ...input, scopes: [] } }, 'INVALID_INPUT', { field: 'scopes' });
       await expectDomainError(create, { input: { ...input, expiresAt: inDays(-1) } }, 'INVALID_INPUT', { field: 'expires_at' });
       await expectDomainError(create, { input: { ...input, expiresAt: inDays(800) } }, 'INVALID_INPUT', { field: 'expires_at' });
@@ -426,7 +582,10 @@ describe('internal GraphQL', () => {
     const nodes: T[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const data: any = await run(`query ($after: String) { ${field}(first: ${pageSize}, after: $after${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`, { after });
+      const data: any = await run(
+        `query ($after: String) { ${field}(first: ${pageSize}, after: $after${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`,
+        { after },
+      );
       const connection = data[field];
       expect(connection.pageInfo.hasPreviousPage).toBe(false);
       nodes.push(...connection.edges.map((e: { node: T }) => e.node));
@@ -447,7 +606,9 @@ describe('internal GraphQL', () => {
     ] as const;
 
     it.each(CONNECTIONS)('%s%s pages forward through endCursor without gaps or repeats', async (field, args) => {
-      const { [field]: all } = await run(`{ ${field}(first: 50${args}) { edges { node { id } } pageInfo { hasNextPage endCursor startCursor } } }`);
+      const { [field]: all } = await run(
+        `{ ${field}(first: 50${args}) { edges { node { id } } pageInfo { hasNextPage endCursor startCursor } } }`,
+      );
       expect(all.pageInfo.hasNextPage).toBe(false);
       const expected = all.edges.map((e: any) => e.node.id);
       expect(expected.length).toBeGreaterThan(3);
@@ -460,14 +621,22 @@ describe('internal GraphQL', () => {
       const { [field]: page } = await run(`{ ${field}(first: 6${args}) { edges { cursor node { id } } } }`);
       const ids = page.edges.map((e: any) => e.node.id);
       for (const k of [0, 2]) {
-        const { [field]: rest } = await run(`query ($after: String) { ${field}(first: 3, after: $after${args}) { edges { node { id } } } }`, { after: page.edges[k].cursor });
-        expect(rest.edges.map((e: any) => e.node.id), `after edge ${k}`).toEqual(ids.slice(k + 1, k + 4));
+        const { [field]: rest } = await run(
+          `query ($after: String) { ${field}(first: 3, after: $after${args}) { edges { node { id } } } }`,
+          { after: page.edges[k].cursor },
+        );
+        expect(
+          rest.edges.map((e: any) => e.node.id),
+          `after edge ${k}`,
+        ).toEqual(ids.slice(k + 1, k + 4));
       }
     });
 
     it('refuses last and before with a clear message', async () => {
       for (const args of ['last: 2', 'before: "abc"', 'first: 2, last: 2']) {
-        const error = await expectDomainError(`{ opportunities(${args}) { edges { node { id } } } }`, {}, 'INVALID_INPUT', { message: /forward only: use first and after/ });
+        const error = await expectDomainError(`{ opportunities(${args}) { edges { node { id } } } }`, {}, 'INVALID_INPUT', {
+          message: /forward only: use first and after/,
+        });
         expect(error.extensions?.field).toBe('last');
       }
       await expectDomainError(`{ needs(last: 1) { edges { cursor } } }`, {}, 'INVALID_INPUT', { message: /forward only/ });
@@ -479,9 +648,15 @@ describe('internal GraphQL', () => {
       }
       const { opportunities } = await run(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
       const cursor: string = opportunities.pageInfo.endCursor;
-      await expectDomainError(`query ($c: String) { events(first: 1, after: $c) { edges { cursor } } }`, { c: cursor }, 'INVALID_CURSOR', { field: 'cursor' });
+      await expectDomainError(`query ($c: String) { events(first: 1, after: $c) { edges { cursor } } }`, { c: cursor }, 'INVALID_CURSOR', {
+        field: 'cursor',
+      });
       const altered = `${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`;
-      await expectDomainError(`query ($c: String) { opportunities(first: 1, after: $c) { edges { cursor } } }`, { c: altered }, 'INVALID_CURSOR');
+      await expectDomainError(
+        `query ($c: String) { opportunities(first: 1, after: $c) { edges { cursor } } }`,
+        { c: altered },
+        'INVALID_CURSOR',
+      );
       await expectDomainError(`{ organizations(after: "nonsense") { edges { cursor } } }`, {}, 'INVALID_CURSOR');
     });
 
@@ -494,7 +669,11 @@ describe('internal GraphQL', () => {
       const { opportunities } = await run(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
       const altered = alter(opportunities.pageInfo.endCursor as string);
       expect(altered).not.toBe(opportunities.pageInfo.endCursor);
-      await expectDomainError(`query ($c: String) { opportunities(first: 1, after: $c) { edges { cursor } } }`, { c: altered }, 'INVALID_CURSOR');
+      await expectDomainError(
+        `query ($c: String) { opportunities(first: 1, after: $c) { edges { cursor } } }`,
+        { c: altered },
+        'INVALID_CURSOR',
+      );
       expect((await stack.get(`/opportunities?limit=1&cursor=${encodeURIComponent(altered)}`)).status).toBe(400);
     });
   });
@@ -503,7 +682,10 @@ describe('internal GraphQL', () => {
     it('reports GraphQL validation errors normally, without internals', async () => {
       const answer = await raw('{ nope }');
       expect(answer.text).not.toMatch(INTERNALS);
-      expect(answer.body.errors?.[0]).toMatchObject({ message: 'Cannot query field "nope" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+      expect(answer.body.errors?.[0]).toMatchObject({
+        message: 'Cannot query field "nope" on type "Query".',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      });
       const syntax = await raw('{ organization(id: ');
       expect(syntax.text).not.toMatch(INTERNALS);
       expect(syntax.body.errors?.[0]?.message).toMatch(/Syntax Error/);
@@ -531,7 +713,9 @@ describe('internal GraphQL', () => {
       expect(answer.text).not.toContain('SECRET-INTERNAL-DETAIL');
       expect(answer.text).not.toContain('db-primary');
       expect(answer.text).not.toMatch(INTERNALS);
-      expect(answer.body.errors).toEqual([expect.objectContaining({ message: 'Unexpected error.', path: ['need'], extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
+      expect(answer.body.errors).toEqual([
+        expect.objectContaining({ message: 'Unexpected error.', path: ['need'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }),
+      ]);
       // The rest of the query still answers.
       expect(answer.body.data).toEqual({ need: null, organization: { id: 'atelier-nord' } });
       // And the failure is in the log for operators.
@@ -540,7 +724,11 @@ describe('internal GraphQL', () => {
 
     it('keeps domain error messages and codes, without internals', async () => {
       const error = await expectDomainError(`{ opportunity(id: "n_missing") { id } }`, {}, 'NOT_FOUND');
-      expect(error).toMatchObject({ message: "No opportunity with id 'n_missing'", path: ['opportunity'], extensions: { code: 'NOT_FOUND' } });
+      expect(error).toMatchObject({
+        message: "No opportunity with id 'n_missing'",
+        path: ['opportunity'],
+        extensions: { code: 'NOT_FOUND' },
+      });
       expect(Object.keys(error).sort()).toEqual(expect.arrayContaining(['extensions', 'message', 'path']));
       expect(Object.keys(error).filter((k) => !['message', 'path', 'extensions', 'locations'].includes(k))).toEqual([]);
       expect(Object.keys(error.extensions!)).toEqual(['code']);

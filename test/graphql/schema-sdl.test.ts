@@ -29,7 +29,12 @@ const PRIVATE_NAMES =
  * - The internal host fields are write-only inputs of `createEvent` ("Internal: never output"):
  *   they exist on that input and on no output type.
  */
-const ALLOWED = new Set(['Proofs.completedPacks', 'NewEventInput.hostContactEmail', 'NewEventInput.hostContactPhone', 'NewEventInput.hostNotes']);
+const ALLOWED = new Set([
+  'Proofs.completedPacks',
+  'NewEventInput.hostContactEmail',
+  'NewEventInput.hostContactPhone',
+  'NewEventInput.hostNotes',
+]);
 
 /** Every `Type`, `Type.field`, `Type.field(arg)` and `Enum.VALUE` name matching PRIVATE_NAMES. */
 function privateNames(target: GraphQLSchema): string[] {
@@ -88,6 +93,8 @@ describe('schema SDL', () => {
       enum Kind { PAYOUT, NEED }
       type Mutation { setOrg(input: OrgInput): Org }
     `);
-    expect(privateNames(leaky).sort()).toEqual(['Kind.PAYOUT', 'Org.revenueSplit', 'OrgInput.internalNotes', 'PactSignature', 'Query.quotes', 'Query.quotes(packId)'].sort());
+    expect(privateNames(leaky).sort()).toEqual(
+      ['Kind.PAYOUT', 'Org.revenueSplit', 'OrgInput.internalNotes', 'PactSignature', 'Query.quotes', 'Query.quotes(packId)'].sort(),
+    );
   });
 });

@@ -38,7 +38,9 @@ describe('e-signature inbound address', () => {
         where s.provider_envelope_id = ? order by k.lead_organization_id`,
       [ENVELOPE],
     );
-    return Object.fromEntries(rows.map((r) => [r.lead, { state: r.state, signedAt: r.signed_at === null ? null : new Date(r.signed_at as string).toISOString() }]));
+    return Object.fromEntries(
+      rows.map((r) => [r.lead, { state: r.state, signedAt: r.signed_at === null ? null : new Date(r.signed_at as string).toISOString() }]),
+    );
   };
   /** Everything a notification must leave alone, or change only through its own table. */
   const sideEffects = async () => ({
@@ -87,8 +89,18 @@ describe('e-signature inbound address', () => {
     expect(connection.inboundUrl).toBe(`${PUBLIC_BASE_URL}/inbound/e-signature/${connection.id}`);
 
     const listed = await runJson(['esign', 'list', '--org', LEAD], stack.env);
-    expect(listed).toEqual([{ id: connection.id, organization_id: LEAD, provider: 'Docusign', created_at: expect.any(String), inbound_path: `/inbound/e-signature/${connection.id}` }]);
-    const graphql = await stack.graphql('query($org: ID!) { esignConnections(organizationId: $org) { id provider inboundPath } }', { org: LEAD });
+    expect(listed).toEqual([
+      {
+        id: connection.id,
+        organization_id: LEAD,
+        provider: 'Docusign',
+        created_at: expect.any(String),
+        inbound_path: `/inbound/e-signature/${connection.id}`,
+      },
+    ]);
+    const graphql = await stack.graphql('query($org: ID!) { esignConnections(organizationId: $org) { id provider inboundPath } }', {
+      org: LEAD,
+    });
     expect(JSON.stringify(graphql)).not.toContain(connection.secret);
     const stored = await sql<{ secret_sealed: string }>('select secret_sealed from esign_connections where id = ?', [connection.id]);
     expect(stored[0]!.secret_sealed).toMatch(/^v1\./);
@@ -102,12 +114,18 @@ describe('e-signature inbound address', () => {
   });
 
   it('a signed notification updates the signature state of packs the organization leads, and nothing else', async () => {
-    expect(await signatures()).toEqual({ [LEAD]: { state: 'pending', signedAt: null }, [OTHER_LEAD]: { state: 'pending', signedAt: null } });
+    expect(await signatures()).toEqual({
+      [LEAD]: { state: 'pending', signedAt: null },
+      [OTHER_LEAD]: { state: 'pending', signedAt: null },
+    });
     const before = await sideEffects();
     const res = await notify(connection, payload('evt-signed-1'));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ updated: 1 });
-    expect(await signatures()).toEqual({ [LEAD]: { state: 'signed', signedAt: '2026-11-22T10:15:00.000Z' }, [OTHER_LEAD]: { state: 'pending', signedAt: null } });
+    expect(await signatures()).toEqual({
+      [LEAD]: { state: 'signed', signedAt: '2026-11-22T10:15:00.000Z' },
+      [OTHER_LEAD]: { state: 'pending', signedAt: null },
+    });
     // No outbox row, no delivery, no change epoch: nothing goes out to any destination.
     expect(await sideEffects()).toEqual(before);
     expect(await count('esign_inbound_events')).toBe(1);
@@ -149,7 +167,12 @@ describe('e-signature inbound address', () => {
 
   it('answers 400 for a signed but unreadable payload, 413 beyond 256 KB and 405 for other methods', async () => {
     const before = { signatures: await signatures(), events: await count('esign_inbound_events') };
-    const unreadable = ['{"event_id": "evt-x", ', JSON.stringify({ ...payload('evt-x'), status: 'viewed' }), JSON.stringify({ ...payload('evt-x'), occurred_at: 'yesterday' }), '[]'];
+    const unreadable = [
+      '{"event_id": "evt-x", ',
+      JSON.stringify({ ...payload('evt-x'), status: 'viewed' }),
+      JSON.stringify({ ...payload('evt-x'), occurred_at: 'yesterday' }),
+      '[]',
+    ];
     for (const body of unreadable) {
       const res = await post(connection.id, body, signEsignNotification(connection.secret, body, now()));
       expect(res.status, body).toBe(400);
@@ -167,7 +190,10 @@ describe('e-signature inbound address', () => {
 
   /** Connects through internal GraphQL (the CLI's path is covered above). */
   async function connect(organizationId: string, provider: string): Promise<{ id: string; secret: string }> {
-    const data = await stack.graphql('mutation($org: ID!, $p: String!) { connectEsignProvider(organizationId: $org, provider: $p) { secret connection { id } } }', { org: organizationId, p: provider });
+    const data = await stack.graphql(
+      'mutation($org: ID!, $p: String!) { connectEsignProvider(organizationId: $org, provider: $p) { secret connection { id } } }',
+      { org: organizationId, p: provider },
+    );
     return { id: data.connectEsignProvider.connection.id, secret: data.connectEsignProvider.secret };
   }
 
@@ -176,7 +202,10 @@ describe('e-signature inbound address', () => {
     const res = await notify({ id: other.id, secret: other.secret }, payload('evt-signed-1', 'declined', '2026-11-24T09:00:00Z'));
     // The same provider event id on another connection is another event.
     expect(await res.json()).toEqual({ updated: 1 });
-    expect(await signatures()).toEqual({ [LEAD]: { state: 'signed', signedAt: '2026-11-22T10:15:00.000Z' }, [OTHER_LEAD]: { state: 'declined', signedAt: null } });
+    expect(await signatures()).toEqual({
+      [LEAD]: { state: 'signed', signedAt: '2026-11-22T10:15:00.000Z' },
+      [OTHER_LEAD]: { state: 'declined', signedAt: null },
+    });
     // An envelope nobody leads is recorded (so a replay stays a duplicate) but updates nothing.
     const stray = await notify(connection, { ...payload('evt-stray'), envelope_id: 'env-unknown' });
     expect(await stray.json()).toEqual({ updated: 0 });
@@ -184,25 +213,34 @@ describe('e-signature inbound address', () => {
 
   it('after disconnect, the old secret no longer opens the address', async () => {
     const temporary = await connect(LEAD, 'Temporary');
-    expect((await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp'), envelope_id: 'env-none' })).status).toBe(200);
+    expect((await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp'), envelope_id: 'env-none' })).status).toBe(
+      200,
+    );
     const removed = await runJson(['esign', 'disconnect', temporary.id], stack.env);
     expect(removed).toMatchObject({ id: temporary.id, provider: 'Temporary' });
     const res = await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp-2'), envelope_id: 'env-none' });
     expect(res.status).toBe(401);
-    await expect(stack.graphql('mutation($id: ID!) { disconnectEsignProvider(id: $id) { id } }', { id: temporary.id })).rejects.toMatchObject({ codes: ['NOT_FOUND'] });
+    await expect(
+      stack.graphql('mutation($id: ID!) { disconnectEsignProvider(id: $id) { id } }', { id: temporary.id }),
+    ).rejects.toMatchObject({ codes: ['NOT_FOUND'] });
   });
 
   it('applies concurrent deliveries of one event exactly once', async () => {
     const target = await connect(LEAD, 'Concurrent');
     const before = await count('esign_inbound_events');
-    const answers = await Promise.all(Array.from({ length: 4 }, () => notify(target, { ...payload('evt-race'), envelope_id: 'env-none' }).then((r) => r.json())));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => notify(target, { ...payload('evt-race'), envelope_id: 'env-none' }).then((r) => r.json())),
+    );
     expect(answers.filter((a) => a.duplicate === true)).toHaveLength(3);
     expect(answers.filter((a) => a.updated === 0)).toHaveLength(1);
     expect(await count('esign_inbound_events')).toBe(before + 1);
   });
 
   it('no webhook delivery came out of any of it', async () => {
-    const delivered = await stack.graphql('query($org: ID!) { webhookDeliveries(organizationId: $org, first: 50) { edges { node { id } } } }', { org: LEAD });
+    const delivered = await stack.graphql(
+      'query($org: ID!) { webhookDeliveries(organizationId: $org, first: 50) { edges { node { id } } } }',
+      { org: LEAD },
+    );
     expect(delivered.webhookDeliveries.edges).toEqual([]);
     expect(await sideEffects()).toEqual(initial);
     expect(receiver.received).toEqual([]);

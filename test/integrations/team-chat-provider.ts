@@ -50,7 +50,12 @@ export class StandInProvider {
   }
 
   get env(): Record<string, string> {
-    return { TEAM_CHAT_CLIENT_ID: CLIENT_ID, TEAM_CHAT_CLIENT_SECRET: CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL: this.authorizeUrl, TEAM_CHAT_TOKEN_URL: `${this.origin}/oauth/token` };
+    return {
+      TEAM_CHAT_CLIENT_ID: CLIENT_ID,
+      TEAM_CHAT_CLIENT_SECRET: CLIENT_SECRET,
+      TEAM_CHAT_AUTHORIZE_URL: this.authorizeUrl,
+      TEAM_CHAT_TOKEN_URL: `${this.origin}/oauth/token`,
+    };
   }
 
   async start(): Promise<this> {
@@ -87,7 +92,12 @@ export class StandInProvider {
 
   private authorize(query: URLSearchParams, res: import('node:http').ServerResponse) {
     // Only the incoming-webhook permission may be asked for, by the registered client.
-    if (query.get('client_id') !== CLIENT_ID || query.get('scope') !== 'incoming-webhook' || !query.get('redirect_uri') || !query.get('state')) {
+    if (
+      query.get('client_id') !== CLIENT_ID ||
+      query.get('scope') !== 'incoming-webhook' ||
+      !query.get('redirect_uri') ||
+      !query.get('state')
+    ) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`bad authorize request: ${query.toString()}`);
       return;
     }
@@ -109,12 +119,23 @@ export class StandInProvider {
     const code = form.get('code') ?? '';
     const redirect = this.codes.get(code);
     this.codes.delete(code);
-    if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET) return json(200, { ok: false, error: 'invalid_client' });
-    if (this.mode === 'token-refused' || !redirect || redirect !== form.get('redirect_uri')) return json(200, { ok: false, error: 'invalid_code' });
+    if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET)
+      return json(200, { ok: false, error: 'invalid_client' });
+    if (this.mode === 'token-refused' || !redirect || redirect !== form.get('redirect_uri'))
+      return json(200, { ok: false, error: 'invalid_code' });
     const token = `xoxb-stand-in-${randomBytes(12).toString('hex')}`;
-    const hook = this.mode === 'bad-url' ? `ftp://127.0.0.1/services/${randomBytes(6).toString('hex')}` : `${this.origin}/services/T0001/B0001/${randomBytes(12).toString('hex')}`;
+    const hook =
+      this.mode === 'bad-url'
+        ? `ftp://127.0.0.1/services/${randomBytes(6).toString('hex')}`
+        : `${this.origin}/services/T0001/B0001/${randomBytes(12).toString('hex')}`;
     this.tokens.push(token);
     this.hooks.push(hook);
-    return json(200, { ok: true, access_token: token, token_type: 'bot', scope: 'incoming-webhook', incoming_webhook: { url: hook, channel: this.channel, channel_id: 'C0001' } });
+    return json(200, {
+      ok: true,
+      access_token: token,
+      token_type: 'bot',
+      scope: 'incoming-webhook',
+      incoming_webhook: { url: hook, channel: this.channel, channel_id: 'C0001' },
+    });
   }
 }

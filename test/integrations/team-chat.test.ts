@@ -27,12 +27,27 @@ describe('team-chat connection flow', () => {
   });
 
   const destinations = async () =>
-    (await stack.graphql('query($org: ID!) { webhookDestinations(organizationId: $org) { id format url language kinds scope connectedVia status } }', { org: ORG }))
-      .webhookDestinations as { id: string; format: string; url: string; language: string; kinds: string[]; scope: string; connectedVia: string }[];
+    (
+      await stack.graphql(
+        'query($org: ID!) { webhookDestinations(organizationId: $org) { id format url language kinds scope connectedVia status } }',
+        { org: ORG },
+      )
+    ).webhookDestinations as {
+      id: string;
+      format: string;
+      url: string;
+      language: string;
+      kinds: string[];
+      scope: string;
+      connectedVia: string;
+    }[];
 
   /** `destinations connect-team-chat` through the real CLI: the address an admin would open. */
   async function begin(...flags: string[]): Promise<string> {
-    const out = await runJson<{ authorize_url: string; expires_at: string }>(['destinations', 'connect-team-chat', '--org', ORG, ...flags], stack.env);
+    const out = await runJson<{ authorize_url: string; expires_at: string }>(
+      ['destinations', 'connect-team-chat', '--org', ORG, ...flags],
+      stack.env,
+    );
     expect(Date.parse(out.expires_at)).toBeGreaterThan(Date.now());
     return out.authorize_url;
   }
@@ -61,7 +76,9 @@ describe('team-chat connection flow', () => {
 
   it('creates a team-chat destination from the provider answer, keeping the URL sealed and the token nowhere', async () => {
     provider.mode = 'grant';
-    const { callback, res, page } = await consent(await begin('--language', 'fr', '--kinds', 'need.created,event.created', '--scope', 'own'));
+    const { callback, res, page } = await consent(
+      await begin('--language', 'fr', '--kinds', 'need.created,event.created', '--scope', 'own'),
+    );
     expect(res.status, page).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -69,7 +86,14 @@ describe('team-chat connection flow', () => {
     // The channel name comes from the provider: escaped on the page.
     expect(page).toContain(`Connected: #ops &lt;b&gt;&amp; → destination ${created.id}`);
     expect(page).not.toContain('<b>');
-    expect(created).toMatchObject({ format: 'team-chat', connectedVia: 'oauth', language: 'fr', kinds: ['need.created', 'event.created'], scope: 'own', status: 'active' });
+    expect(created).toMatchObject({
+      format: 'team-chat',
+      connectedVia: 'oauth',
+      language: 'fr',
+      kinds: ['need.created', 'event.created'],
+      scope: 'own',
+      status: 'active',
+    });
     const hook = provider.hooks.at(-1)!;
     expect(created.url).toContain('••••');
     expect(created.url).not.toBe(hook);
@@ -206,7 +230,13 @@ describe('team-chat connection flow, not configured', () => {
     const res = await fetch(`${stack.origin}/integrations/team-chat/callback?code=c&state=s`);
     expect(res.status).toBe(404);
     expect(await res.text()).toMatch(/not configured/);
-    const cli = await runCli(['destinations', 'connect-team-chat', '--org', ORG], { ...stack.env, TEAM_CHAT_CLIENT_ID: undefined, TEAM_CHAT_CLIENT_SECRET: undefined, TEAM_CHAT_AUTHORIZE_URL: undefined, TEAM_CHAT_TOKEN_URL: undefined });
+    const cli = await runCli(['destinations', 'connect-team-chat', '--org', ORG], {
+      ...stack.env,
+      TEAM_CHAT_CLIENT_ID: undefined,
+      TEAM_CHAT_CLIENT_SECRET: undefined,
+      TEAM_CHAT_AUTHORIZE_URL: undefined,
+      TEAM_CHAT_TOKEN_URL: undefined,
+    });
     expect(cli.code).toBe(1);
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toMatch(/^error: The team-chat connection flow is not configured/);
@@ -229,7 +259,9 @@ async function databaseDump(stack: Stack): Promise<string> {
   const connection = stack.app.core.db.em.fork().getConnection();
   const postgres = Boolean(stack.env.DATABASE_URL);
   const tables = await connection.execute<{ name: string }[]>(
-    postgres ? "select table_name as name from information_schema.tables where table_schema = 'public'" : "select name from sqlite_master where type = 'table'",
+    postgres
+      ? "select table_name as name from information_schema.tables where table_schema = 'public'"
+      : "select name from sqlite_master where type = 'table'",
   );
   const parts: string[] = [];
   for (const { name } of tables) parts.push(JSON.stringify(await connection.execute(`select * from "${name}"`)));

@@ -38,7 +38,13 @@ export class TestOAuthClient implements OAuthClientProvider {
     return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [this.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.name,
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state() {
     return 'state-123';
@@ -154,7 +160,13 @@ function formHtml(html: string, action: string): string {
   return html.slice(start, html.indexOf('</form>', start));
 }
 
-const unescapeHtml = (text: string) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * Discovery, registration and the authorization request with the SDK's `auth()`; the member
@@ -180,7 +192,9 @@ export async function answerConsent(
   if (new URL(url).pathname === '/account/login') {
     const html = await res.text();
     const returnTo = hidden(html, 'return_to');
-    const signedIn = await browser.request('/account/login', { form: { email, password, return_to: returnTo, csrf: hidden(html, 'csrf') } });
+    const signedIn = await browser.request('/account/login', {
+      form: { email, password, return_to: returnTo, csrf: hidden(html, 'csrf') },
+    });
     expect(signedIn.status, 'sign-in answer').toBe(303);
     ({ res, url } = await browser.follow(signedIn.headers.get('location')!));
   }
@@ -195,7 +209,12 @@ export async function answerConsent(
 }
 
 /** The whole flow: register, approve, exchange the code. Resolves with the client holding tokens. */
-export async function connectMember(stack: Stack, email: string, browser = new TestBrowser(stack), name = 'Test Assistant'): Promise<TestOAuthClient> {
+export async function connectMember(
+  stack: Stack,
+  email: string,
+  browser = new TestBrowser(stack),
+  name = 'Test Assistant',
+): Promise<TestOAuthClient> {
   const client = new TestOAuthClient(name);
   const back = await authorizeInBrowser(stack, client, browser, { email });
   expect(back.searchParams.get('state')).toBe('state-123');
@@ -228,7 +247,11 @@ export function rawToolCall(stack: Stack, token: string | undefined, name: strin
 
 /** Posts to the token endpoint directly, to see OAuth errors as the wire carries them. */
 export async function tokenRequest(stack: Stack, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${stack.origin}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await fetch(`${stack.origin}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -243,5 +266,8 @@ export async function createMember(stack: Stack, email: string, organizationId =
 
 /** Gives an existing (demo) member a password. */
 export async function setPassword(stack: Stack, email: string, password = PASSWORD): Promise<void> {
-  await stack.graphql('mutation($m: String!, $p: String!) { setMemberPassword(member: $m, password: $p) { memberId } }', { m: email, p: password });
+  await stack.graphql('mutation($m: String!, $p: String!) { setMemberPassword(member: $m, password: $p) { memberId } }', {
+    m: email,
+    p: password,
+  });
 }

@@ -38,7 +38,11 @@ afterAll(async () => {
 describe('discovery', () => {
   it('serves RFC 9728 metadata for /mcp/member and RFC 8414 metadata with S256 only', async () => {
     const prm = await (await stackFetch(stack)(`https://packline.test/.well-known/oauth-protected-resource/mcp/member`)).json();
-    expect(prm).toMatchObject({ resource: MEMBER_URL, authorization_servers: ['https://packline.test/'], scopes_supported: ['account:read', 'invitations:read', 'needs:draft'] });
+    expect(prm).toMatchObject({
+      resource: MEMBER_URL,
+      authorization_servers: ['https://packline.test/'],
+      scopes_supported: ['account:read', 'invitations:read', 'needs:draft'],
+    });
     const as = await (await stackFetch(stack)('https://packline.test/.well-known/oauth-authorization-server')).json();
     expect(as).toMatchObject({
       issuer: 'https://packline.test/',
@@ -67,7 +71,9 @@ describe('discovery', () => {
   it('answers a call without a token with 401 and a challenge naming the resource metadata', async () => {
     const res = await fetch(`${stack.origin}/mcp/member`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toContain('resource_metadata="https://packline.test/.well-known/oauth-protected-resource/mcp/member"');
+    expect(res.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://packline.test/.well-known/oauth-protected-resource/mcp/member"',
+    );
   });
 });
 
@@ -88,7 +94,9 @@ describe('tools', () => {
     expect(result.structuredContent).toMatchObject({
       name: 'Tom Lefèvre',
       profile_url: expect.stringMatching(/^https:\/\/packline\.test\/members\/m_/),
-      organizations: [{ id: 'atelier-nord', name: expect.any(String), role: 'member', profile_url: 'https://packline.test/organizations/atelier-nord' }],
+      organizations: [
+        { id: 'atelier-nord', name: expect.any(String), role: 'member', profile_url: 'https://packline.test/organizations/atelier-nord' },
+      ],
     });
     expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
   });
@@ -97,12 +105,21 @@ describe('tools', () => {
     const result = await call('my_invitations');
     const { invitations, note } = result.structuredContent;
     expect(invitations).toHaveLength(1);
-    expect(invitations[0]).toMatchObject({ team_name: 'School extension pack', invited_by: { id: 'atelier-nord' }, url: expect.stringMatching(/^https:\/\/packline\.test\/invitations\//) });
+    expect(invitations[0]).toMatchObject({
+      team_name: 'School extension pack',
+      invited_by: { id: 'atelier-nord' },
+      url: expect.stringMatching(/^https:\/\/packline\.test\/invitations\//),
+    });
     expect(note).toMatch(/happens on Packline/);
   });
 
   it('draft_need creates an unpublished draft and returns the review link', async () => {
-    const result = await call('draft_need', { title: 'Acoustic study for a library', description: 'Reading rooms need quieter ceilings.', required_expertise: ['acoustics'], remote_allowed: true });
+    const result = await call('draft_need', {
+      title: 'Acoustic study for a library',
+      description: 'Reading rooms need quieter ceilings.',
+      required_expertise: ['acoustics'],
+      remote_allowed: true,
+    });
     expect(result.isError).toBeFalsy();
     const draft = result.structuredContent;
     expect(draft).toMatchObject({ title: 'Acoustic study for a library', state: 'draft', organization: { id: 'atelier-nord' } });
@@ -129,17 +146,29 @@ describe('tools', () => {
   });
 
   it('cannot publish: no tool does it, and the draft stays a draft whatever the assistant calls', async () => {
-    const unknown = await client.callTool({ name: 'publish_need', arguments: {} }).catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+    const unknown = await client
+      .callTool({ name: 'publish_need', arguments: {} })
+      .catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
     expect(unknown.isError).toBe(true);
-    const drafts = await stack.graphql("{ needs(first: 50, organizationId: \"atelier-nord\", state: draft) { edges { node { id title } } } }");
+    const drafts = await stack.graphql(
+      '{ needs(first: 50, organizationId: "atelier-nord", state: draft) { edges { node { id title } } } }',
+    );
     const mine = drafts.needs.edges.map((e: { node: { title: string } }) => e.node.title);
     expect(mine).toContain('Acoustic study for a library');
   });
 
   it('writes every call to the audit log, readable by internal GraphQL and on the settings page', async () => {
-    const data = await stack.graphql('query($m: String!) { assistantAuditLog(member: $m, first: 50) { tool outcome applicationName grantId at } }', { m: TOM });
+    const data = await stack.graphql(
+      'query($m: String!) { assistantAuditLog(member: $m, first: 50) { tool outcome applicationName grantId at } }',
+      { m: TOM },
+    );
     const log = data.assistantAuditLog as { tool: string; outcome: string; applicationName: string }[];
-    expect(log.map((e) => `${e.tool}:${e.outcome}`)).toEqual(['draft_need:forbidden', 'draft_need:ok', 'my_invitations:ok', 'my_account:ok']);
+    expect(log.map((e) => `${e.tool}:${e.outcome}`)).toEqual([
+      'draft_need:forbidden',
+      'draft_need:ok',
+      'my_invitations:ok',
+      'my_account:ok',
+    ]);
     expect(new Set(log.map((e) => e.applicationName))).toEqual(new Set(['Test Assistant']));
 
     const settings = await browser.page('/account/settings');
@@ -147,7 +176,9 @@ describe('tools', () => {
     expect(settings).toContain('<code>my_invitations</code>');
     expect(settings).toContain('<code>http://127.0.0.1:47321/callback</code>');
     // Since when, and last used: both dates, not "never".
-    expect(settings).toMatch(/<td data-label="Application">Test Assistant<\/td>[\s\S]*?<td data-label="Since">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td data-label="Last used">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/);
+    expect(settings).toMatch(
+      /<td data-label="Application">Test Assistant<\/td>[\s\S]*?<td data-label="Since">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td><td data-label="Last used">\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC<\/td>/,
+    );
     expect(settings).toContain('Prepare draft needs for your organizations');
   });
 

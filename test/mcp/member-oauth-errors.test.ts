@@ -4,7 +4,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
-import { answerConsent, authorizeInBrowser, createMember, MEMBER_URL, rawToolCall, REDIRECT_URL, stackFetch, TestBrowser, TestOAuthClient, tokenRequest } from './member-client.ts';
+import {
+  answerConsent,
+  authorizeInBrowser,
+  createMember,
+  MEMBER_URL,
+  rawToolCall,
+  REDIRECT_URL,
+  stackFetch,
+  TestBrowser,
+  TestOAuthClient,
+  tokenRequest,
+} from './member-client.ts';
 
 let stack: Stack;
 let email: string;
@@ -40,7 +51,15 @@ function pkce() {
 }
 
 function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URL, code_challenge: challenge, code_challenge_method: 'S256', state: 'st-1', ...extra });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT_URL,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-1',
+    ...extra,
+  });
   return `https://packline.test/authorize?${query.toString()}`;
 }
 
@@ -66,10 +85,19 @@ async function expectErrorPage(res: Response, error: string): Promise<void> {
 }
 
 const exchange = (s: Stack, c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
-  tokenRequest(s, { grant_type: 'authorization_code', client_id: c.clientId, code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT_URL, resource: MEMBER_URL, ...extra });
+  tokenRequest(s, {
+    grant_type: 'authorization_code',
+    client_id: c.clientId,
+    code: c.code,
+    code_verifier: c.verifier,
+    redirect_uri: REDIRECT_URL,
+    resource: MEMBER_URL,
+    ...extra,
+  });
 
 async function grantsOf(who: string): Promise<{ id: string; active: boolean; revokedReason: string | null }[]> {
-  return (await stack.graphql('query($m: String!) { assistantGrants(member: $m) { id active revokedReason } }', { m: who })).assistantGrants;
+  return (await stack.graphql('query($m: String!) { assistantGrants(member: $m) { id active revokedReason } }', { m: who }))
+    .assistantGrants;
 }
 
 describe('consent', () => {
@@ -110,7 +138,9 @@ describe('consent', () => {
     const forged = await browser.submit(html, '/oauth/consent', { decision: 'accept', csrf: 'forged' });
     expect(forged.status).toBe(403);
     const stranger = new TestBrowser(stack);
-    const login = await stranger.request('/account/login', { form: { email, password: 'whatever-password', return_to: '/account/settings' } });
+    const login = await stranger.request('/account/login', {
+      form: { email, password: 'whatever-password', return_to: '/account/settings' },
+    });
     expect(login.status).toBe(403);
   });
 
@@ -118,10 +148,14 @@ describe('consent', () => {
     const fresh = new TestBrowser(stack);
     const form = await fresh.page('/account/login');
     const csrf = /name="csrf" value="([^"]+)"/.exec(form)![1]!;
-    const wrong = await fresh.request('/account/login', { form: { email, password: 'not the password', return_to: '/account/settings', csrf } });
+    const wrong = await fresh.request('/account/login', {
+      form: { email, password: 'not the password', return_to: '/account/settings', csrf },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('Wrong email or password.');
-    const res = await fresh.request('/account/login', { form: { email, password: 'correct horse battery staple', return_to: '/account/settings', csrf } });
+    const res = await fresh.request('/account/login', {
+      form: { email, password: 'correct horse battery staple', return_to: '/account/settings', csrf },
+    });
     expect(res.status).toBe(303);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pl_member='))!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -136,7 +170,8 @@ describe('sign-in', () => {
     await createMember(stack, target);
     const attacker = new TestBrowser(stack);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await attacker.page('/account/login'))![1]!;
-    const attempt = (password: string) => attacker.request('/account/login', { form: { email: target, password, return_to: '/account/settings', csrf } });
+    const attempt = (password: string) =>
+      attacker.request('/account/login', { form: { email: target, password, return_to: '/account/settings', csrf } });
     for (let i = 0; i < 5; i += 1) expect((await attempt(`wrong password ${i}`)).status).toBe(401);
     const paused = await attempt('correct horse battery staple');
     expect(paused.status).toBe(429);
@@ -185,7 +220,13 @@ describe('authorization request', () => {
     await expectErrorPage(res, 'invalid_target');
 
     const approved = await approvedCode(stack, browser, email);
-    const tokens = await tokenRequest(stack, { grant_type: 'authorization_code', client_id: approved.clientId, code: approved.code, code_verifier: approved.verifier, redirect_uri: REDIRECT_URL });
+    const tokens = await tokenRequest(stack, {
+      grant_type: 'authorization_code',
+      client_id: approved.clientId,
+      code: approved.code,
+      code_verifier: approved.verifier,
+      redirect_uri: REDIRECT_URL,
+    });
     expect(tokens.status).toBe(200);
     expect((await rawToolCall(stack, tokens.body.access_token as string, 'my_account')).status).toBe(200);
   });
@@ -204,7 +245,9 @@ describe('authorization request', () => {
     for (const who of [stranger, browser]) {
       const missing = await who.request(authorizeUrl(clientId, pkce().challenge, { response_type: 'token' }));
       await expectErrorPage(missing, 'invalid_request');
-      const noChallenge = await who.request(`https://packline.test/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URL, state: 'st-1' })}`);
+      const noChallenge = await who.request(
+        `https://packline.test/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URL, state: 'st-1' })}`,
+      );
       await expectErrorPage(noChallenge, 'invalid_request');
     }
     // A valid request still hands over to the consent page.
@@ -224,23 +267,34 @@ describe('token endpoint', () => {
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const after = await rawToolCall(stack, first.body.access_token as string, 'my_account');
     expect(after.status).toBe(401);
-    expect(after.headers.get('www-authenticate')).toContain('resource_metadata="https://packline.test/.well-known/oauth-protected-resource/mcp/member"');
+    expect(after.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://packline.test/.well-known/oauth-protected-resource/mcp/member"',
+    );
   });
 
   it('a wrong code_verifier is invalid_grant, and burns the code', async () => {
     const approved = await approvedCode(stack, browser, email);
-    expect(await exchange(stack, { ...approved, verifier: pkce().verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(stack, { ...approved, verifier: pkce().verifier })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect(await exchange(stack, approved)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a redirect_uri other than the authorization request’s is invalid_grant', async () => {
     const approved = await approvedCode(stack, browser, email);
-    expect(await exchange(stack, approved, { redirect_uri: 'http://127.0.0.1:47321/other' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(stack, approved, { redirect_uri: 'http://127.0.0.1:47321/other' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
   });
 
   it('a wrong resource is invalid_target', async () => {
     const approved = await approvedCode(stack, browser, email);
-    expect(await exchange(stack, approved, { resource: 'https://elsewhere.example/mcp' })).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    expect(await exchange(stack, approved, { resource: 'https://elsewhere.example/mcp' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_target' },
+    });
   });
 
   it('a code of another application is invalid_grant', async () => {
@@ -252,7 +306,8 @@ describe('token endpoint', () => {
   it('refresh tokens rotate; presenting a spent one ends the grant', async () => {
     const approved = await approvedCode(stack, browser, email);
     const first = await exchange(stack, approved);
-    const refresh = (token: string) => tokenRequest(stack, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: token });
+    const refresh = (token: string) =>
+      tokenRequest(stack, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: token });
     const second = await refresh(first.body.refresh_token as string);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
@@ -269,7 +324,13 @@ describe('token endpoint', () => {
     const first = await exchange(stack, approved);
     const ended = async () => (await grantsOf(email)).filter((g) => g.revokedReason === 'refresh_token_reused').length;
     const endedBefore = await ended();
-    const refresh = (extra: Record<string, string> = {}) => tokenRequest(stack, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: first.body.refresh_token as string, ...extra });
+    const refresh = (extra: Record<string, string> = {}) =>
+      tokenRequest(stack, {
+        grant_type: 'refresh_token',
+        client_id: approved.clientId,
+        refresh_token: first.body.refresh_token as string,
+        ...extra,
+      });
     const wider = await refresh({ scope: 'account:read needs:draft' });
     expect(wider.status).toBe(400);
     expect(wider.body.error).toBe('invalid_scope');
@@ -315,7 +376,11 @@ describe('lifetimes', () => {
     expect(challenge).toContain('error="invalid_token"');
     expect(challenge).toContain('expired');
     expect(challenge).toContain('resource_metadata=');
-    const renewed = await tokenRequest(expiring, { grant_type: 'refresh_token', client_id: approved.clientId, refresh_token: tokens.body.refresh_token as string });
+    const renewed = await tokenRequest(expiring, {
+      grant_type: 'refresh_token',
+      client_id: approved.clientId,
+      refresh_token: tokens.body.refresh_token as string,
+    });
     expect(renewed.status).toBe(200);
   });
 
@@ -324,7 +389,10 @@ describe('lifetimes', () => {
     try {
       await createMember(codeless, email);
       const approved = await approvedCode(codeless, new TestBrowser(codeless), email);
-      expect(await exchange(codeless, approved)).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/expired/) } });
+      expect(await exchange(codeless, approved)).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: expect.stringMatching(/expired/) },
+      });
     } finally {
       await codeless.close();
     }

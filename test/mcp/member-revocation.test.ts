@@ -36,12 +36,21 @@ async function expectCallWorks(client: TestOAuthClient) {
 async function expectRefused(client: TestOAuthClient) {
   const res = await rawToolCall(stack, client.stored!.access_token, 'my_account');
   expect(res.status).toBe(401);
-  expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*resource_metadata="https:\/\/packline\.test\/\.well-known\/oauth-protected-resource\/mcp\/member"/);
+  expect(res.headers.get('www-authenticate')).toMatch(
+    /^Bearer error="invalid_token".*resource_metadata="https:\/\/packline\.test\/\.well-known\/oauth-protected-resource\/mcp\/member"/,
+  );
   await res.body?.cancel();
 }
 
-async function grantsOf(email: string): Promise<{ id: string; active: boolean; revokedReason: string | null; application: { name: string } }[]> {
-  return (await runJson<{ id: string; active: boolean; revoked_reason: string | null; application: { name: string } }[]>(['grants', 'list', '--email', email], stack.env)).map((g) => ({
+async function grantsOf(
+  email: string,
+): Promise<{ id: string; active: boolean; revokedReason: string | null; application: { name: string } }[]> {
+  return (
+    await runJson<{ id: string; active: boolean; revoked_reason: string | null; application: { name: string } }[]>(
+      ['grants', 'list', '--email', email],
+      stack.env,
+    )
+  ).map((g) => ({
     id: g.id,
     active: g.active,
     revokedReason: g.revoked_reason,
@@ -75,7 +84,10 @@ describe('from the settings page', () => {
     await elsewhere.signIn(email);
     const settings = await browser.page('/account/settings');
 
-    const wrong = await browser.submit(settings, '/account/password', { current_password: 'not my password', new_password: 'a brand new password' });
+    const wrong = await browser.submit(settings, '/account/password', {
+      current_password: 'not my password',
+      new_password: 'a brand new password',
+    });
     expect(wrong.headers.get('location')).toBe('/account/settings?error=current_password');
     await expectCallWorks(client);
 
@@ -135,7 +147,10 @@ describe('from the CLI', () => {
 
   it('members set-password', async () => {
     const { email, client } = await connected('cli-password');
-    const reset = await runJson<{ ended_grants: number }>(['members', 'set-password', '--email', email, '--password', 'another long password'], stack.env);
+    const reset = await runJson<{ ended_grants: number }>(
+      ['members', 'set-password', '--email', email, '--password', 'another long password'],
+      stack.env,
+    );
     expect(reset.ended_grants).toBe(1);
     await expectRefused(client);
     await new TestBrowser(stack).signIn(email, 'another long password');
@@ -150,7 +165,20 @@ describe('from the CLI', () => {
   it('members create --password gives a member who can connect an application', async () => {
     const email = 'cli-created@atelier-nord.example';
     const member = await runJson<{ id: string; memberships: { organization_id: string; role: string }[] }>(
-      ['members', 'create', '--email', email, '--password', PASSWORD, '--name', 'Created By CLI', '--org', 'atelier-nord', '--role', 'admin'],
+      [
+        'members',
+        'create',
+        '--email',
+        email,
+        '--password',
+        PASSWORD,
+        '--name',
+        'Created By CLI',
+        '--org',
+        'atelier-nord',
+        '--role',
+        'admin',
+      ],
       stack.env,
     );
     expect(member.memberships).toEqual([{ organization_id: 'atelier-nord', role: 'admin' }]);
@@ -163,7 +191,10 @@ describe('the review link', () => {
   it('the member in person publishes the draft the assistant prepared', async () => {
     const { browser, client } = await connected('publisher');
     const mcp = await mcpClient(stack, client);
-    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title: 'Roof insulation survey' } })).structuredContent as { id: string; review_url: string };
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title: 'Roof insulation survey' } })).structuredContent as {
+      id: string;
+      review_url: string;
+    };
     await mcp.close();
     const review = await browser.page(draft.review_url);
     const res = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
@@ -175,12 +206,16 @@ describe('the review link', () => {
   async function reviewedDraft(local: string, title: string) {
     const { browser, client } = await connected(local);
     const mcp = await mcpClient(stack, client);
-    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as { id: string; review_url: string };
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as {
+      id: string;
+      review_url: string;
+    };
     await mcp.close();
     return { browser, draft, review: await browser.page(draft.review_url) };
   }
 
-  const stateOf = async (id: string) => (await stack.graphql('query($id: ID!) { need(id: $id) { admin { state } } }', { id })).need.admin.state as string;
+  const stateOf = async (id: string) =>
+    (await stack.graphql('query($id: ID!) { need(id: $id) { admin { state } } }', { id })).need.admin.state as string;
 
   it('a publish form replayed after an admin made the need private is refused; the need stays private', async () => {
     const { browser, draft, review } = await reviewedDraft('replayer', 'Facade cleaning');
@@ -204,7 +239,9 @@ describe('the review link', () => {
 
   it('a draft changed since it was reviewed is not published from the old page', async () => {
     const { browser, draft, review } = await reviewedDraft('reviewer', 'Garden design');
-    await stack.graphql('mutation($id: ID!) { updateNeed(id: $id, input: { title: "Garden design, and a pool" }) { id } }', { id: draft.id });
+    await stack.graphql('mutation($id: ID!) { updateNeed(id: $id, input: { title: "Garden design, and a pool" }) { id } }', {
+      id: draft.id,
+    });
     const stale = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
     expect(stale.status).toBe(400);
     expect(await stale.text()).toContain('The draft changed since this page was opened');
@@ -221,7 +258,10 @@ describe('discarding a draft from its review page', () => {
   async function reviewedDraft(local: string, title: string) {
     const { browser, client } = await connected(local);
     const mcp = await mcpClient(stack, client);
-    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as { id: string; review_url: string };
+    const draft = (await mcp.callTool({ name: 'draft_need', arguments: { title } })).structuredContent as {
+      id: string;
+      review_url: string;
+    };
     await mcp.close();
     return { browser, draft, review: await browser.page(draft.review_url) };
   }
@@ -255,7 +295,9 @@ describe('discarding a draft from its review page', () => {
     expect(seen).not.toContain(`action="/account/drafts/${draft.id}/discard"`);
     expect(seen).toContain('only they can discard it');
     const pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
-    const theirs = await colleague.request(`/account/drafts/${draft.id}/discard`, { form: { csrf: pageKeys.csrf(colleague.cookie(SESSION_COOKIE)!, `discard\n${draft.id}`) } });
+    const theirs = await colleague.request(`/account/drafts/${draft.id}/discard`, {
+      form: { csrf: pageKeys.csrf(colleague.cookie(SESSION_COOKIE)!, `discard\n${draft.id}`) },
+    });
     expect(theirs.status).toBeGreaterThanOrEqual(400);
     expect(theirs.status).toBeLessThan(500);
     const theirText = await theirs.text();

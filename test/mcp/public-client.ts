@@ -56,7 +56,14 @@ export function raw(stack: Stack, options: { method?: string; headers?: Record<s
   const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers: { ...RPC_HEADERS, ...options.headers }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: options.method ?? 'POST',
+        headers: { ...RPC_HEADERS, ...options.headers },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -6,7 +6,11 @@ import { call, connectPublic, ok, raw, rpc } from './public-client.ts';
 // of a stateless Streamable HTTP server, and bodies it cannot read. Every refusal is a JSON-RPC
 // error body with the right status, never a 500.
 
-const rpcError = (message: RegExp, code = -32000) => ({ jsonrpc: '2.0', error: { code, message: expect.stringMatching(message) }, id: null });
+const rpcError = (message: RegExp, code = -32000) => ({
+  jsonrpc: '2.0',
+  error: { code, message: expect.stringMatching(message) },
+  id: null,
+});
 
 describe('public connector over HTTP', () => {
   let stack: Stack;
@@ -29,7 +33,13 @@ describe('public connector over HTTP', () => {
   });
 
   it('refuses another Host with 403 and a JSON-RPC error (DNS rebinding)', async () => {
-    for (const host of ['evil.example', `evil.example:${port}`, 'packline.test.evil.example', 'evil.example@127.0.0.1', '127.0.0.1.nip.io']) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      'packline.test.evil.example',
+      'evil.example@127.0.0.1',
+      '127.0.0.1.nip.io',
+    ]) {
       const answer = await list({ host });
       expect(answer.status, host).toBe(403);
       expect(answer.json(), host).toEqual(rpcError(/Host header refused/));
@@ -87,7 +97,9 @@ describe('public connector over HTTP', () => {
     const client = await connectPublic(stack, { origin: 'https://packline.test' });
     ok(await call(client, 'get_organization', { id: 'cobalt-data' }));
     await client.close();
-    const paths = stack.logs.map((l) => JSON.parse(l) as { path?: string; method?: string; status?: number }).filter((l) => l.path === '/mcp');
+    const paths = stack.logs
+      .map((l) => JSON.parse(l) as { path?: string; method?: string; status?: number })
+      .filter((l) => l.path === '/mcp');
     expect(paths.some((l) => l.method === 'GET' && l.status === 405)).toBe(true);
     expect(paths.every((l) => (l.status ?? 0) < 500)).toBe(true);
   });

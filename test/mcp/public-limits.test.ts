@@ -26,7 +26,11 @@ describe('calls per minute, at the default of 60', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/at most 60 calls per minute from one address\. Retry in \d+ s/) }, id: null });
+    expect(refused.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/at most 60 calls per minute from one address\. Retry in \d+ s/) },
+      id: null,
+    });
   });
 });
 
@@ -41,7 +45,9 @@ describe('team compositions per hour, at the default of 20', () => {
     const client = await connectPublic(stack);
     for (let i = 1; i <= 20; i++) ok(await call(client, 'compose_team', { required_expertise: ['copywriting'] }));
     const text = failure(await call(client, 'compose_team', { required_expertise: ['copywriting'] }));
-    expect(text).toMatch(/^Team composition limit reached: at most 20 compose_team calls per hour from one address\. Retry in (\d+) minutes? \(after \d{4}-\d\d-\d\dT[\d:.]+Z\)\.$/);
+    expect(text).toMatch(
+      /^Team composition limit reached: at most 20 compose_team calls per hour from one address\. Retry in (\d+) minutes? \(after \d{4}-\d\d-\d\dT[\d:.]+Z\)\.$/,
+    );
     const minutes = Number(/Retry in (\d+) minute/.exec(text)![1]);
     expect(minutes).toBeGreaterThanOrEqual(59);
     expect(minutes).toBeLessThanOrEqual(60);
@@ -64,7 +70,8 @@ describe('client address behind trusted proxies', () => {
     await direct.close();
   });
 
-  const from = (stack: Stack, forwardedFor: string) => raw(stack, { body: listTools(), headers: { 'x-forwarded-for': forwardedFor } }).then((a) => a.status);
+  const from = (stack: Stack, forwardedFor: string) =>
+    raw(stack, { body: listTools(), headers: { 'x-forwarded-for': forwardedFor } }).then((a) => a.status);
 
   it('with TRUSTED_PROXIES=1, counts each X-Forwarded-For address apart, by its rightmost entry', async () => {
     expect(await from(behindProxy, '203.0.113.7')).toBe(200);

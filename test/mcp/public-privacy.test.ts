@@ -25,17 +25,39 @@ const NEVER = [
 /** Calls that reach for everything: every tool, every criterion, the hidden organizations' own words. */
 const SWEEP: [string, Record<string, unknown>][] = [
   ['search_organizations', { limit: 50 }],
-  ...['masonry', 'video production', 'motion design', 'web development', 'architecture', 'ux design'].map((capability): [string, Record<string, unknown>] => ['search_organizations', { capability, limit: 50 }]),
-  ...['Nantes', 'Marseille', 'Bordeaux', 'France'].map((place): [string, Record<string, unknown>] => ['search_organizations', { place, limit: 50 }]),
+  ...['masonry', 'video production', 'motion design', 'web development', 'architecture', 'ux design'].map(
+    (capability): [string, Record<string, unknown>] => ['search_organizations', { capability, limit: 50 }],
+  ),
+  ...['Nantes', 'Marseille', 'Bordeaux', 'France'].map((place): [string, Record<string, unknown>] => [
+    'search_organizations',
+    { place, limit: 50 },
+  ]),
   ['search_organizations', { network: 'Demo Network' }],
   ['search_organizations', { sector: 'construction' }],
   ['search_organizations', { sector: 'media' }],
-  ...['demonstration', 'Iris', 'Harbor Studio', 'Granite Coop', 'canary', 'billing', 'quote pact split payout', 'Inès Morel', 'school extension'].map((query): [string, Record<string, unknown>] => ['search_organizations', { query, limit: 50 }]),
+  ...[
+    'demonstration',
+    'Iris',
+    'Harbor Studio',
+    'Granite Coop',
+    'canary',
+    'billing',
+    'quote pact split payout',
+    'Inès Morel',
+    'school extension',
+  ].map((query): [string, Record<string, unknown>] => ['search_organizations', { query, limit: 50 }]),
   ...DEMO_ORGANIZATIONS.map((o): [string, Record<string, unknown>] => ['get_organization', { id: o.id }]),
   ['compose_team', { required_expertise: ['masonry', 'video production', 'web development', 'architecture', 'interior design'] }],
   ...DEMO_NEEDS.map((n): [string, Record<string, unknown>] => ['compose_team', { need_text: `${n.title}. ${n.description}` }]),
-  ...['What is never exposed?', 'revenue split payouts pacts quotes', 'How does the public assistant connector work?', 'compose a team'].map((question): [string, Record<string, unknown>] => ['explain_service', { question, limit: 10 }]),
-  ...['demonstration', 'design', 'translation', 'webhook', 'Iris Harbor Granite', 'canary quote'].map((query): [string, Record<string, unknown>] => ['search', { query }]),
+  ...[
+    'What is never exposed?',
+    'revenue split payouts pacts quotes',
+    'How does the public assistant connector work?',
+    'compose a team',
+  ].map((question): [string, Record<string, unknown>] => ['explain_service', { question, limit: 10 }]),
+  ...['demonstration', 'design', 'translation', 'webhook', 'Iris Harbor Granite', 'canary quote'].map(
+    (query): [string, Record<string, unknown>] => ['search', { query }],
+  ),
   ...DEMO_ORGANIZATIONS.map((o): [string, Record<string, unknown>] => ['fetch', { id: `org:${o.id}` }]),
   ['fetch', { id: 'faq:never-exposed' }],
 ];
@@ -93,7 +115,9 @@ describe('privacy of the public connector', () => {
     // The answers do not echo it either.
     expect(results.map((r) => JSON.stringify(r)).filter((r) => r.includes(marker))).toEqual([]);
     // Raw requests around it: malformed JSON, an unknown tool, a GraphQL-breaking value.
-    await raw(stack, { body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compose_team","arguments":{"need_text":"${marker}"` });
+    await raw(stack, {
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compose_team","arguments":{"need_text":"${marker}"`,
+    });
     await raw(stack, { body: toolCall('compose_teams', { need_text: marker }) });
     await raw(stack, { body: toolCall('compose_team', { need_text: { marker } }) });
 
@@ -120,7 +144,9 @@ async function databaseDump(stack: Stack): Promise<string> {
   const connection = stack.app.core.db.em.fork().getConnection();
   const postgres = Boolean(stack.env.DATABASE_URL);
   const tables = await connection.execute<{ name: string }[]>(
-    postgres ? "select table_name as name from information_schema.tables where table_schema = 'public'" : "select name from sqlite_master where type = 'table'",
+    postgres
+      ? "select table_name as name from information_schema.tables where table_schema = 'public'"
+      : "select name from sqlite_master where type = 'table'",
   );
   expect(tables.length).toBeGreaterThan(10);
   const parts: string[] = [];

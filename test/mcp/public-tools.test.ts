@@ -13,7 +13,17 @@ import { call, connectPublic, failure, ok, raw, textOf, toolCall } from './publi
 
 const TOOLS = ['search_organizations', 'get_organization', 'compose_team', 'explain_service', 'search', 'fetch'];
 /** Listed, complete, not demonstration: what the directory shows of the demo data. */
-const DISCOVERABLE = ['atelier-nord', 'brightwave-labs', 'cobalt-data', 'delta-forge', 'ember-comms', 'fjord-legal', 'juniper-green', 'kite-translations', 'lumen-security'];
+const DISCOVERABLE = [
+  'atelier-nord',
+  'brightwave-labs',
+  'cobalt-data',
+  'delta-forge',
+  'ember-comms',
+  'fjord-legal',
+  'juniper-green',
+  'kite-translations',
+  'lumen-security',
+];
 const HIDDEN = { 'iris-demo': 'demonstration', 'harbor-studio': 'unlisted', 'granite-coop': 'incomplete' };
 
 describe('public assistant connector tools', () => {
@@ -109,7 +119,9 @@ describe('public assistant connector tools', () => {
       expect(ranked).toContain('ember-comms');
       expect(ids(await use('search_organizations', { query: 'machine learning' }))[0]).toBe('cobalt-data');
       expect(ids(await use('search_organizations', { query: 'copywriting', place: 'Belgium' }))).toEqual(['kite-translations']);
-      expect(ids(await use('search_organizations', { capability: 'copywriting', sector: 'marketing', network: 'Paris&Co', place: 'Paris' }))).toEqual(['ember-comms']);
+      expect(
+        ids(await use('search_organizations', { capability: 'copywriting', sector: 'marketing', network: 'Paris&Co', place: 'Paris' })),
+      ).toEqual(['ember-comms']);
       expect(await use('search_organizations', { query: 'zeppelin upholstery' })).toEqual({ organizations: [], next_cursor: null });
     });
 
@@ -170,7 +182,9 @@ describe('public assistant connector tools', () => {
       const args = { need_text: `${need.title}. ${need.description}`, place: { city: 'Montréal', country: 'CA' } };
       const team = await use('compose_team', args);
       expect(team.required.map((r: { label: string }) => r.label)).toEqual(['energy audit', 'building retrofit']);
-      expect(team.members).toEqual([expect.objectContaining({ organization_id: 'juniper-green', covers: ['energy audit', 'building retrofit'] })]);
+      expect(team.members).toEqual([
+        expect.objectContaining({ organization_id: 'juniper-green', covers: ['energy audit', 'building retrofit'] }),
+      ]);
       expect(team.coverage_percent).toBe(100);
       expect(team.gaps).toEqual([]);
       expect(team.notice).toMatch(/no organization has been contacted/);
@@ -178,9 +192,18 @@ describe('public assistant connector tools', () => {
     });
 
     it('combines complementary members and names the gaps', async () => {
-      const team = await use('compose_team', { required_expertise: ['interior design', 'web development', 'machine learning', 'lighting design'], remote: true });
-      const covers = Object.fromEntries(team.members.map((m: { organization_id: string; covers: string[] }) => [m.organization_id, m.covers]));
-      expect(covers).toEqual({ 'atelier-nord': ['interior design'], 'brightwave-labs': ['web development'], 'cobalt-data': ['machine learning'] });
+      const team = await use('compose_team', {
+        required_expertise: ['interior design', 'web development', 'machine learning', 'lighting design'],
+        remote: true,
+      });
+      const covers = Object.fromEntries(
+        team.members.map((m: { organization_id: string; covers: string[] }) => [m.organization_id, m.covers]),
+      );
+      expect(covers).toEqual({
+        'atelier-nord': ['interior design'],
+        'brightwave-labs': ['web development'],
+        'cobalt-data': ['machine learning'],
+      });
       expect(team.coverage_percent).toBe(75);
       expect(team.gaps).toEqual(['lighting design']);
       for (const member of team.members) expect(Object.keys(HIDDEN)).not.toContain(member.organization_id);
@@ -194,7 +217,9 @@ describe('public assistant connector tools', () => {
     });
 
     it('explains when the request names no expertise', async () => {
-      expect(failure(await call(client, 'compose_team', { need_text: 'Something nice, soon.' }))).toMatch(/Give required expertise or a need text naming some/);
+      expect(failure(await call(client, 'compose_team', { need_text: 'Something nice, soon.' }))).toMatch(
+        /Give required expertise or a need text naming some/,
+      );
     });
   });
 
@@ -226,7 +251,11 @@ describe('public assistant connector tools', () => {
       const found = out.results.map((r: { id: string }) => r.id);
       expect(found).toContain('org:cobalt-data');
       expect(found).toContain('faq:webhook-signature');
-      expect(out.results.find((r: { id: string }) => r.id === 'org:cobalt-data')).toEqual({ id: 'org:cobalt-data', title: 'Cobalt Data', url: `${PUBLIC_BASE_URL}/organizations/cobalt-data` });
+      expect(out.results.find((r: { id: string }) => r.id === 'org:cobalt-data')).toEqual({
+        id: 'org:cobalt-data',
+        title: 'Cobalt Data',
+        url: `${PUBLIC_BASE_URL}/organizations/cobalt-data`,
+      });
     });
 
     it('fetch returns exactly { id, title, text, url, metadata } for every search result', async () => {
@@ -245,7 +274,8 @@ describe('public assistant connector tools', () => {
     });
 
     it('fetch answers a readable error for hidden, unknown and malformed ids', async () => {
-      for (const id of Object.keys(HIDDEN)) expect(failure(await call(client, 'fetch', { id: `org:${id}` }))).toBe(`No organization with id '${id}'`);
+      for (const id of Object.keys(HIDDEN))
+        expect(failure(await call(client, 'fetch', { id: `org:${id}` }))).toBe(`No organization with id '${id}'`);
       expect(failure(await call(client, 'fetch', { id: 'faq:nope' }))).toBe("No FAQ entry with id 'nope'");
       expect(failure(await call(client, 'fetch', { id: 'atelier-nord' }))).toMatch(/ids look like org:<id> or faq:<id>/);
     });
@@ -288,21 +318,33 @@ describe('public assistant connector tools', () => {
       composeTeam(input: { requiredExpertise: ["masonry", "copywriting"] }) { members { organizationId } gaps }
       faqEntry(id: "compose-team") { url faqUrl }
     }`);
-    expect(data.directoryOrganizations.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['atelier-nord', 'cobalt-data', 'ember-comms']);
+    expect(data.directoryOrganizations.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([
+      'atelier-nord',
+      'cobalt-data',
+      'ember-comms',
+    ]);
     expect(data.composeTeam.gaps).toEqual(['masonry']);
     expect(data.faqEntry).toEqual({ url: `${PUBLIC_BASE_URL}/faq#compose-team`, faqUrl: `${PUBLIC_BASE_URL}/faq#compose-team` });
-    await expect(stack.graphql('{ directoryOrganization(id: "harbor-studio") { id } }')).rejects.toThrow("No organization with id 'harbor-studio'");
+    await expect(stack.graphql('{ directoryOrganization(id: "harbor-studio") { id } }')).rejects.toThrow(
+      "No organization with id 'harbor-studio'",
+    );
   });
 
   describe('changes to the directory', () => {
     it('shows a change made in this process at the next call, though the same call was just answered', async () => {
       // Asked first, so the connector keeps these answers: the change must retire them.
-      expect((await use('get_organization', { id: 'kite-translations' })).description).not.toBe('Translation, localisation and subtitling.');
+      expect((await use('get_organization', { id: 'kite-translations' })).description).not.toBe(
+        'Translation, localisation and subtitling.',
+      );
       expect(ids(await use('search_organizations', { limit: 50 }))).toContain('kite-translations');
-      await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { description: "Translation, localisation and subtitling." }) { id } }`);
+      await stack.graphql(
+        `mutation { updateOrganization(id: "kite-translations", input: { description: "Translation, localisation and subtitling." }) { id } }`,
+      );
       expect((await use('get_organization', { id: 'kite-translations' })).description).toBe('Translation, localisation and subtitling.');
       await stack.graphql(`mutation { updateOrganization(id: "kite-translations", input: { listed: false }) { id } }`);
-      expect(failure(await call(client, 'get_organization', { id: 'kite-translations' }))).toBe("No organization with id 'kite-translations'");
+      expect(failure(await call(client, 'get_organization', { id: 'kite-translations' }))).toBe(
+        "No organization with id 'kite-translations'",
+      );
       expect(ids(await use('search_organizations', { limit: 50 }))).not.toContain('kite-translations');
     });
 
@@ -310,7 +352,9 @@ describe('public assistant connector tools', () => {
       await runJson(['orgs', 'update', 'kite-translations', '--listed'], stack.env);
       await expect.poll(async () => ids(await use('search_organizations', { limit: 50 }))).toContain('kite-translations');
       await runJson(['orgs', 'update', 'fjord-legal', '--no-listed'], stack.env);
-      await expect.poll(async () => failure(await call(client, 'get_organization', { id: 'fjord-legal' }))).toBe("No organization with id 'fjord-legal'");
+      await expect
+        .poll(async () => failure(await call(client, 'get_organization', { id: 'fjord-legal' })))
+        .toBe("No organization with id 'fjord-legal'");
     });
   });
 

@@ -41,7 +41,12 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawA
 }
 
 const cspDirectives = (header: string) =>
-  Object.fromEntries(header.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  Object.fromEntries(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 
 describe('the API reference at /api/v1/docs', () => {
   let stack: Stack;
@@ -58,7 +63,10 @@ describe('the API reference at /api/v1/docs', () => {
   });
 
   const scripts = () => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-  const scriptSrc = (name: string) => scripts().map((m) => / src="([^"]+)"/.exec(m[1]!)?.[1] ?? '').find((src) => src.includes(`/${name}?`)) ?? '';
+  const scriptSrc = (name: string) =>
+    scripts()
+      .map((m) => / src="([^"]+)"/.exec(m[1]!)?.[1] ?? '')
+      .find((src) => src.includes(`/${name}?`)) ?? '';
 
   it('answers 200 text/html without a key, under a CSP that allows this origin only', () => {
     expect(page.status).toBe(200);
@@ -98,11 +106,19 @@ describe('the API reference at /api/v1/docs', () => {
     expect(html).not.toMatch(/id="api-reference"|data-spec|data-url|data-configuration/);
     const init = await (await fetch(`${stack.origin}${scriptSrc('reference.js')}`)).text();
     let mounted: { target: string; options: Record<string, any> } | undefined;
-    runInNewContext(init, { Scalar: { createApiReference: (target: string, options: Record<string, any>) => (mounted = { target, options }) } });
+    runInNewContext(init, {
+      Scalar: { createApiReference: (target: string, options: Record<string, any>) => (mounted = { target, options }) },
+    });
     expect(mounted?.target).toMatch(/^#[\w-]+$/);
     expect(html).toContain(`<main id="${mounted!.target.slice(1)}"></main>`);
     const { options } = mounted!;
-    expect(options).toMatchObject({ url: '/api/v1/openapi.json', withDefaultFonts: false, telemetry: false, agent: { disabled: true }, hideClientButton: true });
+    expect(options).toMatchObject({
+      url: '/api/v1/openapi.json',
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      hideClientButton: true,
+    });
     expect(options).not.toHaveProperty('proxyUrl');
     expect(options).not.toHaveProperty('proxy');
     // Description headings keep their plain slug after the document's: `#webhooks` lands on "## Webhooks".
@@ -114,7 +130,11 @@ describe('the API reference at /api/v1/docs', () => {
 
   it('has a heading for every link into it that the service gives out', async () => {
     const doc = (await (await fetch(`${stack.api}/openapi.json`)).json()) as OpenApiDocument;
-    const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replaceAll(' ', '-');
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replaceAll(' ', '-');
     const headings = [...String(doc.info.description).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!));
     const anchors = FAQ_ENTRIES.map((entry) => /^\/api\/v1\/docs#(.+)$/.exec(entry.link)?.[1]).filter((a) => a !== undefined);
     expect(anchors.length).toBeGreaterThan(5);
@@ -169,14 +189,17 @@ describe('the API reference at /api/v1/docs', () => {
     });
   });
 
-  it.each(['/docs/', '/docs/nope', '/docs/scalar.js/more', '/docs/openapi.json', '/docsx'])('%s is the usual problem+json 404', async (path) => {
-    const res = await fetch(`${stack.api}${path}`);
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const body = (await res.json()) as { code: string; request_id: string };
-    expect(body.code).toBe('not_found');
-    expect(body.request_id).toBe(res.headers.get('x-request-id'));
-  });
+  it.each(['/docs/', '/docs/nope', '/docs/scalar.js/more', '/docs/openapi.json', '/docsx'])(
+    '%s is the usual problem+json 404',
+    async (path) => {
+      const res = await fetch(`${stack.api}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const body = (await res.json()) as { code: string; request_id: string };
+      expect(body.code).toBe('not_found');
+      expect(body.request_id).toBe(res.headers.get('x-request-id'));
+    },
+  );
 
   it('refuses other methods like the rest of the API', async () => {
     const res = await fetch(`${stack.api}/docs`, { method: 'POST' });
@@ -211,7 +234,9 @@ describe('the webhooks of the OpenAPI document', () => {
     secrets = { plain: plain.secret!, old: rotating.secret!, current: rotation.rotateWebhookSecret.secret };
 
     const needId = await publishNeed(stack, org);
-    await stack.graphql(`mutation($id: ID!) { updateNeed(id: $id, input: { title: "River survey, second season" }) { id } }`, { id: needId });
+    await stack.graphql(`mutation($id: ID!) { updateNeed(id: $id, input: { title: "River survey, second season" }) { id } }`, {
+      id: needId,
+    });
     await stack.graphql(`mutation($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: needId });
     const event = (input: Record<string, unknown>) =>
       stack.graphql(`mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`, {
@@ -244,7 +269,14 @@ describe('the webhooks of the OpenAPI document', () => {
       expect(Object.keys(post.responses).sort()).toEqual(['2XX', '410', 'default']);
       const headers = post.parameters.map((p: object) => validator.resolve(p, '')[0].name);
       expect(headers).toEqual(
-        expect.arrayContaining(['X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Service-Event-Id', 'Idempotency-Key']),
+        expect.arrayContaining([
+          'X-Service-Signature',
+          'webhook-id',
+          'webhook-timestamp',
+          'webhook-signature',
+          'X-Service-Event-Id',
+          'Idempotency-Key',
+        ]),
       );
     }
   });
@@ -294,11 +326,10 @@ describe('the webhooks of the OpenAPI document', () => {
   it('the hand-made HMAC recipe of the guide verifies real deliveries and refuses altered ones', () => {
     const recipe = /```js\n(import \{ createHmac[\s\S]*?)```/.exec(String(doc.info.description))?.[1] ?? '';
     expect(recipe).toContain('function verify(');
-    const verify = new Function('createHmac', 'timingSafeEqual', `${recipe.replace(/^import .*$/m, '')}\nreturn verify;`)(createHmac, timingSafeEqual) as (
-      body: Buffer,
-      header: string,
-      secret: string,
-    ) => boolean;
+    const verify = new Function('createHmac', 'timingSafeEqual', `${recipe.replace(/^import .*$/m, '')}\nreturn verify;`)(
+      createHmac,
+      timingSafeEqual,
+    ) as (body: Buffer, header: string, secret: string) => boolean;
     for (const received of requests) {
       const header = String(received.headers['x-service-signature']);
       expect(verify(Buffer.from(received.body), header, secrets.plain)).toBe(true);

@@ -48,10 +48,9 @@ interface Answer extends Case {
 const ids = (path: Path, id: string) => path.replace('{id}', encodeURIComponent(id));
 
 async function createKey(stack: Stack, organizationId: string, scopes: string[]): Promise<{ id: string; key: string }> {
-  const data = await stack.graphql(
-    `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { id } } }`,
-    { input: { organizationId, name: `contract ${scopes.join(' ')}`, scopes, expiresAt: FAR_FUTURE() } },
-  );
+  const data = await stack.graphql(`mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { id } } }`, {
+    input: { organizationId, name: `contract ${scopes.join(' ')}`, scopes, expiresAt: FAR_FUTURE() },
+  });
   return { id: data.createApiKey.apiKey.id, key: data.createApiKey.key };
 }
 
@@ -101,11 +100,21 @@ describe('OpenAPI contract of /api/v1', () => {
       authed({ label: 'profile', path: '/organization', url: '/organization', expected: 200 }),
       authed({ label: 'first page', path: '/opportunities', url: '/opportunities', expected: 200 }),
       authed({ label: 'largest page', path: '/opportunities', url: '/opportunities?limit=50', expected: 200 }),
-      authed({ label: 'next page', path: '/opportunities', url: `/opportunities?limit=2&cursor=${encodeURIComponent(opportunities.meta.next_cursor)}`, expected: 200 }),
+      authed({
+        label: 'next page',
+        path: '/opportunities',
+        url: `/opportunities?limit=2&cursor=${encodeURIComponent(opportunities.meta.next_cursor)}`,
+        expected: 200,
+      }),
       authed({ label: 'one', path: '/opportunities/{id}', url: ids('/opportunities/{id}', opportunities.data[0].id), expected: 200 }),
       authed({ label: 'first page', path: '/events', url: '/events', expected: 200 }),
       authed({ label: 'largest page', path: '/events', url: '/events?limit=50', expected: 200 }),
-      authed({ label: 'next page', path: '/events', url: `/events?limit=2&cursor=${encodeURIComponent(events.meta.next_cursor)}`, expected: 200 }),
+      authed({
+        label: 'next page',
+        path: '/events',
+        url: `/events?limit=2&cursor=${encodeURIComponent(events.meta.next_cursor)}`,
+        expected: 200,
+      }),
       authed({ label: 'online', path: '/events/{id}', url: ids('/events/{id}', online.id), expected: 200 }),
       authed({ label: 'in person', path: '/events/{id}', url: ids('/events/{id}', inPerson.id), expected: 200 }),
     ]);
@@ -168,7 +177,13 @@ describe('OpenAPI contract of /api/v1', () => {
       const key = SCOPES[path] === 'events:read' ? onlyOrganization : onlyEvents;
       await run([
         authed({ label: 'missing scope', path, url: ids(path, 'n_anything'), key, expected: 403 }),
-        anonymous({ label: 'browser origin', path, url: ids(path, 'n_anything'), headers: { origin: 'https://app.example' }, expected: 403 }),
+        anonymous({
+          label: 'browser origin',
+          path,
+          url: ids(path, 'n_anything'),
+          headers: { origin: 'https://app.example' },
+          expected: 403,
+        }),
       ]);
     }
 
@@ -177,7 +192,9 @@ describe('OpenAPI contract of /api/v1', () => {
       `mutation { n: publishNeed(input: { organizationId: "atelier-nord", title: "Contract test need" }) { id } }`,
     );
     await stack.graphql(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: withdrawn.n.id });
-    const demoNeed = await stack.graphql(`mutation { n: publishNeed(input: { organizationId: "iris-demo", title: "Demo contract need" }) { id } }`);
+    const demoNeed = await stack.graphql(
+      `mutation { n: publishNeed(input: { organizationId: "iris-demo", title: "Demo contract need" }) { id } }`,
+    );
     const cancelled = await stack.graphql(
       `mutation { e: createEvent(input: { organizationId: "atelier-nord", title: "Contract test event", online: true, startsAt: "${FAR_FUTURE()}", endsAt: "${new Date(Date.now() + 31 * 24 * 3600 * 1000).toISOString()}" }) { id } }`,
     );
@@ -186,7 +203,12 @@ describe('OpenAPI contract of /api/v1', () => {
       authed({ label: 'absent', path: '/opportunities/{id}', url: '/opportunities/n_doesnotexist00', expected: 404 }),
       authed({ label: 'withdrawn', path: '/opportunities/{id}', url: ids('/opportunities/{id}', withdrawn.n.id), expected: 404 }),
       authed({ label: 'demonstration', path: '/opportunities/{id}', url: ids('/opportunities/{id}', demoNeed.n.id), expected: 404 }),
-      authed({ label: 'id of 120 characters', path: '/opportunities/{id}', url: ids('/opportunities/{id}', 'x'.repeat(120)), expected: 404 }),
+      authed({
+        label: 'id of 120 characters',
+        path: '/opportunities/{id}',
+        url: ids('/opportunities/{id}', 'x'.repeat(120)),
+        expected: 404,
+      }),
       authed({ label: 'absent', path: '/events/{id}', url: '/events/ev_doesnotexist0', expected: 404 }),
       authed({ label: 'cancelled', path: '/events/{id}', url: ids('/events/{id}', cancelled.e.id), expected: 404 }),
       authed({ label: 'unicode id', path: '/events/{id}', url: ids('/events/{id}', 'événement-é'), expected: 404 }),
@@ -201,7 +223,8 @@ describe('OpenAPI contract of /api/v1', () => {
 
     // 429: a stack allowing two requests a minute per key.
     const { key: busyKey } = await createKey(limited, 'juniper-green', ['organization:read', 'opportunities:read', 'events:read']);
-    for (let i = 0; i < 2; i++) await run([authed({ label: 'within the rate', path: '/events', url: '/events', key: busyKey, stack: limited, expected: 200 })]);
+    for (let i = 0; i < 2; i++)
+      await run([authed({ label: 'within the rate', path: '/events', url: '/events', key: busyKey, stack: limited, expected: 200 })]);
     for (const path of PATHS) {
       await run([authed({ label: 'over the rate', path, url: ids(path, 'n_anything'), key: busyKey, stack: limited, expected: 429 })]);
     }
@@ -228,8 +251,16 @@ describe('OpenAPI contract of /api/v1', () => {
 
   const problemsOf = (selected: Answer[]) =>
     selected.flatMap((a) => [
-      ...(a.status === a.expected ? [] : [`${a.method ?? 'GET'} ${a.url} (${a.label}): expected ${a.expected}, got ${a.status}: ${a.text.slice(0, 200)}`]),
-      ...validator.check({ path: a.path, method: (a.method ?? 'GET').toLowerCase(), response: a.response, text: a.text, authenticated: a.authenticated }),
+      ...(a.status === a.expected
+        ? []
+        : [`${a.method ?? 'GET'} ${a.url} (${a.label}): expected ${a.expected}, got ${a.status}: ${a.text.slice(0, 200)}`]),
+      ...validator.check({
+        path: a.path,
+        method: (a.method ?? 'GET').toLowerCase(),
+        response: a.response,
+        text: a.text,
+        authenticated: a.authenticated,
+      }),
     ]);
 
   describe('the document', () => {
@@ -310,13 +341,17 @@ describe('OpenAPI contract of /api/v1', () => {
         const file = join(dir, 'openapi.json');
         writeFileSync(file, JSON.stringify(doc, null, 2));
         const { code, stdout, stderr } = await runRedocly(['lint', file, '--format=json', '--extends=recommended'], dir);
-        let report: { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }[] };
+        let report: {
+          totals: { errors: number; warnings: number };
+          problems: { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }[];
+        };
         try {
           report = JSON.parse(stdout);
         } catch {
           throw new Error(`redocly did not print a JSON report (exit ${code}):\n${stdout}\n${stderr}`);
         }
-        const show = (p: (typeof report.problems)[number]) => `${p.severity} ${p.ruleId} at ${p.location?.[0]?.pointer ?? '?'}: ${p.message}`;
+        const show = (p: (typeof report.problems)[number]) =>
+          `${p.severity} ${p.ruleId} at ${p.location?.[0]?.pointer ?? '?'}: ${p.message}`;
         const errors = report.problems.filter((p) => p.severity === 'error');
         const warnings = report.problems.filter((p) => p.severity !== 'error');
         expect(errors.map(show), `Redocly errors (warnings: ${warnings.map(show).join('; ') || 'none'})`).toEqual([]);
@@ -328,7 +363,9 @@ describe('OpenAPI contract of /api/v1', () => {
         broken.paths['/events']!.get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
         writeFileSync(file, JSON.stringify(broken));
         const refused = await runRedocly(['lint', file, '--format=json', '--extends=recommended'], dir);
-        expect(JSON.parse(refused.stdout).problems).toContainEqual(expect.objectContaining({ ruleId: 'no-unresolved-refs', severity: 'error' }));
+        expect(JSON.parse(refused.stdout).problems).toContainEqual(
+          expect.objectContaining({ ruleId: 'no-unresolved-refs', severity: 'error' }),
+        );
         expect(refused.code).not.toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -348,8 +385,14 @@ describe('OpenAPI contract of /api/v1', () => {
       for (const path of PATHS) {
         const produced = new Set(answers.filter((a) => a.path === path).map((a) => a.status));
         const documented = Object.keys(doc.paths[path]!.get.responses).map(Number);
-        expect([...produced].filter((s) => !documented.includes(s)), `${path}: produced but undocumented`).toEqual([]);
-        expect(documented.filter((s) => !produced.has(s)), `${path}: documented but never produced`).toEqual([]);
+        expect(
+          [...produced].filter((s) => !documented.includes(s)),
+          `${path}: produced but undocumented`,
+        ).toEqual([]);
+        expect(
+          documented.filter((s) => !produced.has(s)),
+          `${path}: documented but never produced`,
+        ).toEqual([]);
       }
     });
 
@@ -406,7 +449,14 @@ describe('OpenAPI contract of /api/v1', () => {
     });
 
     it('the checker itself refuses answers that break the document', () => {
-      const problem = { type: '/api/v1/problems/not_found', title: 'Not found', status: 404, detail: 'x', code: 'not_found', request_id: 'r' };
+      const problem = {
+        type: '/api/v1/problems/not_found',
+        title: 'Not found',
+        status: 404,
+        detail: 'x',
+        code: 'not_found',
+        request_id: 'r',
+      };
       const answer = (status: number, body: unknown, headers: Record<string, string>) => {
         const text = JSON.stringify(body);
         return { response: new Response(text, { status, headers }), text };
@@ -418,12 +468,22 @@ describe('OpenAPI contract of /api/v1', () => {
       expect(check('/events/{id}', answer(404, problem, { ...problemJson, ...limits }))).toEqual([]);
       // Undocumented status, wrong media type, extra property, wrong type, missing headers.
       expect(check('/organization', answer(404, problem, problemJson)).join()).toMatch(/status not documented/);
-      expect(check('/events/{id}', answer(404, problem, { ...json, ...limits })).join()).toMatch(/content type 'application\/json' not documented/);
-      expect(check('/events/{id}', answer(404, { ...problem, stack: 'at x' }, { ...problemJson, ...limits })).join()).toMatch(/additional properties/);
-      expect(check('/events/{id}', answer(404, { ...problem, status: '404' }, { ...problemJson, ...limits })).join()).toMatch(/must be integer/);
+      expect(check('/events/{id}', answer(404, problem, { ...json, ...limits })).join()).toMatch(
+        /content type 'application\/json' not documented/,
+      );
+      expect(check('/events/{id}', answer(404, { ...problem, stack: 'at x' }, { ...problemJson, ...limits })).join()).toMatch(
+        /additional properties/,
+      );
+      expect(check('/events/{id}', answer(404, { ...problem, status: '404' }, { ...problemJson, ...limits })).join()).toMatch(
+        /must be integer/,
+      );
       expect(check('/events/{id}', answer(404, problem, problemJson)).join()).toMatch(/X-RateLimit-Limit is missing/);
-      expect(check('/events/{id}', answer(404, problem, { ...problemJson, ...limits, 'X-RateLimit-Reset': 'soon' })).join()).toMatch(/X-RateLimit-Reset: 'soon'/);
-      expect(check('/events', answer(200, { data: [{ id: 'e' }], meta: { next_cursor: null } }, { ...json, ...limits })).join()).toMatch(/must have required property 'title'/);
+      expect(check('/events/{id}', answer(404, problem, { ...problemJson, ...limits, 'X-RateLimit-Reset': 'soon' })).join()).toMatch(
+        /X-RateLimit-Reset: 'soon'/,
+      );
+      expect(check('/events', answer(200, { data: [{ id: 'e' }], meta: { next_cursor: null } }, { ...json, ...limits })).join()).toMatch(
+        /must have required property 'title'/,
+      );
     });
 
     it('recovers after the injected failure', async () => {
@@ -441,7 +501,9 @@ describe('OpenAPI contract of /api/v1', () => {
     expect(anonymous.status).toBe(401);
     const accepted = await stack.get('/opportunities/%E0%A4%A');
     expect(accepted.status).toBe(400);
-    expect(validator.check({ path: '/opportunities/{id}', response: accepted, text: await accepted.text(), authenticated: true })).toEqual([]);
+    expect(validator.check({ path: '/opportunities/{id}', response: accepted, text: await accepted.text(), authenticated: true })).toEqual(
+      [],
+    );
   });
 });
 

@@ -10,7 +10,18 @@ const addFormats = addFormatsModule.default;
 // resolve as written; each response schema is compiled by its JSON pointer inside it.
 
 /** Keywords of the OpenAPI document around its schemas (ignored by the JSON Schema validator). */
-const OPENAPI_KEYWORDS = ['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components', 'webhooks', 'jsonSchemaDialect', 'externalDocs'];
+const OPENAPI_KEYWORDS = [
+  'openapi',
+  'info',
+  'servers',
+  'security',
+  'tags',
+  'paths',
+  'components',
+  'webhooks',
+  'jsonSchemaDialect',
+  'externalDocs',
+];
 
 const DOC_ID = 'https://contract.test/openapi.json';
 
@@ -138,7 +149,10 @@ export class ContractValidator {
     const pointer = `#/webhooks/${escapePointer(kind)}/post`;
     const problems: string[] = [];
 
-    const mediaType = String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const mediaType = String(headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     if (!Object.hasOwn(op.requestBody?.content ?? {}, mediaType)) {
       problems.push(`${where}: content type '${mediaType}' not documented`);
     } else {

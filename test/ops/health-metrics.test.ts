@@ -40,7 +40,8 @@ describe('health and metrics of a running service', () => {
   });
 
   const metrics = () => scrape(stack.origin);
-  const delta = (before: Scrape, after: Scrape, name: string, labels: Record<string, string>) => after.count(name, labels) - before.count(name, labels);
+  const delta = (before: Scrape, after: Scrape, name: string, labels: Record<string, string>) =>
+    after.count(name, labels) - before.count(name, labels);
 
   it('/healthz answers 200; /readyz answers 200 with each dependency checked', async () => {
     const health = await fetch(`${stack.origin}/healthz`);
@@ -54,7 +55,13 @@ describe('health and metrics of a running service', () => {
   });
 
   it('/metrics is refused without the internal token (401), and is Prometheus text with it', async () => {
-    for (const authorization of [undefined, `Bearer ${stack.demoKey}`, `Bearer ${INTERNAL_TOKEN}x`, `Bearer ${INTERNAL_TOKEN.slice(0, -1)}`, INTERNAL_TOKEN]) {
+    for (const authorization of [
+      undefined,
+      `Bearer ${stack.demoKey}`,
+      `Bearer ${INTERNAL_TOKEN}x`,
+      `Bearer ${INTERNAL_TOKEN.slice(0, -1)}`,
+      INTERNAL_TOKEN,
+    ]) {
       const res = await fetch(`${stack.origin}/metrics`, { headers: authorization === undefined ? {} : { authorization } });
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -90,7 +97,10 @@ describe('health and metrics of a running service', () => {
     expect(after.value('packline_http_request_duration_seconds_sum', { route: 'rest/opportunities' })).toBeGreaterThan(0);
     // Every label value comes from a fixed set: nothing of the paths asked for.
     const routes = after.labelValues(REQUESTS, 'route');
-    expect(routes.every((route) => /^(rest\/[a-z/{}]+|graphql|mcp|mcp-member|integrations|ops|other)$/.test(route)), routes.join(', ')).toBe(true);
+    expect(
+      routes.every((route) => /^(rest\/[a-z/{}]+|graphql|mcp|mcp-member|integrations|ops|other)$/.test(route)),
+      routes.join(', '),
+    ).toBe(true);
     expect(after.text).not.toMatch(/no-such|nothing-here/);
   });
 
@@ -127,15 +137,21 @@ describe('health and metrics of a running service', () => {
     const org = 'atelier-nord'; // demo organization on the Clan plan
     receiver.plan('/fail', { status: 500 });
     receiver.plan('/gone', { status: 410 });
-    for (const path of ['/ok', '/fail', '/gone']) await createDestination(stack, { organizationId: org, url: receiver.url(path), kinds: ['need.created'] });
+    for (const path of ['/ok', '/fail', '/gone'])
+      await createDestination(stack, { organizationId: org, url: receiver.url(path), kinds: ['need.created'] });
     const before = await metrics();
     await publishNeed(stack, org);
-    await receiver.waitFor(() => receiver.on('/ok').length === 1 && receiver.on('/gone').length === 1 && receiver.on('/fail').length === 8, 'one delivery, one 410 and eight failures');
+    await receiver.waitFor(
+      () => receiver.on('/ok').length === 1 && receiver.on('/gone').length === 1 && receiver.on('/fail').length === 8,
+      'one delivery, one 410 and eight failures',
+    );
     // The dispatcher counts an attempt once it has judged the answer: just after the receiver saw it.
     await expect
       .poll(async () => {
         const after = await metrics();
-        return Object.fromEntries(['delivered', 'failed_attempt', 'gave_up', 'disabled'].map((outcome) => [outcome, delta(before, after, ATTEMPTS, { outcome })]));
+        return Object.fromEntries(
+          ['delivered', 'failed_attempt', 'gave_up', 'disabled'].map((outcome) => [outcome, delta(before, after, ATTEMPTS, { outcome })]),
+        );
       })
       .toEqual({ delivered: 1, failed_attempt: 7, gave_up: 1, disabled: 1 });
     expect((await metrics()).value('packline_outbox_lag_seconds')).toBe(0);
@@ -155,14 +171,21 @@ describe('readiness when a dependency does not answer', () => {
     await stack.app.core.db.close(true);
     const res = await fetch(`${stack.origin}/readyz`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: 'unavailable', checks: { database: 'failed', ...(stack.config.redisUrl ? { redis: 'ok' } : {}) } });
+    expect(await res.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'failed', ...(stack.config.redisUrl ? { redis: 'ok' } : {}) },
+    });
     // Metrics still answer: the lag that cannot be read is NaN rather than a failed scrape.
     expect((await scrape(stack.origin)).value('packline_outbox_lag_seconds')).toBeNaN();
   });
 
   it('tells a failed probe from one that does not answer in time, and reports stopping after stop()', async () => {
     const readiness = createReadiness({
-      probes: { database: () => Promise.reject(new Error('connection refused')), redis: () => new Promise(() => {}), other: async () => 'PONG' },
+      probes: {
+        database: () => Promise.reject(new Error('connection refused')),
+        redis: () => new Promise(() => {}),
+        other: async () => 'PONG',
+      },
       timeoutMs: 50,
       log: silent,
     });

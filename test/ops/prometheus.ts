@@ -17,7 +17,9 @@ export class Scrape {
   /** The value of the sample with exactly these labels; undefined when absent. */
   value(name: string, labels: Record<string, string> = {}): number | undefined {
     const wanted = Object.entries(labels);
-    return this.samples.find((s) => s.name === name && Object.keys(s.labels).length === wanted.length && wanted.every(([k, v]) => s.labels[k] === v))?.value;
+    return this.samples.find(
+      (s) => s.name === name && Object.keys(s.labels).length === wanted.length && wanted.every(([k, v]) => s.labels[k] === v),
+    )?.value;
   }
 
   /** Like `value`, 0 when the series does not exist yet. */
@@ -41,7 +43,8 @@ export function parsePrometheus(text: string): Scrape {
     const match = LINE.exec(line);
     if (!match) throw new Error(`Not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = value!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL))
+      labels[key!] = value!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return new Scrape(text, samples);

@@ -40,7 +40,13 @@ describe('roles: an API process and a dispatcher process over one database', () 
     await receiver.start();
     const database = await freshDatabaseUrl();
     dropDatabase = database.drop;
-    env = { ...WEBHOOK_TEST_ENV, PORT: '0', DATA_DIR: dataDir, INTERNAL_API_TOKEN: TOKEN, ...(database.url ? { DATABASE_URL: database.url } : {}) };
+    env = {
+      ...WEBHOOK_TEST_ENV,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      INTERNAL_API_TOKEN: TOKEN,
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+    };
   });
   afterAll(async () => {
     for (const proc of running) proc.kill();
@@ -53,7 +59,10 @@ describe('roles: an API process and a dispatcher process over one database', () 
   async function start(role: 'api' | 'dispatcher', extra: Record<string, string> = {}): Promise<Running> {
     const proc = spawnCli(['start', '--role', role], { ...env, ...extra });
     running.push(proc);
-    const [, port] = await proc.waitForOutput(role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[\s\S]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/, 45_000);
+    const [, port] = await proc.waitForOutput(
+      role === 'api' ? /listening on 127\.0\.0\.1:(\d+)[\s\S]*^Try: /m : /dispatcher is listening on 127\.0\.0\.1:(\d+)/,
+      45_000,
+    );
     return { proc, origin: `http://127.0.0.1:${port}` };
   }
 
@@ -69,7 +78,12 @@ describe('roles: an API process and a dispatcher process over one database', () 
   }
 
   const publishNeed = async (title: string): Promise<string> =>
-    (await graphql(`mutation($title: String!) { publishNeed(input: { organizationId: "${ORG}", title: $title, requiredExpertise: ["sql"] }) { id } }`, { title })).publishNeed.id;
+    (
+      await graphql(
+        `mutation($title: String!) { publishNeed(input: { organizationId: "${ORG}", title: $title, requiredExpertise: ["sql"] }) { id } }`,
+        { title },
+      )
+    ).publishNeed.id;
 
   /** The destination's lease and its deliveries, read from the database both processes share. */
   async function lane() {
@@ -92,7 +106,9 @@ describe('roles: an API process and a dispatcher process over one database', () 
     expect(flag.stdout).toBe('');
     expect(flag.stderr).toMatch(/^error: --role must be one of all, api, dispatcher \(got 'worker'\)/);
     // The variable is read with the rest of the configuration, whose errors `packline` prints the same way (test/cli/config.test.ts).
-    expect(() => loadConfig({ ...env, ROLE: 'worker' }, { persistSecrets: false })).toThrow(/ROLE must be one of all, api, dispatcher \(got 'worker'\)/);
+    expect(() => loadConfig({ ...env, ROLE: 'worker' }, { persistSecrets: false })).toThrow(
+      /ROLE must be one of all, api, dispatcher \(got 'worker'\)/,
+    );
     expect(loadConfig({ ...env, ROLE: 'Dispatcher' }, { persistSecrets: false }).role).toBe('dispatcher');
     expect(loadConfig(env, { persistSecrets: false })).toMatchObject({ role: 'all', shutdownGraceSeconds: 10 });
   });
@@ -144,7 +160,9 @@ describe('roles: an API process and a dispatcher process over one database', () 
       expect(res.status, path).toBe(404);
     }
     expect((await fetch(`${dispatcher.origin}/metrics`)).status).toBe(401);
-    await expect.poll(async () => (await scrape(dispatcher.origin, TOKEN)).value('packline_webhook_attempts_total', { outcome: 'delivered' })).toBe(1);
+    await expect
+      .poll(async () => (await scrape(dispatcher.origin, TOKEN)).value('packline_webhook_attempts_total', { outcome: 'delivered' }))
+      .toBe(1);
     const scraped = await scrape(dispatcher.origin, TOKEN);
     expect(scraped.value('packline_preparer_pool_threads')).toBeGreaterThanOrEqual(1);
     expect(scraped.value('packline_outbox_lag_seconds')).toBe(0);
@@ -154,7 +172,10 @@ describe('roles: an API process and a dispatcher process over one database', () 
     receiver.plan('/roles', { hang: true });
     const needId = await publishNeed('Geologist for a quarry survey');
     const eventId = `evt-need.created-${needId}-v1`;
-    await receiver.waitFor((received) => received.some((r) => r.headers['x-service-event-id'] === eventId), 'the attempt the receiver holds');
+    await receiver.waitFor(
+      (received) => received.some((r) => r.headers['x-service-event-id'] === eventId),
+      'the attempt the receiver holds',
+    );
     expect((await lane()).leaseOwner).toMatch(/:\d+:/);
 
     const signalled = Date.now();
@@ -179,7 +200,12 @@ describe('roles: an API process and a dispatcher process over one database', () 
       method: 'POST',
       agent: false,
       // The interim 100 Continue proves the server has parsed the request and handed it over.
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        expect: '100-continue',
+      },
     });
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       req.on('error', reject);
@@ -197,7 +223,11 @@ describe('roles: an API process and a dispatcher process over one database', () 
 
     api.proc.child.kill('SIGTERM');
     await eventually(
-      () => fetch(`${api.origin}/healthz`).then(() => 'accepted', () => 'refused'),
+      () =>
+        fetch(`${api.origin}/healthz`).then(
+          () => 'accepted',
+          () => 'refused',
+        ),
       (outcome) => outcome === 'refused',
       { timeoutMs: 10_000, what: 'new connections refused' },
     );

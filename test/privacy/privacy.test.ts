@@ -27,9 +27,22 @@ const PRIVATE_TABLES = [
   'events',
 ];
 /** Demonstration content of the demo data: never public output. */
-const DEMO_TEXT = ['iris-demo', 'Iris (demonstration)', 'Demonstration need: sample brief', 'Demonstration organization need', 'Demonstration event', 'Demo Network'];
+const DEMO_TEXT = [
+  'iris-demo',
+  'Iris (demonstration)',
+  'Demonstration need: sample brief',
+  'Demonstration organization need',
+  'Demonstration event',
+  'Demo Network',
+];
 /** Unpublished needs and cancelled events of the demo data. */
-const UNPUBLISHED_TEXT = ['Draft: design system audit', 'Private: supplier for titanium parts', 'Withdrawn: heat pump installers', 'Product teams summit', 'Cancelled summit'];
+const UNPUBLISHED_TEXT = [
+  'Draft: design system audit',
+  'Private: supplier for titanium parts',
+  'Withdrawn: heat pump installers',
+  'Product teams summit',
+  'Cancelled summit',
+];
 
 interface Read {
   url: string;
@@ -48,7 +61,10 @@ describe('privacy of public outputs', () => {
 
   const corpus = () => reads.map((r) => `${r.url}\n${r.headers}\n${r.text}`).join('\n\n');
 
-  async function read(path: string, options: { key?: string | null; headers?: Record<string, string>; method?: string } = {}): Promise<Read> {
+  async function read(
+    path: string,
+    options: { key?: string | null; headers?: Record<string, string>; method?: string } = {},
+  ): Promise<Read> {
     const url = `${stack.api}${path}`;
     const key = options.key === undefined ? stack.demoKey : options.key;
     const res = await fetch(url, {
@@ -89,21 +105,29 @@ describe('privacy of public outputs', () => {
     // and cobalt-data.
     for (const org of DEMO_ORGANIZATIONS) {
       if (org.demo) continue;
-      const { createApiKey } = await stack.graphql(
-        `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`,
-        { input: { organizationId: org.id, name: 'privacy test', scopes: ALL_SCOPES, expiresAt: new Date(Date.now() + 86_400_000).toISOString() } },
-      );
+      const { createApiKey } = await stack.graphql(`mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`, {
+        input: {
+          organizationId: org.id,
+          name: 'privacy test',
+          scopes: ALL_SCOPES,
+          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      });
       keys.set(`${org.id} (own key)`, createApiKey.key);
     }
 
     const needs = await stack.graphql(`{ needs(first: 50) { edges { node { id title admin { state demo } } } } }`);
-    const events: { id: string; status: string; demo: unknown }[] = await stack.app.core.db.em.getConnection().execute('select id, status, demo from events');
+    const events: { id: string; status: string; demo: unknown }[] = await stack.app.core.db.em
+      .getConnection()
+      .execute('select id, status, demo from events');
     hidden = {
       needs: needs.needs.edges
         .map((e: any) => e.node)
         .filter((n: any) => n.admin.state !== 'public' || n.admin.demo)
         .map((n: any) => ({ id: n.id, why: n.admin.demo ? 'demonstration' : n.admin.state })),
-      events: events.filter((e) => e.status !== 'public' || Boolean(e.demo)).map((e) => ({ id: e.id, why: e.status !== 'public' ? e.status : 'demonstration' })),
+      events: events
+        .filter((e) => e.status !== 'public' || Boolean(e.demo))
+        .map((e) => ({ id: e.id, why: e.status !== 'public' ? e.status : 'demonstration' })),
     };
 
     // The profile, through every key.
@@ -128,9 +152,13 @@ describe('privacy of public outputs', () => {
     await read(`/events/${'x'.repeat(121)}`);
     await read('/opportunities', { method: 'POST' });
     await read('/nothing-here');
-    const scoped = await stack.graphql(`mutation { createApiKey(input: { organizationId: "atelier-nord", scopes: ["events:read"], expiresAt: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { key } }`);
+    const scoped = await stack.graphql(
+      `mutation { createApiKey(input: { organizationId: "atelier-nord", scopes: ["events:read"], expiresAt: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { key } }`,
+    );
     await read('/organization', { key: scoped.createApiKey.key });
-    for (const code of new Set(reads.filter((r) => r.status >= 400 && r.text.startsWith('{')).map((r) => JSON.parse(r.text).code as string | undefined))) {
+    for (const code of new Set(
+      reads.filter((r) => r.status >= 400 && r.text.startsWith('{')).map((r) => JSON.parse(r.text).code as string | undefined),
+    )) {
       if (code) await read(`/problems/${code}`, { key: null });
     }
   });
@@ -139,7 +167,9 @@ describe('privacy of public outputs', () => {
   describe('the detector', () => {
     it('finds a canary in a text, in any notation of an amount', () => {
       expect(findCanaries(`a profile with ${CANARY.positioning} inside`)).toEqual([CANARY.positioning]);
-      expect(findCanaries(`total: ${(CANARY.splitTotalCents / 100).toLocaleString('fr-FR')} €`)).toEqual([(CANARY.splitTotalCents / 100).toLocaleString('fr-FR')]);
+      expect(findCanaries(`total: ${(CANARY.splitTotalCents / 100).toLocaleString('fr-FR')} €`)).toEqual([
+        (CANARY.splitTotalCents / 100).toLocaleString('fr-FR'),
+      ]);
       expect(findCanaries(JSON.stringify({ amount_cents: CANARY.quoteCents }))).toEqual([String(CANARY.quoteCents)]);
       expect(findCanaries('Atelier Nord, Lille, 14 completed packs')).toEqual([]);
     });
@@ -151,7 +181,13 @@ describe('privacy of public outputs', () => {
       // Every text canary and every amount is stored somewhere the public API must not reach.
       const textCanaries = Object.values(CANARY).filter((v) => typeof v === 'string');
       expect(found).toEqual(expect.arrayContaining(textCanaries));
-      expect(found).toEqual(expect.arrayContaining(Object.values(CANARY).filter((v) => typeof v === 'number' && Number.isInteger(v)).map(String)));
+      expect(found).toEqual(
+        expect.arrayContaining(
+          Object.values(CANARY)
+            .filter((v) => typeof v === 'number' && Number.isInteger(v))
+            .map(String),
+        ),
+      );
       expect(found.length).toBeGreaterThan(CANARY_STRINGS.length / 3);
     });
   });
@@ -189,7 +225,10 @@ describe('privacy of public outputs', () => {
       // Their ids appear only in the URLs (and problem details) of the refused by-id reads.
       for (const { id, why } of [...hidden.needs, ...hidden.events]) {
         const carrying = reads.filter((r) => r.text.includes(id) || r.headers.includes(id));
-        expect(carrying.every((r) => r.status === 404 && r.url.includes(encodeURIComponent(id))), `${why} ${id}`).toBe(true);
+        expect(
+          carrying.every((r) => r.status === 404 && r.url.includes(encodeURIComponent(id))),
+          `${why} ${id}`,
+        ).toBe(true);
         expect(listed.opportunities.has(id) || listed.events.has(id), `${why} ${id} listed`).toBe(false);
       }
     });
@@ -224,7 +263,9 @@ describe('privacy of public outputs', () => {
       };
       for (const r of reads.filter((x) => !x.url.endsWith('/openapi.json') && x.text.startsWith('{'))) collect(JSON.parse(r.text));
       expect(names.size).toBeGreaterThan(30);
-      expect([...names].filter((n) => /amount|cents|price|billing|internal|host_contact|host_notes|positioning|split|payout/i.test(n))).toEqual([]);
+      expect(
+        [...names].filter((n) => /amount|cents|price|billing|internal|host_contact|host_notes|positioning|split|payout/i.test(n)),
+      ).toEqual([]);
     });
   });
 });

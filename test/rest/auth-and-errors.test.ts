@@ -398,7 +398,9 @@ describe('400 invalid_parameter and invalid_cursor', () => {
       expect(problem.parameter).toBe('cursor');
       expectLimitHeaders(res);
     }
-    const repeated = await stack.get(`/opportunities?cursor=${encodeURIComponent(opportunitiesCursor)}&cursor=${encodeURIComponent(opportunitiesCursor)}`);
+    const repeated = await stack.get(
+      `/opportunities?cursor=${encodeURIComponent(opportunitiesCursor)}&cursor=${encodeURIComponent(opportunitiesCursor)}`,
+    );
     expect((await expectProblem(repeated, 400, 'invalid_cursor')).parameter).toBe('cursor');
   });
 });
@@ -456,7 +458,18 @@ describe('403 browser_origin_forbidden', () => {
 
 describe('unknown paths under /api/v1', () => {
   it('are 404 not_found problems', async () => {
-    for (const path of ['', '/', '/nope', '/organizations', '/organization/atelier-nord', '/opportunities/x/y', '/events/x/y', '/opportunity', '/Events', '/v2/events']) {
+    for (const path of [
+      '',
+      '/',
+      '/nope',
+      '/organizations',
+      '/organization/atelier-nord',
+      '/opportunities/x/y',
+      '/events/x/y',
+      '/opportunity',
+      '/Events',
+      '/v2/events',
+    ]) {
       const res = await stack.get(path);
       await expectProblem(res, 404, 'not_found');
     }
@@ -538,7 +551,11 @@ describe('active keys per plan (spec §5.6)', () => {
     }
   };
 
-  for (const [plan, limit] of [['base', 1], ['alpha', 1], ['clan', 5]] as const) {
+  for (const [plan, limit] of [
+    ['base', 1],
+    ['alpha', 1],
+    ['clan', 5],
+  ] as const) {
     it(`${plan}: ${limit} active key${limit > 1 ? 's' : ''}; one more is PLAN_LIMIT; revoking or expiring one frees a place`, async () => {
       const org = await createOrganization(stack, plan);
       const keys: CreatedKey[] = [];

@@ -58,7 +58,8 @@ afterAll(() => stack?.close());
 // ---- arbitraries -------------------------------------------------------------------------------
 
 /** Visible ASCII, as a client may put it raw in a request target. */
-const visibleAscii = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
+const visibleAscii = (maxLength: number) =>
+  fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
 
 /** Any Unicode text, percent-encoded as UTF-8 (control characters and NUL included). */
 const encodedUnicode = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).map((s) => encodeURIComponent(s));
@@ -77,7 +78,18 @@ const longSegment = fc.oneof(
   fc.integer({ min: 40, max: 400 }).map((n) => '%E2%82%AC'.repeat(n)),
   fc.integer({ min: 110, max: 130 }).map((n) => 'x'.repeat(n)),
 );
-const word = fc.constantFrom('organization', 'opportunities', 'events', 'openapi.json', 'problems', 'not_found', 'invalid_key', 'v1', 'api', '');
+const word = fc.constantFrom(
+  'organization',
+  'opportunities',
+  'events',
+  'openapi.json',
+  'problems',
+  'not_found',
+  'invalid_key',
+  'v1',
+  'api',
+  '',
+);
 
 function segment() {
   return fc.oneof(
@@ -100,7 +112,10 @@ function apiPath() {
 }
 
 function queryString() {
-  const key = fc.oneof(fc.constantFrom('limit', 'cursor', 'LIMIT', 'limit[]', 'x', '', 'lim%69t', 'cursor%00'), visibleAscii(6).filter((s) => !/[&=#]/.test(s)));
+  const key = fc.oneof(
+    fc.constantFrom('limit', 'cursor', 'LIMIT', 'limit[]', 'x', '', 'lim%69t', 'cursor%00'),
+    visibleAscii(6).filter((s) => !/[&=#]/.test(s)),
+  );
   const value = fc.oneof(
     fc.constantFrom('0', '1', '20', '50', '51', 'abc', '1.5', '-1', '', '%00', '1e1', '020', '%31', '+5', '9'.repeat(30)),
     fc.constantFrom(
@@ -115,7 +130,11 @@ function queryString() {
     longSegment,
   );
   const pairs = fc.array(fc.tuple(key, value), { maxLength: 4 }).map((list) => `?${list.map(([k, v]) => `${k}=${v}`).join('&')}`);
-  return fc.oneof(fc.constant(''), pairs, visibleAscii(30).map((s) => `?${s.replace(/#/g, '')}`));
+  return fc.oneof(
+    fc.constant(''),
+    pairs,
+    visibleAscii(30).map((s) => `?${s.replace(/#/g, '')}`),
+  );
 }
 
 function authorization() {
@@ -142,8 +161,13 @@ function authorization() {
   );
 }
 
-const origin = fc.option(fc.constantFrom('https://evil.example', 'null', 'http://localhost:3000', 'chrome-extension://abc'), { nil: undefined });
-const requestId = fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/), visibleAscii(140), fc.constantFrom('', 'x'.repeat(129))), { nil: undefined });
+const origin = fc.option(fc.constantFrom('https://evil.example', 'null', 'http://localhost:3000', 'chrome-extension://abc'), {
+  nil: undefined,
+});
+const requestId = fc.option(
+  fc.oneof(fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/), visibleAscii(140), fc.constantFrom('', 'x'.repeat(129))),
+  { nil: undefined },
+);
 const method = fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD');
 
 // ---- the contract every answer keeps --------------------------------------------------------------
@@ -224,7 +248,14 @@ describe('any request under /api/v1', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('opportunities', 'events'),
-        fc.oneof(encodedUnicode(20), encodedControl, encodedGraphemes, visibleAscii(30).map((s) => s.replace(/[/?#]/g, '_')), longSegment, brokenPercent),
+        fc.oneof(
+          encodedUnicode(20),
+          encodedControl,
+          encodedGraphemes,
+          visibleAscii(30).map((s) => s.replace(/[/?#]/g, '_')),
+          longSegment,
+          brokenPercent,
+        ),
         async (list, id) => {
           const sent = { method: 'GET', target: `/api/v1/${list}/${id}`, headers: { authorization: `Bearer ${stack.demoKey}` } };
           const res = await send(sent);
@@ -259,13 +290,19 @@ describe('any request under /api/v1', () => {
 
   it('any method other than GET is 405 with Allow: GET, whatever the path and headers', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND'), apiPath(), authorization(), origin, async (m, path, auth, o) => {
-        const sent = { method: m, target: path, headers: headersOf(auth, o, undefined) };
-        fc.pre(sent.target.length <= MAX_TARGET);
-        const res = await send(sent);
-        expect(res.status).toBe(405);
-        expectContract(sent, res);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND'),
+        apiPath(),
+        authorization(),
+        origin,
+        async (m, path, auth, o) => {
+          const sent = { method: m, target: path, headers: headersOf(auth, o, undefined) };
+          fc.pre(sent.target.length <= MAX_TARGET);
+          const res = await send(sent);
+          expect(res.status).toBe(405);
+          expectContract(sent, res);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -126,7 +126,20 @@ export async function createOrganization(stack: Stack, plan: Plan, name = `Test 
   const id = uniqueId(`t-${plan}`);
   const data = await stack.graphql<{ createOrganization: { id: string } }>(
     `mutation ($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`,
-    { input: { id, profile: { name, plan, description: 'Created by a test', city: 'Ghent', country: 'BE', sectors: ['testing'], capabilities: ['testing'] } } },
+    {
+      input: {
+        id,
+        profile: {
+          name,
+          plan,
+          description: 'Created by a test',
+          city: 'Ghent',
+          country: 'BE',
+          sectors: ['testing'],
+          capabilities: ['testing'],
+        },
+      },
+    },
   );
   return data.createOrganization.id;
 }
@@ -226,7 +239,16 @@ export async function createEvent(stack: Stack, input: EventInput): Promise<stri
   const mode = { online: !input.city };
   const data = await stack.graphql<{ createEvent: { id: string } }>(
     `mutation ($input: NewEventInput!) { createEvent(input: $input) { id } }`,
-    { input: { description: 'Created by a test.', timezone: 'Europe/Brussels', ...mode, ...rest, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() } },
+    {
+      input: {
+        description: 'Created by a test.',
+        timezone: 'Europe/Brussels',
+        ...mode,
+        ...rest,
+        startsAt: startsAt.toISOString(),
+        endsAt: endsAt.toISOString(),
+      },
+    },
   );
   return data.createEvent.id;
 }

@@ -167,7 +167,11 @@ describe('monthly quota per organization', () => {
   afterAll(() => stack?.close());
 
   it('X-Monthly-Quota-Limit follows the plan: Base 1,000, Alpha 10,000, Clan 100,000', async () => {
-    for (const [plan, quota] of [['base', 1_000], ['alpha', 10_000], ['clan', 100_000]] as const) {
+    for (const [plan, quota] of [
+      ['base', 1_000],
+      ['alpha', 10_000],
+      ['clan', 100_000],
+    ] as const) {
       const key = await createKey(stack, await createOrganization(stack, plan));
       const res = await stack.get('/organization', { key: key.key });
       expect(res.status).toBe(200);
@@ -187,7 +191,9 @@ describe('monthly quota per organization', () => {
     const remaining: number[] = [];
     for (let start = 2; start < 1_000; start += 50) {
       const count = Math.min(50, 1_000 - start);
-      const answers = await Promise.all(Array.from({ length: count }, (_, i) => stack.get(paths[(start + i) % paths.length]!, { key: key.key })));
+      const answers = await Promise.all(
+        Array.from({ length: count }, (_, i) => stack.get(paths[(start + i) % paths.length]!, { key: key.key })),
+      );
       for (const res of answers) {
         expect(res.status).toBe(200);
         expectLimitHeaders(res);

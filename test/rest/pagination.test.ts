@@ -118,16 +118,36 @@ beforeAll(async () => {
   const inDays = (d: number) => new Date(Math.floor((Date.now() + d * DAY_MS) / 60_000) * 60_000);
   const tiedStart = inDays(4);
   for (let i = 0; i < 6; i++) {
-    await createEvent(stack, { organizationId: org, title: `Pager tied event ${i}`, startsAt: tiedStart, endsAt: new Date(tiedStart.getTime() + HOUR) });
+    await createEvent(stack, {
+      organizationId: org,
+      title: `Pager tied event ${i}`,
+      startsAt: tiedStart,
+      endsAt: new Date(tiedStart.getTime() + HOUR),
+    });
   }
   for (let i = 0; i < 8; i++) {
-    await createEvent(stack, { organizationId: org, title: `Pager event ${i}`, startsAt: inDays(1 + i * 2.5), endsAt: new Date(inDays(1 + i * 2.5).getTime() + 2 * HOUR) });
+    await createEvent(stack, {
+      organizationId: org,
+      title: `Pager event ${i}`,
+      startsAt: inDays(1 + i * 2.5),
+      endsAt: new Date(inDays(1 + i * 2.5).getTime() + 2 * HOUR),
+    });
   }
   await createEvent(stack, { organizationId: org, title: 'Pager ongoing event', startsAt: inDays(-2), endsAt: inDays(2) });
   await createEvent(stack, { organizationId: org, title: 'Pager ended event', startsAt: inDays(-3), endsAt: inDays(-1) });
-  const cancelled = await createEvent(stack, { organizationId: org, title: 'Pager cancelled event', startsAt: inDays(5), endsAt: inDays(6) });
+  const cancelled = await createEvent(stack, {
+    organizationId: org,
+    title: 'Pager cancelled event',
+    startsAt: inDays(5),
+    endsAt: inDays(6),
+  });
   await cancelEvent(stack, cancelled);
-  await createEvent(stack, { organizationId: demoOrg.createOrganization.id, title: 'Pager demonstration event', startsAt: inDays(5), endsAt: inDays(6) });
+  await createEvent(stack, {
+    organizationId: demoOrg.createOrganization.id,
+    title: 'Pager demonstration event',
+    startsAt: inDays(5),
+    endsAt: inDays(6),
+  });
 });
 
 afterAll(() => stack?.close());
@@ -180,9 +200,13 @@ describe('/opportunities', () => {
     const need = await publishNeed(stack, { organizationId: org, title: 'Cursor anchor' });
     const first = await expectOk<ListBody<Item>>(await stack.get('/opportunities?limit=1'));
     expect(first.data[0]!.id).toBe(need);
-    const second = await expectOk<ListBody<Item>>(await stack.get(`/opportunities?limit=3&cursor=${encodeURIComponent(first.meta.next_cursor!)}`));
+    const second = await expectOk<ListBody<Item>>(
+      await stack.get(`/opportunities?limit=3&cursor=${encodeURIComponent(first.meta.next_cursor!)}`),
+    );
     await withdrawNeed(stack, need);
-    const again = await expectOk<ListBody<Item>>(await stack.get(`/opportunities?limit=3&cursor=${encodeURIComponent(first.meta.next_cursor!)}`));
+    const again = await expectOk<ListBody<Item>>(
+      await stack.get(`/opportunities?limit=3&cursor=${encodeURIComponent(first.meta.next_cursor!)}`),
+    );
     expect(again.data.map((i) => i.id)).toEqual(second.data.map((i) => i.id));
     const fresh = await expectOk<ListBody<Item>>(await stack.get('/opportunities?limit=1'));
     expect(fresh.data[0]!.id).not.toBe(need);
@@ -281,9 +305,12 @@ describe('/events', () => {
       const query: string = `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const startsAt = new Date(Date.now() + (1 + ((round * 7) % 30)) * DAY_MS);
       const mutations: Promise<unknown>[] = [
-        createEvent(stack, { organizationId: org, title: `Created during the walk ${round}`, startsAt, endsAt: new Date(startsAt.getTime() + HOUR) }).then((id) =>
-          created.add(id),
-        ),
+        createEvent(stack, {
+          organizationId: org,
+          title: `Created during the walk ${round}`,
+          startsAt,
+          endsAt: new Date(startsAt.getTime() + HOUR),
+        }).then((id) => created.add(id)),
       ];
       const victim = victims[round];
       if (victim) {

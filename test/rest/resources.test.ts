@@ -153,7 +153,8 @@ describe('GET /organization', () => {
 
   it('each key sees its own organization, listed or not, complete or not', async () => {
     const keys = new Map<string, string>();
-    for (const id of ['cobalt-data', 'harbor-studio', 'granite-coop', org]) keys.set(id, (await createKey(stack, id, ['organization:read'])).key);
+    for (const id of ['cobalt-data', 'harbor-studio', 'granite-coop', org])
+      keys.set(id, (await createKey(stack, id, ['organization:read'])).key);
     keys.set('atelier-nord', stack.demoKey);
     // Interleaved twice, so a cached answer of one organization can never be served to another.
     for (let round = 0; round < 2; round++) {
@@ -251,9 +252,20 @@ describe('opportunities', () => {
     const listed = async () => (await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=5'))).data.find((n) => n.id === id);
     expect((await listed()).title).toBe('Title before the update');
 
-    await updateNeed(stack, id, { title: 'Title after the update', requiredExpertise: ['changed'], remoteAllowed: false, city: 'Liège', country: 'BE' });
+    await updateNeed(stack, id, {
+      title: 'Title after the update',
+      requiredExpertise: ['changed'],
+      remoteAllowed: false,
+      city: 'Liège',
+      country: 'BE',
+    });
     const one = await expectOk(await stack.get(`/opportunities/${id}`));
-    expect(one).toMatchObject({ title: 'Title after the update', required_expertise: ['changed'], remote_allowed: false, place: { city: 'Liège', region: null, country: 'BE' } });
+    expect(one).toMatchObject({
+      title: 'Title after the update',
+      required_expertise: ['changed'],
+      remote_allowed: false,
+      place: { city: 'Liège', region: null, country: 'BE' },
+    });
     expect(await listed()).toEqual(one);
     expect(Date.parse(one.updated_at)).toBeGreaterThanOrEqual(Date.parse(one.published_at));
   });
@@ -267,9 +279,13 @@ describe('changes made by another process', () => {
 
     const updated = await runCli(stack, ['needs', 'update', id, '--title', 'Changed by the CLI']);
     expect(updated.title).toBe('Changed by the CLI');
-    const seen = await eventually(async () => ((await (await stack.get(`/opportunities/${id}`)).json()) as { title: string }).title === 'Changed by the CLI');
+    const seen = await eventually(
+      async () => ((await (await stack.get(`/opportunities/${id}`)).json()) as { title: string }).title === 'Changed by the CLI',
+    );
     expect(seen, 'by-id shows the change').toBe(true);
-    expect((await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=3'))).data.find((n) => n.id === id)?.title).toBe('Changed by the CLI');
+    expect((await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=3'))).data.find((n) => n.id === id)?.title).toBe(
+      'Changed by the CLI',
+    );
   }, 60_000);
 });
 
@@ -334,7 +350,12 @@ describe('events', () => {
 
   it('an update shows at once on the by-id and list endpoints', async () => {
     const startsAt = new Date(Date.now() + 3600_000);
-    const id = await createEvent(stack, { organizationId: org, title: 'Event before the update', startsAt, endsAt: new Date(startsAt.getTime() + 3600_000) });
+    const id = await createEvent(stack, {
+      organizationId: org,
+      title: 'Event before the update',
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 3600_000),
+    });
     expect((await expectOk(await stack.get(`/events/${id}`))).title).toBe('Event before the update');
     const listed = async () => (await expectOk<ListBody<any>>(await stack.get('/events?limit=50'))).data.find((e) => e.id === id);
     expect((await listed()).title).toBe('Event before the update');
@@ -367,7 +388,21 @@ describe('privacy', () => {
     }
     const all = texts.join('\n');
     expect(findCanaries(all)).toEqual([]);
-    for (const internal of ['billing', 'internal_notes', 'internalNotes', 'host_contact', 'hostContact', 'host_notes', 'plan', 'admin', 'demo', 'discreet', 'version', 'amount', 'cents']) {
+    for (const internal of [
+      'billing',
+      'internal_notes',
+      'internalNotes',
+      'host_contact',
+      'hostContact',
+      'host_notes',
+      'plan',
+      'admin',
+      'demo',
+      'discreet',
+      'version',
+      'amount',
+      'cents',
+    ]) {
       expect(all.includes(`"${internal}"`), `no "${internal}" member`).toBe(false);
     }
   });

@@ -56,7 +56,11 @@ describe('nosniff', () => {
       await fetch(`${stack.origin}/.well-known/oauth-authorization-server`),
       await fetch(`${stack.origin}/token`, { method: 'POST' }),
       await fetch(`${stack.origin}/graphql`, { method: 'POST' }),
-      await fetch(`${stack.origin}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' }),
+      await fetch(`${stack.origin}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' },
+        body: '{"query":"{ __typename }"}',
+      }),
       await fetch(`${stack.origin}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -99,7 +103,9 @@ describe('a production start', () => {
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PUBLIC_BASE_URL: 'https://packline.test',
       ...(database.url ? { DATABASE_URL: database.url } : {}),
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-prod-${randomBytes(4).toString('hex')}` } : {}),
+      ...(process.env.REDIS_URL
+        ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-prod-${randomBytes(4).toString('hex')}` }
+        : {}),
     };
     const quiet = await start(env);
     const key = readFileSync(join(dataDir, 'demo-api-key'), 'utf8').trim();

@@ -18,11 +18,17 @@ afterAll(() => stack?.close());
 /** A fresh sign-in form: its cookie and token. */
 async function loginForm(): Promise<{ cookie: string; csrf: string }> {
   const res = await fetch(`${stack.origin}/account/login`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';', 1)[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';', 1)[0])
+    .join('; ');
   return { cookie, csrf: hidden(await res.text(), 'csrf') };
 }
 
-function post(path: string, { cookie, address, form }: { cookie: string; address: string; form: Record<string, string> }): Promise<Response> {
+function post(
+  path: string,
+  { cookie, address, form }: { cookie: string; address: string; form: Record<string, string> },
+): Promise<Response> {
   return fetch(`${stack.origin}${path}`, {
     method: 'POST',
     redirect: 'manual',
@@ -63,15 +69,19 @@ describe('sign-in', () => {
   it('a right password starts the address budget for that account again', async () => {
     const email = 'forgetful@atelier-nord.example';
     await createMember(stack, email);
-    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points - 1; i++) expect((await signIn(email, `wrong password ${i}`, '198.51.100.8')).status).toBe(401);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points - 1; i++)
+      expect((await signIn(email, `wrong password ${i}`, '198.51.100.8')).status).toBe(401);
     expect((await signIn(email, PASSWORD, '198.51.100.8')).status).toBe(303);
-    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++) expect((await signIn(email, `wrong again ${i}`, '198.51.100.8')).status).toBe(401);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++)
+      expect((await signIn(email, `wrong again ${i}`, '198.51.100.8')).status).toBe(401);
     expect((await signIn(email, PASSWORD, '198.51.100.8')).status).toBe(429);
   });
 
   it('limits one address over many accounts (spraying)', async () => {
     const address = '198.51.100.9';
-    const answers = await Promise.all(Array.from({ length: SIGN_IN_LIMITS.address.points + 5 }, (_, i) => signIn(`nobody-${i}@example.org`, 'short', address)));
+    const answers = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.address.points + 5 }, (_, i) => signIn(`nobody-${i}@example.org`, 'short', address)),
+    );
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
@@ -90,7 +100,8 @@ describe('password change', () => {
     const at = settings.indexOf('action="/account/password"');
     const csrf = hidden(settings.slice(at), 'csrf');
     const cookie = `pl_member=${browser.cookie('pl_member')}`;
-    const change = (current: string, address: string) => post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
+    const change = (current: string, address: string) =>
+      post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
 
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => change(`guess number ${i}`, '198.51.100.11')));
     const statuses = answers.map((r) => r.status);

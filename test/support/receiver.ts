@@ -81,7 +81,9 @@ export class Receiver {
       // A guard against a hung test, not a timing assertion.
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`Timed out waiting for ${what}; received ${this.received.length}: ${this.received.map((r) => r.path).join(', ')}`));
+        reject(
+          new Error(`Timed out waiting for ${what}; received ${this.received.length}: ${this.received.map((r) => r.path).join(', ')}`),
+        );
       }, 30_000);
       this.waiters.add(check);
       check();

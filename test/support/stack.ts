@@ -64,7 +64,11 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      logs.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      logs.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
@@ -81,7 +85,13 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
     api,
     demoKey,
     logs,
-    env: { ...env, DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}), INTERNAL_API_TOKEN: INTERNAL_TOKEN, PUBLIC_BASE_URL: publicBaseUrl },
+    env: {
+      ...env,
+      DATA_DIR: dataDir,
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+      PUBLIC_BASE_URL: publicBaseUrl,
+    },
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },

@@ -34,7 +34,14 @@ export async function createOrganization(stack: Stack, id: string, plan: 'base' 
 
 export async function publishNeed(stack: Stack, organizationId: string, fields: Record<string, unknown> = {}): Promise<string> {
   const data = await stack.graphql(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
-    input: { organizationId, title: 'Data engineer for a river survey', description: 'Three months in Lyon', requiredExpertise: ['sql', 'python'], remoteAllowed: true, ...fields },
+    input: {
+      organizationId,
+      title: 'Data engineer for a river survey',
+      description: 'Three months in Lyon',
+      requiredExpertise: ['sql', 'python'],
+      remoteAllowed: true,
+      ...fields,
+    },
   });
   return data.publishNeed.id;
 }

@@ -99,10 +99,18 @@ describe('spans in process (SDK in-memory exporter)', () => {
   it('a REST request: a server span in the caller’s trace (traceparent), with route, status and organization; its operation and SQL inside', async () => {
     const res = await stack.get('/organization', { headers: { traceparent: TRACEPARENT } });
     expect(res.status).toBe(200);
-    const request = await collector.waitFor((s) => s.spanContext().traceId === TRACE_ID && s.attributes['packline.facade'] === 'rest', 'for the REST request');
+    const request = await collector.waitFor(
+      (s) => s.spanContext().traceId === TRACE_ID && s.attributes['packline.facade'] === 'rest',
+      'for the REST request',
+    );
     expect(request.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
     expect(request.name).toMatch(/^GET rest\//);
-    expect(request.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.response.status_code': 200, 'packline.organization_id': 'atelier-nord', 'packline.actor': 'apiKey' });
+    expect(request.attributes).toMatchObject({
+      'http.request.method': 'GET',
+      'http.response.status_code': 200,
+      'packline.organization_id': 'atelier-nord',
+      'packline.actor': 'apiKey',
+    });
     expect(String(request.attributes['http.route'])).toMatch(/^rest\//);
     const inTrace = collector.spans.filter((s) => s.spanContext().traceId === TRACE_ID);
     const operation = inTrace.find((s) => s.name.startsWith('graphql '));
@@ -122,7 +130,10 @@ describe('spans in process (SDK in-memory exporter)', () => {
     const traceId = randomBytes(16).toString('hex');
     const res = await stack.get(`/opportunities/${id}`, { headers: { traceparent: `00-${traceId}-${PARENT_SPAN_ID}-01` } });
     expect(res.status).toBe(200);
-    const request = await collector.waitFor((s) => s.spanContext().traceId === traceId && s.attributes['packline.facade'] === 'rest', 'for the by-id request');
+    const request = await collector.waitFor(
+      (s) => s.spanContext().traceId === traceId && s.attributes['packline.facade'] === 'rest',
+      'for the by-id request',
+    );
     expect(request.attributes['http.route']).not.toContain(id);
     const sql = collector.spans.filter((s) => s.spanContext().traceId === traceId && s.name.startsWith('SQL'));
     expect(sql.length).toBeGreaterThan(0);
@@ -145,9 +156,13 @@ describe('spans in process (SDK in-memory exporter)', () => {
     } finally {
       await client.close();
     }
-    const requests = () => collector.spans.filter((s) => s.attributes['packline.facade'] === 'mcp' && s.attributes['http.request.method'] === 'POST');
+    const requests = () =>
+      collector.spans.filter((s) => s.attributes['packline.facade'] === 'mcp' && s.attributes['http.request.method'] === 'POST');
     // The tools/call request: the one whose span holds a GraphQL operation.
-    const operation = await collector.waitFor((s) => s.name.startsWith('graphql ') && requests().some((r) => r.spanContext().spanId === s.parentSpanContext?.spanId), 'for the operation of an MCP call');
+    const operation = await collector.waitFor(
+      (s) => s.name.startsWith('graphql ') && requests().some((r) => r.spanContext().spanId === s.parentSpanContext?.spanId),
+      'for the operation of an MCP call',
+    );
     const mcp = requests().find((r) => r.spanContext().spanId === operation.parentSpanContext?.spanId)!;
     expect(mcp.attributes).toMatchObject({ 'http.route': 'mcp', 'http.response.status_code': 200, 'packline.actor': 'public' });
   });
@@ -161,11 +176,23 @@ describe('spans in process (SDK in-memory exporter)', () => {
 
   it('a webhook attempt: destination, delivery, attempt number and the receiver’s status', async () => {
     const organizationId = await createOrganization(stack, 'traced-co');
-    const destination = await createDestination(stack, { organizationId, url: receiver.url('/traced'), kinds: ['need.created'], scope: 'own' });
+    const destination = await createDestination(stack, {
+      organizationId,
+      url: receiver.url('/traced'),
+      kinds: ['need.created'],
+      scope: 'own',
+    });
     await publishNeed(stack, organizationId);
     await receiver.waitFor((received) => received.some((r) => r.path === '/traced'));
-    const attempt = await collector.waitFor((s) => s.name === 'webhook attempt' && s.attributes['packline.destination_id'] === destination.id, 'for the webhook attempt');
-    expect(attempt.attributes).toMatchObject({ 'packline.attempt': 1, 'http.response.status_code': 200, 'packline.attempt.outcome': 'succeeded' });
+    const attempt = await collector.waitFor(
+      (s) => s.name === 'webhook attempt' && s.attributes['packline.destination_id'] === destination.id,
+      'for the webhook attempt',
+    );
+    expect(attempt.attributes).toMatchObject({
+      'packline.attempt': 1,
+      'http.response.status_code': 200,
+      'packline.attempt.outcome': 'succeeded',
+    });
     expect(String(attempt.attributes['packline.delivery_id'])).not.toBe('');
   });
 

@@ -72,7 +72,10 @@ describe('a dispatcher killed in the middle of a delivery', () => {
 
     await start(env);
     const expected = ids.map((id) => `evt-need.created-${id}-v1`);
-    await receiver.waitFor(() => expected.every((id) => receiver.on('/crash').some((r) => r.headers['x-service-event-id'] === id)), 'every event after the restart');
+    await receiver.waitFor(
+      () => expected.every((id) => receiver.on('/crash').some((r) => r.headers['x-service-event-id'] === id)),
+      'every event after the restart',
+    );
     const seen = receiver.on('/crash').map((r) => String(r.headers['x-service-event-id']));
     const firstSeen = seen.filter((id, i) => seen.indexOf(id) === i);
     expect(firstSeen).toEqual(expected);

@@ -26,7 +26,17 @@ describe('naming, editing, pausing and resuming a destination', () => {
   async function create(name: string, path: string) {
     const data = await stack.graphql(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { ${FIELDS} } } }`,
-      { input: { organizationId: 'edit-org', format: 'standard-json', url: receiver.url(path), name, description: 'Orders system', kinds: ['need.created'], scope: 'own' } },
+      {
+        input: {
+          organizationId: 'edit-org',
+          format: 'standard-json',
+          url: receiver.url(path),
+          name,
+          description: 'Orders system',
+          kinds: ['need.created'],
+          scope: 'own',
+        },
+      },
     );
     return data.createWebhookDestination as { secret: string; destination: { id: string; name: string; description: string; url: string } };
   }
@@ -50,22 +60,37 @@ describe('naming, editing, pausing and resuming a destination', () => {
 
     const data = await stack.graphql(
       `mutation($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ${FIELDS} } }`,
-      { id: destination.id, input: { name: 'After', url: receiver.url('/hooks/after-edit'), kinds: ['need.created', 'need.withdrawn'], language: 'fr' } },
+      {
+        id: destination.id,
+        input: { name: 'After', url: receiver.url('/hooks/after-edit'), kinds: ['need.created', 'need.withdrawn'], language: 'fr' },
+      },
     );
-    expect(data.updateWebhookDestination).toMatchObject({ name: 'After', description: 'Orders system', language: 'fr', kinds: ['need.created', 'need.withdrawn'], scope: 'own', status: 'active' });
+    expect(data.updateWebhookDestination).toMatchObject({
+      name: 'After',
+      description: 'Orders system',
+      language: 'fr',
+      kinds: ['need.created', 'need.withdrawn'],
+      scope: 'own',
+      status: 'active',
+    });
 
     await publishNeed(stack, 'edit-org', { title: 'After the edit' });
-    const [request] = await receiver.waitFor(() => receiver.on('/hooks/after-edit').length >= 1, 'the delivery after the edit').then(() => receiver.on('/hooks/after-edit'));
+    const [request] = await receiver
+      .waitFor(() => receiver.on('/hooks/after-edit').length >= 1, 'the delivery after the edit')
+      .then(() => receiver.on('/hooks/after-edit'));
     expect(verifyWebhook(request!.body, request!.headers, secret)).toMatchObject({ type: 'need.created' });
     const history = await deliveries(stack, 'edit-org', destination.id);
     expect(history.map((d) => d.eventId).some((id) => id.includes(needBefore))).toBe(true);
     expect(history).toHaveLength(2);
 
     await expect(
-      stack.graphql(`mutation($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { id } }`, {
-        id: destination.id,
-        input: { url: 'https://127.0.0.1/hook', kinds: [] },
-      }),
+      stack.graphql(
+        `mutation($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { id } }`,
+        {
+          id: destination.id,
+          input: { url: 'https://127.0.0.1/hook', kinds: [] },
+        },
+      ),
     ).rejects.toThrow(/kinds must name at least one event kind|private or reserved/);
   });
 
@@ -74,7 +99,9 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const paused = await runJson(['destinations', 'pause', destination.id], stack.env);
     expect(paused).toMatchObject({ status: 'paused' });
     const quiet = await publishNeed(stack, 'edit-org', { title: 'While paused' });
-    await expect(stack.graphql(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, { id: destination.id })).rejects.toThrow(/enable it first/);
+    await expect(stack.graphql(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, { id: destination.id })).rejects.toThrow(
+      /enable it first/,
+    );
     const again = await runCli(['destinations', 'pause', destination.id], stack.env);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/not active/);

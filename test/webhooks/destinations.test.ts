@@ -7,9 +7,12 @@ import { WEBHOOK_TEST_ENV, createDestination, createOrganization, deliveries, pu
 
 async function refusal(stack: Stack, input: Record<string, unknown>): Promise<{ message: string; codes: string[] }> {
   try {
-    await stack.graphql(`mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { destination { id } } }`, {
-      input: { format: 'standard-json', ...input },
-    });
+    await stack.graphql(
+      `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { destination { id } } }`,
+      {
+        input: { format: 'standard-json', ...input },
+      },
+    );
   } catch (error) {
     return { message: (error as Error).message, codes: (error as { codes: string[] }).codes };
   }
@@ -44,10 +47,18 @@ describe('destination URLs under the production rules', () => {
   }
 
   it('refuses unknown formats, kinds, languages and scopes with the field named', async () => {
-    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', format: 'xml' })).message).toMatch(/format must be one of/);
-    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', kinds: ['need.deleted'] })).message).toMatch(/kinds must be one of/);
-    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', language: 'de' })).message).toMatch(/language must be one of/);
-    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', scope: 'all' })).message).toMatch(/scope must be one of/);
+    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', format: 'xml' })).message).toMatch(
+      /format must be one of/,
+    );
+    expect(
+      (await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', kinds: ['need.deleted'] })).message,
+    ).toMatch(/kinds must be one of/);
+    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', language: 'de' })).message).toMatch(
+      /language must be one of/,
+    );
+    expect((await refusal(stack, { organizationId: 'strict-org', url: 'https://93.184.216.34/', scope: 'all' })).message).toMatch(
+      /scope must be one of/,
+    );
   });
 });
 
@@ -64,7 +75,11 @@ describe('destinations and deliveries administration', () => {
   });
 
   it('enforces the plan limits: Base 1, Alpha 2, Clan 10', async () => {
-    for (const [plan, limit] of [['base', 1], ['alpha', 2], ['clan', 10]] as const) {
+    for (const [plan, limit] of [
+      ['base', 1],
+      ['alpha', 2],
+      ['clan', 10],
+    ] as const) {
       const org = await createOrganization(stack, `limit-${plan}`, plan);
       for (let i = 0; i < limit; i++) await createDestination(stack, { organizationId: org, url: receiver.url(`/limit-${plan}-${i}`) });
       const { codes, message } = await refusal(stack, { organizationId: org, url: receiver.url('/one-too-many') });
@@ -121,7 +136,10 @@ describe('destinations and deliveries administration', () => {
     expect(delivery).toMatchObject({ test: true, status: 'pending' });
     const [request] = await receiver.waitFor(() => receiver.on('/ping').length >= 1).then(() => receiver.on('/ping'));
     expect(request!.headers['x-service-test']).toBe('1');
-    expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({ type: 'event.created', data: { title: 'Packline test signal' } });
+    expect(verifyWebhook(request!.body, request!.headers, secret!)).toMatchObject({
+      type: 'event.created',
+      data: { title: 'Packline test signal' },
+    });
   });
 
   it('retries a failed delivery by hand on Clan and refuses it elsewhere', async () => {
@@ -162,11 +180,36 @@ describe('destinations and deliveries administration', () => {
   it('administers destinations and deliveries from the CLI', async () => {
     const org = await createOrganization(stack, 'cli-org', 'alpha');
     const created = await runJson(
-      ['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/cli'), '--language', 'fr', '--kinds', 'need.created,need.withdrawn', '--scope', 'own', '--json'],
+      [
+        'destinations',
+        'create',
+        '--org',
+        org,
+        '--format',
+        'standard-json',
+        '--url',
+        receiver.url('/cli'),
+        '--language',
+        'fr',
+        '--kinds',
+        'need.created,need.withdrawn',
+        '--scope',
+        'own',
+        '--json',
+      ],
       stack.env,
     );
-    expect(created).toMatchObject({ id: expect.stringMatching(/^dst_/), secret: expect.stringMatching(/^whsec_/), language: 'fr', scope: 'own', kinds: ['need.created', 'need.withdrawn'] });
-    const suite = await runJson(['destinations', 'create', '--org', org, '--format', 'collaboration-suite', '--url', receiver.url('/cli-suite'), '--json'], stack.env);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^dst_/),
+      secret: expect.stringMatching(/^whsec_/),
+      language: 'fr',
+      scope: 'own',
+      kinds: ['need.created', 'need.withdrawn'],
+    });
+    const suite = await runJson(
+      ['destinations', 'create', '--org', org, '--format', 'collaboration-suite', '--url', receiver.url('/cli-suite'), '--json'],
+      stack.env,
+    );
     expect(suite.secret).toBeNull();
     const listed = await runJson(['destinations', 'list', '--org', org, '--json'], stack.env);
     expect(listed.map((d: { id: string }) => d.id)).toEqual([created.id, suite.id]);
@@ -175,7 +218,10 @@ describe('destinations and deliveries administration', () => {
     await receiver.waitFor(() => receiver.on('/cli').length >= 1);
     const list = await runJson(['deliveries', 'list', '--org', org, '--destination', created.id, '--json'], stack.env);
     expect(list).toEqual([expect.objectContaining({ destination_id: created.id, status: 'succeeded', attempt_count: 1 })]);
-    const bad = await runCli(['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/third')], stack.env);
+    const bad = await runCli(
+      ['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/third')],
+      stack.env,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/alpha plan allows 2 webhook destinations/);
     expect(await runJson(['destinations', 'delete', suite.id, '--json'], stack.env)).toMatchObject({ id: suite.id });

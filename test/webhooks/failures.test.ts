@@ -36,7 +36,10 @@ describe('delivery when the receiver misbehaves', () => {
       `evt-need.created-${first}-v1`,
       `evt-need.created-${second}-v1`,
     ]);
-    const idempotency = receiver.on('/retry').slice(0, 3).map((r) => r.headers['idempotency-key']);
+    const idempotency = receiver
+      .on('/retry')
+      .slice(0, 3)
+      .map((r) => r.headers['idempotency-key']);
     expect(new Set(idempotency)).toEqual(new Set([`evt-need.created-${first}-v1`]));
     await expect.poll(async () => (await deliveries(stack, org)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     const rows = await deliveries(stack, org);
@@ -72,7 +75,9 @@ describe('delivery when the receiver misbehaves', () => {
     const { org } = await lane('retry-after-org', '/busy');
     receiver.plan('/busy', { status: 503, headers: { 'retry-after': '3' } }, { status: 200 });
     await publishNeed(stack, org);
-    const [first, second] = await receiver.waitFor(() => receiver.on('/busy').length >= 2, 'the retry after a 503').then(() => receiver.on('/busy'));
+    const [first, second] = await receiver
+      .waitFor(() => receiver.on('/busy').length >= 2, 'the retry after a 503')
+      .then(() => receiver.on('/busy'));
     // The schedule says about 1 s here; the receiver asked for 3.
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(2_900);
   });
@@ -82,10 +87,16 @@ describe('delivery when the receiver misbehaves', () => {
     receiver.plan('/gone', { status: 410 });
     await publishNeed(stack, org);
     await receiver.waitFor(() => receiver.on('/gone').length >= 1, 'the 410');
-    await expect.poll(async () => (await stack.graphql(`query($id: ID!) { webhookDestination(id: $id) { status disabledReason } }`, { id: destination })).webhookDestination).toEqual({
-      status: 'disabled',
-      disabledReason: 'The receiver answered 410 Gone',
-    });
+    await expect
+      .poll(
+        async () =>
+          (await stack.graphql(`query($id: ID!) { webhookDestination(id: $id) { status disabledReason } }`, { id: destination }))
+            .webhookDestination,
+      )
+      .toEqual({
+        status: 'disabled',
+        disabledReason: 'The receiver answered 410 Gone',
+      });
     const [row] = await deliveries(stack, org);
     expect(row).toMatchObject({ status: 'failed', attemptCount: 1, lastStatusCode: 410 });
     // A disabled destination is skipped: signals meanwhile are not queued for it.

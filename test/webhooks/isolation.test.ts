@@ -23,7 +23,12 @@ describe('lanes are isolated from one another', () => {
     const lanes: Record<string, { org: string; destination: string }> = {};
     for (const name of ['hang', 'reset', 'drip', 'healthy']) {
       const org = await createOrganization(stack, `isolation-${name}`);
-      const { id } = await createDestination(stack, { organizationId: org, url: receiver.url(`/${name}`), kinds: ['need.created'], scope: 'platform' });
+      const { id } = await createDestination(stack, {
+        organizationId: org,
+        url: receiver.url(`/${name}`),
+        kinds: ['need.created'],
+        scope: 'platform',
+      });
       lanes[name] = { org, destination: id };
     }
     receiver.plan('/hang', { hang: true });
@@ -36,7 +41,9 @@ describe('lanes are isolated from one another', () => {
 
     await receiver.waitFor(() => receiver.on('/healthy').length >= 3, 'three signals at the healthy destination');
     expect(receiver.on('/healthy').map((r) => r.headers['x-service-event-id'])).toEqual(needs.map((id) => `evt-need.created-${id}-v1`));
-    await expect.poll(async () => (await deliveries(stack, lanes.healthy!.org)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    await expect
+      .poll(async () => (await deliveries(stack, lanes.healthy!.org)).map((d) => d.status))
+      .toEqual(['succeeded', 'succeeded', 'succeeded']);
 
     // Meanwhile the hanging and dripping lanes are still on their first attempt (8 s allowed),
     // holding the rest of their own queue back, in order; the resetting lane retries its first.
@@ -49,6 +56,8 @@ describe('lanes are isolated from one another', () => {
     expect(receiver.on('/reset')[0]?.headers['x-service-event-id']).toBe(`evt-need.created-${needs[0]}-v1`);
 
     // The dripping answer is cut at the contract's 8 s like a hang, and recorded as such.
-    await expect.poll(async () => (await deliveries(stack, lanes.drip!.org)).find((d) => d.attemptCount > 0)?.attempts[0]?.error, { timeout: 20_000 }).toBe('no answer within 8 s');
+    await expect
+      .poll(async () => (await deliveries(stack, lanes.drip!.org)).find((d) => d.attemptCount > 0)?.attempts[0]?.error, { timeout: 20_000 })
+      .toBe('no answer within 8 s');
   }, 60_000);
 });

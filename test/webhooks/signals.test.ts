@@ -26,20 +26,41 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
     secret = (await createDestination(stack, { organizationId: ORG, url: receiver.url(paths.json) })).secret!;
     await createDestination(stack, { organizationId: ORG, format: 'team-chat', url: receiver.url(paths.chat), language: 'fr' });
     await createDestination(stack, { organizationId: ORG, format: 'collaboration-suite', url: receiver.url(paths.suite) });
-    await createDestination(stack, { organizationId: ORG, url: receiver.url(paths.own), scope: 'own', kinds: ['need.created', 'need.withdrawn'] });
+    await createDestination(stack, {
+      organizationId: ORG,
+      url: receiver.url(paths.own),
+      scope: 'own',
+      kinds: ['need.created', 'need.withdrawn'],
+    });
   });
   afterAll(async () => {
     await stack?.close();
     await receiver?.close();
   });
 
-  const envelopes = (path: string) => receiver.on(path).map((r) => JSON.parse(r.body) as { id: string; type: string; organization_id: string | null; data: Record<string, unknown> });
+  const envelopes = (path: string) =>
+    receiver
+      .on(path)
+      .map((r) => JSON.parse(r.body) as { id: string; type: string; organization_id: string | null; data: Record<string, unknown> });
   const until = (path: string, count: number) => receiver.waitFor(() => receiver.on(path).length >= count, `${count} requests on ${path}`);
 
   it('sends need.created, need.updated and need.withdrawn for changes made by the CLI, in order', async () => {
     const before = receiver.on(paths.json).length;
     const need = await runJson(
-      ['needs', 'publish', '--org', ORG, '--title', 'Hydrologist <!channel> @here', '--description', 'River survey <at>Bob</at>', '--expertise', 'hydrology,<@U123>', '--remote', '--json'],
+      [
+        'needs',
+        'publish',
+        '--org',
+        ORG,
+        '--title',
+        'Hydrologist <!channel> @here',
+        '--description',
+        'River survey <at>Bob</at>',
+        '--expertise',
+        'hydrology,<@U123>',
+        '--remote',
+        '--json',
+      ],
       stack.env,
     );
     await runJson(['needs', 'update', need.id, '--title', 'Hydrologist for a river survey', '--json'], stack.env);
@@ -47,7 +68,11 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
     await until(paths.json, before + 3);
     const got = envelopes(paths.json).slice(before);
     expect(got.map((e) => e.type)).toEqual(['need.created', 'need.updated', 'need.withdrawn']);
-    expect(got.map((e) => e.id)).toEqual([`evt-need.created-${need.id}-v1`, `evt-need.updated-${need.id}-v2`, `evt-need.withdrawn-${need.id}-v3`]);
+    expect(got.map((e) => e.id)).toEqual([
+      `evt-need.created-${need.id}-v1`,
+      `evt-need.updated-${need.id}-v2`,
+      `evt-need.withdrawn-${need.id}-v3`,
+    ]);
     expect(got[0]!.data).toEqual({
       id: need.id,
       title: 'Hydrologist <!channel> @here',
@@ -67,17 +92,29 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
 
   it('sends event.created, event.updated and event.cancelled for GraphQL changes', async () => {
     const before = receiver.on(paths.json).length;
-    const created = await stack.graphql(
-      `mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`,
-      { input: { organizationId: ORG, title: 'Open day', startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T17:00:00Z', city: 'Lyon', country: 'FR', hostNotes: 'internal note' } },
-    );
+    const created = await stack.graphql(`mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`, {
+      input: {
+        organizationId: ORG,
+        title: 'Open day',
+        startsAt: '2027-03-01T09:00:00Z',
+        endsAt: '2027-03-01T17:00:00Z',
+        city: 'Lyon',
+        country: 'FR',
+        hostNotes: 'internal note',
+      },
+    });
     const id = created.createEvent.id as string;
     await stack.graphql(`mutation($id: ID!) { updateEvent(id: $id, input: { online: true }) { id } }`, { id });
     await stack.graphql(`mutation($id: ID!) { cancelEvent(id: $id) { id } }`, { id });
     await until(paths.json, before + 3);
     const got = envelopes(paths.json).slice(before);
     expect(got.map((e) => e.type)).toEqual(['event.created', 'event.updated', 'event.cancelled']);
-    expect(got[0]!.data).toMatchObject({ id, title: 'Open day', starts_at: '2027-03-01T09:00:00.000Z', place: { city: 'Lyon', country: 'FR' } });
+    expect(got[0]!.data).toMatchObject({
+      id,
+      title: 'Open day',
+      starts_at: '2027-03-01T09:00:00.000Z',
+      place: { city: 'Lyon', country: 'FR' },
+    });
     expect(got[1]!.data).toMatchObject({ id, online: true });
     expect(Object.keys(got[2]!.data).sort()).toEqual(['cancelled_at', 'id', 'url']);
     expect(JSON.stringify(got)).not.toContain('internal note');

@@ -34,9 +34,7 @@ describe('dates', () => {
   it('writes the day once for a same-day range', () => {
     const start = at('2026-11-22T10:00:00.000Z');
     expect(formatDateRange(start, at('2026-11-22T12:30:00.000Z'), 'en')).toBe('November 22, 2026, 10:00 AM – 12:30 PM UTC');
-    expect(formatDateRange(start, at('2026-11-23T09:00:00.000Z'), 'fr')).toBe(
-      '22 novembre 2026, 10:00 UTC – 23 novembre 2026, 09:00 UTC',
-    );
+    expect(formatDateRange(start, at('2026-11-23T09:00:00.000Z'), 'fr')).toBe('22 novembre 2026, 10:00 UTC – 23 novembre 2026, 09:00 UTC');
     expect(formatDateRange(start, undefined, 'fr')).toBe('22 novembre 2026, 10:00 UTC');
   });
 

@@ -5,7 +5,17 @@ import { sampleEnvelope, sampleEnvelopeJob } from '../../test/fixtures/sample-jo
 import { prepareDeliveries } from '../tasks.ts';
 
 // Every token that could notify or link in a chat or a suite, as a hostile organization might write it.
-const HOSTILE = ['<!channel>', '<@U123>', '@here', '<!here>', '<http://evil|click>', '<at>x</at>', '<AT id="1">Bob</AT>', '@channel', '@everyone'];
+const HOSTILE = [
+  '<!channel>',
+  '<@U123>',
+  '@here',
+  '<!here>',
+  '<http://evil|click>',
+  '<at>x</at>',
+  '<AT id="1">Bob</AT>',
+  '@channel',
+  '@everyone',
+];
 const FORBIDDEN = [/<!channel>/i, /<@U123>/i, /@here/i, /<!here>/i, /<http:\/\/evil\|click>/i, /<\/?at\b/i, /@channel/i, /@everyone/i];
 
 const hostile = HOSTILE.join(' ');
@@ -27,7 +37,13 @@ describe('mention neutralisation', () => {
   const languages: Language[] = ['en', 'fr'];
   const jobs = formats.flatMap((format) =>
     languages.flatMap((language) =>
-      SIGNAL_TYPES.map((type, n) => ({ format, language, ...sampleEnvelopeJob(sampleEnvelope(type, n, hostileData)), secrets: [], timestamp: 1 })),
+      SIGNAL_TYPES.map((type, n) => ({
+        format,
+        language,
+        ...sampleEnvelopeJob(sampleEnvelope(type, n, hostileData)),
+        secrets: [],
+        timestamp: 1,
+      })),
     ),
   );
 

@@ -71,7 +71,12 @@ export function signalView(envelope: WebhookEnvelope, language: Language): Signa
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 const singleLine = (text: string) => text.replace(/\s+/g, ' ').trim();

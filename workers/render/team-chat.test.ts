@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
 import { escapeMrkdwn, renderTeamChat } from './team-chat.ts';
 
-const need = (data: Record<string, unknown>) => sampleEnvelope('need.created', 1, { id: 'n_1', url: 'https://packline.example/opportunities/n_1', ...data });
+const need = (data: Record<string, unknown>) =>
+  sampleEnvelope('need.created', 1, { id: 'n_1', url: 'https://packline.example/opportunities/n_1', ...data });
 
 describe('escapeMrkdwn', () => {
   it('escapes the three control characters and defuses broadcast mentions', () => {
@@ -60,7 +61,10 @@ describe('renderTeamChat', () => {
   });
 
   it('says online for an online event and shows the date of a cancellation', () => {
-    const online = renderTeamChat(sampleEnvelope('event.created', 3, { id: 'e_2', title: 'Webinar', starts_at: '2026-11-22T10:00:00.000Z', online: true }), 'fr');
+    const online = renderTeamChat(
+      sampleEnvelope('event.created', 3, { id: 'e_2', title: 'Webinar', starts_at: '2026-11-22T10:00:00.000Z', online: true }),
+      'fr',
+    );
     expect(JSON.stringify(online.blocks[1])).toContain('*Lieu* : En ligne');
     expect(online.blocks.map((block) => block.type)).toEqual(['section', 'context']);
     const cancelled = renderTeamChat(sampleEnvelope('event.cancelled', 4), 'en');

@@ -28,12 +28,16 @@ export async function deliveries(rt: Runtime, sub: string | undefined, args: str
     }
     case 'show': {
       const usage = 'packline deliveries show DELIVERY_ID [--json]';
-      const data = await rt.run<{ webhookDelivery: Delivery }>('CliDelivery', { id: positional(parse(args, {}, usage), 'delivery id', usage) });
+      const data = await rt.run<{ webhookDelivery: Delivery }>('CliDelivery', {
+        id: positional(parse(args, {}, usage), 'delivery id', usage),
+      });
       return { json: snakeCase(data.webhookDelivery), text: describeRecord(data.webhookDelivery) };
     }
     case 'retry': {
       const usage = 'packline deliveries retry DELIVERY_ID [--json]';
-      const data = await rt.run<{ retryWebhookDelivery: Delivery }>('CliRetryDelivery', { id: positional(parse(args, {}, usage), 'delivery id', usage) });
+      const data = await rt.run<{ retryWebhookDelivery: Delivery }>('CliRetryDelivery', {
+        id: positional(parse(args, {}, usage), 'delivery id', usage),
+      });
       return { json: snakeCase(data.retryWebhookDelivery), text: `retry of ${data.retryWebhookDelivery.id} queued` };
     }
     default:

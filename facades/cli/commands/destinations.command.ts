@@ -8,7 +8,8 @@ const CREATE =
 const UPDATE =
   'packline destinations update DESTINATION_ID [--name NAME] [--description TEXT] [--url URL] [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
 
-const CONNECT_TEAM_CHAT = 'packline destinations connect-team-chat --org ID [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
+const CONNECT_TEAM_CHAT =
+  'packline destinations connect-team-chat --org ID [--language en|fr] [--kinds need.created,...] [--scope platform|own] [--json]';
 
 type Destination = Record<string, unknown> & { id: string };
 type Created = { secret: string | null; destination: Destination };
@@ -18,7 +19,11 @@ const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it canno
 export async function destinations(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
   switch (sub) {
     case 'create': {
-      const p = parse(args, { org: STRING, format: STRING, url: STRING, name: STRING, description: STRING, language: STRING, kinds: STRING, scope: STRING }, CREATE);
+      const p = parse(
+        args,
+        { org: STRING, format: STRING, url: STRING, name: STRING, description: STRING, language: STRING, kinds: STRING, scope: STRING },
+        CREATE,
+      );
       noPositionals(p, CREATE);
       const kinds = optional(p, 'kinds');
       const data = await rt.run<{ createWebhookDestination: Created }>('CliCreateDestination', {
@@ -54,7 +59,10 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       const id = only(args, 'packline destinations rotate-secret DESTINATION_ID [--json]');
       const data = await rt.run<{ rotateWebhookSecret: Created }>('CliRotateSecret', { id });
       const out = created(data.rotateWebhookSecret);
-      return { ...out, text: `${out.text}\nThe previous secret keeps signing until ${String(data.rotateWebhookSecret.destination.previousSecretExpiresAt)}.` };
+      return {
+        ...out,
+        text: `${out.text}\nThe previous secret keeps signing until ${String(data.rotateWebhookSecret.destination.previousSecretExpiresAt)}.`,
+      };
     }
     case 'enable': {
       const id = only(args, 'packline destinations enable DESTINATION_ID [--json]');
@@ -80,7 +88,10 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
     case 'pause': {
       const id = only(args, 'packline destinations pause DESTINATION_ID [--json]');
       const data = await rt.run<{ pauseWebhookDestination: Destination }>('CliPauseDestination', { id });
-      return { json: snakeCase(data.pauseWebhookDestination), text: `paused ${id}: nothing is sent to it, nor kept for it, until it is resumed` };
+      return {
+        json: snakeCase(data.pauseWebhookDestination),
+        text: `paused ${id}: nothing is sent to it, nor kept for it, until it is resumed`,
+      };
     }
     case 'resume': {
       const id = only(args, 'packline destinations resume DESTINATION_ID [--json]');
@@ -97,11 +108,18 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       noPositionals(p, CONNECT_TEAM_CHAT);
       const provider = rt.config.webhooks.teamChat;
       if (!provider) {
-        throw new CliError('The team-chat connection flow is not configured: set TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL, or add the channel\'s incoming URL with destinations create');
+        throw new CliError(
+          "The team-chat connection flow is not configured: set TEAM_CHAT_CLIENT_ID, TEAM_CHAT_CLIENT_SECRET, TEAM_CHAT_AUTHORIZE_URL and TEAM_CHAT_TOKEN_URL, or add the channel's incoming URL with destinations create",
+        );
       }
       const kinds = optional(p, 'kinds');
       const data = await rt.run<{ beginTeamChatConnection: { state: string; expiresAt: string } }>('CliBeginTeamChat', {
-        input: { organizationId: required(p, 'org', CONNECT_TEAM_CHAT), language: optional(p, 'language'), kinds: kinds === undefined ? undefined : list(kinds), scope: optional(p, 'scope') },
+        input: {
+          organizationId: required(p, 'org', CONNECT_TEAM_CHAT),
+          language: optional(p, 'language'),
+          kinds: kinds === undefined ? undefined : list(kinds),
+          scope: optional(p, 'scope'),
+        },
       });
       const { state, expiresAt } = data.beginTeamChatConnection;
       const authorizeUrl = teamChatAuthorizeUrl(provider, rt.config.publicBaseUrl, state);
@@ -111,7 +129,9 @@ export async function destinations(rt: Runtime, sub: string | undefined, args: s
       };
     }
     default:
-      throw new CliError(`Unknown command 'destinations ${sub ?? ''}'. Commands: destinations create | list | update | pause | resume | delete | rotate-secret | enable | test | connect-team-chat`);
+      throw new CliError(
+        `Unknown command 'destinations ${sub ?? ''}'. Commands: destinations create | list | update | pause | resume | delete | rotate-secret | enable | test | connect-team-chat`,
+      );
   }
 }
 

@@ -19,7 +19,13 @@ export async function esign(rt: Runtime, sub: string | undefined, args: string[]
       const { secret, connection } = data.connectEsignProvider;
       const inboundUrl = `${rt.config.publicBaseUrl}${connection.inboundPath}`;
       return {
-        json: { id: connection.id, secret, inbound_url: inboundUrl, organization_id: connection.organizationId, provider: connection.provider },
+        json: {
+          id: connection.id,
+          secret,
+          inbound_url: inboundUrl,
+          organization_id: connection.organizationId,
+          provider: connection.provider,
+        },
         text: `${describeRecord({ id: connection.id, provider: connection.provider, inboundUrl })}\nsecret: ${secret}\n\n${SECRET_NOTICE}`,
       };
     }

@@ -1,16 +1,32 @@
 import { BOOLEAN, STRING, flag, isoDate, noPositionals, optional, parse, positional, required, type Parsed } from '../args.ts';
 import { CliError, describeRecord, snakeCase, type Output, type Runtime } from '../runtime.ts';
 
-const CREATE = 'packline events create --org ID --title T --starts-at ISO --ends-at ISO [--online | --city C --country CC] [--timezone TZ] [--description D] [--json]';
-const UPDATE = 'packline events update ID [--title T] [--starts-at ISO] [--ends-at ISO] [--online | --city C --country CC] [--timezone TZ] [--description D] [--json]';
-const FIELDS = { title: STRING, description: STRING, 'starts-at': STRING, 'ends-at': STRING, timezone: STRING, online: BOOLEAN, city: STRING, region: STRING, country: STRING } as const;
+const CREATE =
+  'packline events create --org ID --title T --starts-at ISO --ends-at ISO [--online | --city C --country CC] [--timezone TZ] [--description D] [--json]';
+const UPDATE =
+  'packline events update ID [--title T] [--starts-at ISO] [--ends-at ISO] [--online | --city C --country CC] [--timezone TZ] [--description D] [--json]';
+const FIELDS = {
+  title: STRING,
+  description: STRING,
+  'starts-at': STRING,
+  'ends-at': STRING,
+  timezone: STRING,
+  online: BOOLEAN,
+  city: STRING,
+  region: STRING,
+  country: STRING,
+} as const;
 
 type Event = Record<string, unknown> & { id: string };
 
 export async function events(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
   switch (sub) {
     case 'create': {
-      const p = parse(args, { ...FIELDS, org: STRING, 'host-contact-email': STRING, 'host-contact-phone': STRING, 'host-notes': STRING }, CREATE);
+      const p = parse(
+        args,
+        { ...FIELDS, org: STRING, 'host-contact-email': STRING, 'host-contact-phone': STRING, 'host-notes': STRING },
+        CREATE,
+      );
       noPositionals(p, CREATE);
       const input = {
         ...fields(p),

@@ -1,7 +1,8 @@
 import { STRING, isoDate, list, noPositionals, optional, parse, positional, required } from '../args.ts';
 import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
 
-const CREATE = 'packline keys create --org ID --scopes organization:read,opportunities:read,events:read --expires-at ISO8601 [--name N] [--json]';
+const CREATE =
+  'packline keys create --org ID --scopes organization:read,opportunities:read,events:read --expires-at ISO8601 [--name N] [--json]';
 
 type Key = Record<string, unknown> & { id: string; scopes: string[]; expiresAt: string };
 
@@ -20,7 +21,14 @@ export async function keys(rt: Runtime, sub: string | undefined, args: string[])
       });
       const { key, apiKey } = data.createApiKey;
       return {
-        json: { id: apiKey.id, key, scopes: apiKey.scopes, expires_at: apiKey.expiresAt, name: apiKey.name, organization_id: apiKey.organizationId },
+        json: {
+          id: apiKey.id,
+          key,
+          scopes: apiKey.scopes,
+          expires_at: apiKey.expiresAt,
+          name: apiKey.name,
+          organization_id: apiKey.organizationId,
+        },
         text: `${describeRecord({ id: apiKey.id, scopes: apiKey.scopes, expiresAt: apiKey.expiresAt })}\nkey: ${key}\n\nThis key is shown once. Store it now; it cannot be displayed again.`,
       };
     }
@@ -29,7 +37,10 @@ export async function keys(rt: Runtime, sub: string | undefined, args: string[])
       const p = parse(args, { org: STRING }, usage);
       noPositionals(p, usage);
       const data = await rt.run<{ apiKeys: Key[] }>('CliApiKeys', { organizationId: required(p, 'org', usage) });
-      return { json: snakeCase(data.apiKeys), text: table(data.apiKeys, ['id', 'name', 'prefix', 'scopes', 'status', 'expiresAt', 'lastUsedAt']) };
+      return {
+        json: snakeCase(data.apiKeys),
+        text: table(data.apiKeys, ['id', 'name', 'prefix', 'scopes', 'status', 'expiresAt', 'lastUsedAt']),
+      };
     }
     case 'revoke': {
       const usage = 'packline keys revoke KEY_ID [--json]';

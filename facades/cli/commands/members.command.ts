@@ -15,7 +15,13 @@ export async function members(rt: Runtime, sub: string | undefined, args: string
       const role = optional(p, 'role');
       if (role !== undefined && role !== 'admin' && role !== 'member') throw new CliError(`--role must be admin or member (got '${role}')`);
       const data = await rt.run<{ createMember: Member }>('CliCreateMember', {
-        input: { email: required(p, 'email', CREATE), name: required(p, 'name', CREATE), password: optional(p, 'password'), organizationId: optional(p, 'org'), role },
+        input: {
+          email: required(p, 'email', CREATE),
+          name: required(p, 'name', CREATE),
+          password: optional(p, 'password'),
+          organizationId: optional(p, 'org'),
+          role,
+        },
       });
       return { json: snakeCase(data.createMember), text: describeRecord(data.createMember) };
     }
@@ -31,13 +37,18 @@ export async function members(rt: Runtime, sub: string | undefined, args: string
     case 'set-password': {
       const p = parse(args, { email: STRING, password: STRING }, SET_PASSWORD);
       noPositionals(p, SET_PASSWORD);
-      const data = await rt.run<{ setMemberPassword: Reset }>('CliSetMemberPassword', { member: required(p, 'email', SET_PASSWORD), password: required(p, 'password', SET_PASSWORD) });
+      const data = await rt.run<{ setMemberPassword: Reset }>('CliSetMemberPassword', {
+        member: required(p, 'email', SET_PASSWORD),
+        password: required(p, 'password', SET_PASSWORD),
+      });
       return reset(data.setMemberPassword, 'Password set');
     }
     case 'sign-out-everywhere': {
       const p = parse(args, { email: STRING }, SIGN_OUT);
       noPositionals(p, SIGN_OUT);
-      const data = await rt.run<{ signMemberOutEverywhere: Reset }>('CliSignMemberOutEverywhere', { member: required(p, 'email', SIGN_OUT) });
+      const data = await rt.run<{ signMemberOutEverywhere: Reset }>('CliSignMemberOutEverywhere', {
+        member: required(p, 'email', SIGN_OUT),
+      });
       return reset(data.signMemberOutEverywhere, 'Signed out everywhere');
     }
     default:
@@ -48,5 +59,8 @@ export async function members(rt: Runtime, sub: string | undefined, args: string
 type Reset = { memberId: string; endedGrants: number };
 
 function reset(result: Reset, what: string): Output {
-  return { json: snakeCase(result), text: `${what}: member ${result.memberId}; every session ended; ${result.endedGrants} connected application(s) disconnected` };
+  return {
+    json: snakeCase(result),
+    text: `${what}: member ${result.memberId}; every session ended; ${result.endedGrants} connected application(s) disconnected`,
+  };
 }

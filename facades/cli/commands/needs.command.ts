@@ -1,9 +1,20 @@
 import { BOOLEAN, STRING, flag, isoDate, list, noPositionals, optional, parse, positional, required, type Parsed } from '../args.ts';
 import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
 
-const PUBLISH = 'packline needs publish --org ID --title T --description D --expertise a,b [--remote] [--discreet] [--demo] [--city C] [--country CC] [--deadline ISO] [--draft] [--json]';
-const UPDATE = 'packline needs update ID [--title T] [--description D] [--expertise a,b] [--remote|--no-remote] [--city C] [--country CC] [--deadline ISO] [--json]';
-const CONTENT = { title: STRING, description: STRING, expertise: STRING, remote: BOOLEAN, city: STRING, region: STRING, country: STRING, deadline: STRING } as const;
+const PUBLISH =
+  'packline needs publish --org ID --title T --description D --expertise a,b [--remote] [--discreet] [--demo] [--city C] [--country CC] [--deadline ISO] [--draft] [--json]';
+const UPDATE =
+  'packline needs update ID [--title T] [--description D] [--expertise a,b] [--remote|--no-remote] [--city C] [--country CC] [--deadline ISO] [--json]';
+const CONTENT = {
+  title: STRING,
+  description: STRING,
+  expertise: STRING,
+  remote: BOOLEAN,
+  city: STRING,
+  region: STRING,
+  country: STRING,
+  deadline: STRING,
+} as const;
 
 type Need = Record<string, unknown> & { id: string; admin: { state: string } };
 
@@ -59,11 +70,14 @@ export async function needs(rt: Runtime, sub: string | undefined, args: string[]
       const all: Need[] = [];
       let after: string | null = null;
       do {
-        const data: { needs: { edges: { node: Need }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await rt.run('CliNeeds', {
-          organizationId: optional(p, 'org'),
-          state: optional(p, 'state'),
-          after,
-        });
+        const data: { needs: { edges: { node: Need }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await rt.run(
+          'CliNeeds',
+          {
+            organizationId: optional(p, 'org'),
+            state: optional(p, 'state'),
+            after,
+          },
+        );
         all.push(...data.needs.edges.map((e) => e.node));
         after = data.needs.pageInfo.hasNextPage ? data.needs.pageInfo.endCursor : null;
       } while (after);
@@ -71,7 +85,9 @@ export async function needs(rt: Runtime, sub: string | undefined, args: string[]
       return { json: snakeCase(all), text: table(rows, ['id', 'state', 'title']) };
     }
     default:
-      throw new CliError(`Unknown command 'needs ${sub ?? ''}'. Commands: needs publish | update | withdraw | make-private | publish-draft | show | list`);
+      throw new CliError(
+        `Unknown command 'needs ${sub ?? ''}'. Commands: needs publish | update | withdraw | make-private | publish-draft | show | list`,
+      );
   }
 }
 

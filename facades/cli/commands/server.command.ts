@@ -1,6 +1,19 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BULK_SEED_LIMIT, SERVER_ROLES, bulkSeed, createLogger, databaseKind, isServerRole, migrateDatabase, seedDemo, type Config, type Core, type Logger, type SeedResult } from '../../../core/index.ts';
+import {
+  BULK_SEED_LIMIT,
+  SERVER_ROLES,
+  bulkSeed,
+  createLogger,
+  databaseKind,
+  isServerRole,
+  migrateDatabase,
+  seedDemo,
+  type Config,
+  type Core,
+  type Logger,
+  type SeedResult,
+} from '../../../core/index.ts';
 import { startTelemetry, stopTelemetry } from '../../../core/telemetry.ts';
 import { createApp, type App } from '../../http/app.ts';
 import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
@@ -18,11 +31,16 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
   const p = parse(args, { demo: BOOLEAN, role: STRING, 'show-demo-key': BOOLEAN }, usage);
   noPositionals(p, usage);
   const role = optional(p, 'role');
-  if (role !== undefined && !isServerRole(role)) throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
+  if (role !== undefined && !isServerRole(role))
+    throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
   const config: Config = role === undefined ? rt.config : { ...rt.config, role };
   const log = createLogger(config.logLevel);
   // Before anything opens: the database and the server are instrumented only when traces are on.
-  if (await startTelemetry()) log.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'sending traces (OTLP/HTTP)');
+  if (await startTelemetry())
+    log.info(
+      { endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT },
+      'sending traces (OTLP/HTTP)',
+    );
   const app = await createApp(config, log);
   // The dispatcher serves no API: the demo data and its key are the API processes' business.
   const demoKey = p.values.demo === false || config.role === 'dispatcher' ? undefined : await demoData(app.core, config);
@@ -34,7 +52,11 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
   // A live key printed to stdout ends up in logs: in production only when asked for.
   const keyFile = join(config.dataDir, DEMO_KEY_FILE);
   const shownKey = demoKey !== undefined && (!config.production || p.values['show-demo-key'] === true) ? demoKey : undefined;
-  const keyLine = shownKey ?? (demoKey !== undefined ? `(kept in ${keyFile}; print it with --show-demo-key)` : '(none: start without --no-demo, or run `packline keys create`)');
+  const keyLine =
+    shownKey ??
+    (demoKey !== undefined
+      ? `(kept in ${keyFile}; print it with --show-demo-key)`
+      : '(none: start without --no-demo, or run `packline keys create`)');
   const base = config.port === 0 ? config.publicBaseUrl.replace(/:0$/, `:${address.port}`) : config.publicBaseUrl;
   print(
     [
@@ -46,7 +68,9 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       `  MCP             ${base}/mcp (public), ${base}/mcp/member (after OAuth consent)`,
       `  GraphQL         ${base}/graphql`,
       `  Database        ${config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`}${config.redisUrl ? ', limits in Redis' : ''}`,
-      ...(config.role === 'api' ? ['  Webhooks        not delivered by this process (--role api): run `packline start --role dispatcher`'] : []),
+      ...(config.role === 'api'
+        ? ['  Webhooks        not delivered by this process (--role api): run `packline start --role dispatcher`']
+        : []),
       `  Internal token  ${config.internalApiTokenGenerated ? `${config.internalApiToken}   (generated for development, kept in ${join(config.dataDir, 'internal-api-token')})` : '(from INTERNAL_API_TOKEN)'}`,
       `  Demo API key    ${keyLine}`,
       '',
@@ -79,12 +103,18 @@ async function serveUntilSignal(app: App, config: Config, log: Logger): Promise<
       if (stopping) return;
       stopping = true;
       log.info({ signal, grace_seconds: config.shutdownGraceSeconds }, 'shutting down');
-      setTimeout(() => {
-        log.error('shutdown did not finish in time; exiting');
-        process.exit(1);
-      }, config.shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS).unref();
+      setTimeout(
+        () => {
+          log.error('shutdown did not finish in time; exiting');
+          process.exit(1);
+        },
+        config.shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS,
+      ).unref();
       // Spans still buffered go out last (the exporter's own timeout bounds the wait).
-      app.close().then(() => stopTelemetry().catch((error: unknown) => log.warn({ err: error }, 'could not send the last traces'))).then(resolve, reject);
+      app
+        .close()
+        .then(() => stopTelemetry().catch((error: unknown) => log.warn({ err: error }, 'could not send the last traces')))
+        .then(resolve, reject);
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
@@ -113,7 +143,9 @@ export async function migrate(rt: Runtime, args: string[]): Promise<Output> {
   const result = await migrateDatabase({ databaseUrl: rt.config.databaseUrl, dataDir: rt.config.dataDir });
   return {
     json: result,
-    text: result.applied.length ? `Applied ${result.applied.join(', ')}; ${result.total} migrations in all.` : `Database is up to date (${result.total} migrations).`,
+    text: result.applied.length
+      ? `Applied ${result.applied.join(', ')}; ${result.total} migrations in all.`
+      : `Database is up to date (${result.total} migrations).`,
   };
 }
 
@@ -133,7 +165,13 @@ export async function seed(rt: Runtime, args: string[], err: (line: string) => v
   if (!result.seeded) return { json: { seeded: false }, text: 'Demo data is already loaded.' };
   const key = result.demoApiKey!;
   return {
-    json: { seeded: true, organizations: result.organizations, needs: result.needs, events: result.events, demo_api_key: { organization_id: key.organizationId, key: key.key, expires_at: key.expiresAt.toISOString() } },
+    json: {
+      seeded: true,
+      organizations: result.organizations,
+      needs: result.needs,
+      events: result.events,
+      demo_api_key: { organization_id: key.organizationId, key: key.key, expires_at: key.expiresAt.toISOString() },
+    },
     text: `${describeRecord({ organizations: result.organizations, needs: result.needs, events: result.events })}\ndemo key (${key.organizationId}): ${key.key}\n\nThe key is shown once.`,
   };
 }
@@ -153,7 +191,9 @@ function seedCount(value: string | undefined, name: string): number | undefined 
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n > BULK_SEED_LIMIT) {
-    throw new CliError(`--${name} must be a whole number from 0 to ${BULK_SEED_LIMIT.toLocaleString('en-US')} (got '${value}')\nusage: ${SEED_USAGE}`);
+    throw new CliError(
+      `--${name} must be a whole number from 0 to ${BULK_SEED_LIMIT.toLocaleString('en-US')} (got '${value}')\nusage: ${SEED_USAGE}`,
+    );
   }
   return n;
 }
@@ -165,11 +205,20 @@ async function bulk(rt: Runtime, needs: number, events: number, err: (line: stri
   const result = await bulkSeed(core, databaseKind(rt.config), {
     needs,
     events,
-    onProgress: (p) => bar.update(p.needs + p.events, `needs ${count(p.needs)}/${count(p.totalNeeds)}, events ${count(p.events)}/${count(p.totalEvents)}`),
+    onProgress: (p) =>
+      bar.update(p.needs + p.events, `needs ${count(p.needs)}/${count(p.totalNeeds)}, events ${count(p.events)}/${count(p.totalEvents)}`),
   }).finally(() => bar.finish());
   const rowsPerSecond = Math.round((result.needs + result.events) / Math.max(result.seconds, 0.001));
   return {
-    json: { seeded: true, needs: result.needs, events: result.events, organizations: result.organizations, seconds: Math.round(result.seconds * 10) / 10, rows_per_second: rowsPerSecond, outbox_rows: 0 },
+    json: {
+      seeded: true,
+      needs: result.needs,
+      events: result.events,
+      organizations: result.organizations,
+      seconds: Math.round(result.seconds * 10) / 10,
+      rows_per_second: rowsPerSecond,
+      outbox_rows: 0,
+    },
     text: [
       `Inserted ${count(result.needs)} public needs and ${count(result.events)} upcoming public events in ${result.seconds.toFixed(1)} s (${count(rowsPerSecond)} rows/s),`,
       `across ${result.organizations.length} generated organizations (${result.organizations.join(', ')}).`,

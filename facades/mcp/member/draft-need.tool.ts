@@ -13,7 +13,7 @@ const input = z.strictObject({
   region: z.string().max(120).optional(),
   country: z.string().length(2).optional().describe('ISO 3166-1 alpha-2 code, e.g. FR'),
   deadline: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 date-time, e.g. 2027-03-31T00:00:00Z'),
-  organization_id: z.string().max(64).optional().describe("Needed only when the member belongs to several organizations (see my_account)"),
+  organization_id: z.string().max(64).optional().describe('Needed only when the member belongs to several organizations (see my_account)'),
 });
 
 const output = z.object({
@@ -52,7 +52,14 @@ export function registerDraftNeed(server: McpServer, deps: MemberToolDeps): void
             organizationId: args.organization_id,
           },
         },
-        ({ assistantDraftNeed: d }) => ({ id: d.need.id, title: d.need.title, state: d.state, organization: d.need.organization, review_url: d.reviewUrl, note: NOTE }),
+        ({ assistantDraftNeed: d }) => ({
+          id: d.need.id,
+          title: d.need.title,
+          state: d.state,
+          organization: d.need.organization,
+          review_url: d.reviewUrl,
+          note: NOTE,
+        }),
       ),
     ),
   );

@@ -3,7 +3,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ASSISTANT_SCOPES, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type AssistantScope, type AuthenticatedAssistant, type Config, type Logger } from '../../../core/index.ts';
+import {
+  ASSISTANT_SCOPES,
+  MEMBER_CONNECTOR_PATH,
+  memberConnectorUrl,
+  type AssistantScope,
+  type AuthenticatedAssistant,
+  type Config,
+  type Logger,
+} from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
@@ -58,7 +66,9 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
       handles,
       handle(_req, res, requestId) {
         res.writeHead(503, { 'content-type': 'application/json', 'x-request-id': requestId });
-        res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The member connector needs an https PUBLIC_BASE_URL' }));
+        res.end(
+          JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The member connector needs an https PUBLIC_BASE_URL' }),
+        );
       },
     };
   }
@@ -112,23 +122,43 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
       const [status, url] = typeof a === 'number' ? [a, String(b)] : [typeof b === 'number' ? b : 302, a];
       const target = new URL(url, issuer);
       if (target.origin === issuer.origin && target.pathname === CONSENT_PATH) return redirect(status, url);
-      authorizationErrorPage(res, target.searchParams.get('error') ?? 'invalid_request', target.searchParams.get('error_description') ?? '');
+      authorizationErrorPage(
+        res,
+        target.searchParams.get('error') ?? 'invalid_request',
+        target.searchParams.get('error_description') ?? '',
+      );
     }) as Response['redirect'];
     next();
   });
-  app.use(mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }));
+  app.use(
+    mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }),
+  );
 
-  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource), expectedResource: resource });
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
+    expectedResource: resource,
+  });
   app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
     res.setHeader('cache-control', 'no-store');
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
-      return res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this connector is stateless and answers POST only' }, id: null });
+      return res.status(405).json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Method not allowed: this connector is stateless and answers POST only' },
+        id: null,
+      });
     }
     // Set by the bearer middleware from MemberOAuthProvider.verifyAccessToken.
     const auth = req.auth!;
     const { memberId, grantId } = auth.extra as { memberId: string; grantId: string };
-    const grant: AuthenticatedAssistant = { memberId, grantId, clientId: auth.clientId, scopes: auth.scopes as AssistantScope[], expiresAt: (auth.expiresAt ?? 0) * 1000 };
+    const grant: AuthenticatedAssistant = {
+      memberId,
+      grantId,
+      clientId: auth.clientId,
+      scopes: auth.scopes as AssistantScope[],
+      expiresAt: (auth.expiresAt ?? 0) * 1000,
+    };
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const server = createMemberServer({ operations, context: () => contexts.forAssistant(grant), requestId, log });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -12,7 +12,10 @@ const INSTRUCTIONS =
 
 /** One MCP server per HTTP request (stateless), bound to the grant the request's token carries. */
 export function createMemberServer(deps: MemberToolDeps): McpServer {
-  const server = new McpServer({ name: 'packline-member', title: 'Packline (member)', version: '1.0.0' }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR });
+  const server = new McpServer(
+    { name: 'packline-member', title: 'Packline (member)', version: '1.0.0' },
+    { instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR },
+  );
   registerMyAccount(server, deps);
   registerMyInvitations(server, deps);
   registerDraftNeed(server, deps);

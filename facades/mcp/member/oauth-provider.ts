@@ -61,7 +61,9 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   }
 
   /** Every application becomes a public client (no secret to keep), whatever it asked for (RFC 7591 §3.2.1). */
-  private async registerClient(client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>): Promise<OAuthClientInformationFull> {
+  private async registerClient(
+    client: Omit<OAuthClientInformationFull, 'client_id' | 'client_id_issued_at'>,
+  ): Promise<OAuthClientInformationFull> {
     const outcome = await this.run('OAuthRegisterApplication', {
       input: { name: client.client_name ?? null, redirectUris: client.redirect_uris },
     });
@@ -75,7 +77,8 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   /** Checks what can be checked before the member is asked, then hands over to the consent page. */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const resource = params.resource?.href ?? this.options.resource;
-    if (comparable(resource) !== comparable(this.options.resource)) throw new InvalidTargetError(`resource must be ${this.options.resource}`);
+    if (comparable(resource) !== comparable(this.options.resource))
+      throw new InvalidTargetError(`resource must be ${this.options.resource}`);
     const scopes = (params.scopes ?? []).filter((s) => s !== '');
     const unknown = scopes.find((s) => !(ASSISTANT_SCOPES as readonly string[]).includes(s));
     if (unknown !== undefined) throw new InvalidScopeError(`Unknown scope '${unknown.slice(0, 60)}'; known: ${ASSISTANT_SCOPES.join(' ')}`);
@@ -94,7 +97,13 @@ export class MemberOAuthProvider implements OAuthServerProvider {
     throw new InvalidGrantError('PKCE is verified when the code is exchanged');
   }
 
-  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, codeVerifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    codeVerifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     if (!codeVerifier) throw new InvalidRequestError('code_verifier is required');
     const outcome = await this.run('OAuthExchangeCode', {
       input: { clientId: client.client_id, code, codeVerifier, redirectUri: redirectUri ?? null, resource: resource?.href ?? null },
@@ -103,7 +112,12 @@ export class MemberOAuthProvider implements OAuthServerProvider {
     return tokenResponse(outcome.data.exchangeAssistantCode);
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     const outcome = await this.run('OAuthRefresh', {
       input: { clientId: client.client_id, refreshToken, scopes: scopes ?? null, resource: resource?.href ?? null },
     });
@@ -115,7 +129,13 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const check = await this.options.contexts.assistantToken(token);
     if (!check.ok) {
-      throw new InvalidTokenError(check.reason === 'expired' ? 'The access token has expired' : check.reason === 'ended' ? 'This access has ended' : 'Unknown access token');
+      throw new InvalidTokenError(
+        check.reason === 'expired'
+          ? 'The access token has expired'
+          : check.reason === 'ended'
+            ? 'This access has ended'
+            : 'Unknown access token',
+      );
     }
     const { grant } = check;
     return {
@@ -150,14 +170,21 @@ function clientInformation(app: Application): OAuthClientInformationFull {
 }
 
 function tokenResponse(tokens: Tokens): OAuthTokens {
-  return { access_token: tokens.accessToken, token_type: 'Bearer', expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken, scope: tokens.scope };
+  return {
+    access_token: tokens.accessToken,
+    token_type: 'Bearer',
+    expires_in: tokens.expiresIn,
+    refresh_token: tokens.refreshToken,
+    scope: tokens.scope,
+  };
 }
 
 /** The core's failures in OAuth's words (RFC 6749 §5.2, RFC 8707 §2). */
 function oauthError(error: DomainError): OAuthError {
   if (error.field === 'resource') return new InvalidTargetError(error.message);
   if (error.field === 'scope') return new InvalidScopeError(error.message);
-  if (error.code === 'invalid_state' || error.code === 'not_found' || error.code === 'forbidden') return new InvalidGrantError(error.message);
+  if (error.code === 'invalid_state' || error.code === 'not_found' || error.code === 'forbidden')
+    return new InvalidGrantError(error.message);
   if (error.code === 'invalid_input') return new InvalidRequestError(error.message);
   throw error;
 }

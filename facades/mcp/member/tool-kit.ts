@@ -43,7 +43,15 @@ export function guarded<A>(deps: MemberToolDeps, tool: string, handler: (args: A
       return await handler(args);
     } catch (error) {
       deps.log.error({ req_id: deps.requestId, tool, err: { type: (error as Error | null)?.name ?? typeof error } }, 'member tool failed');
-      return { content: [{ type: 'text', text: `The ${tool} tool failed unexpectedly; retry later, and quote request id ${deps.requestId} when reporting it.` }], isError: true };
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `The ${tool} tool failed unexpectedly; retry later, and quote request id ${deps.requestId} when reporting it.`,
+          },
+        ],
+        isError: true,
+      };
     }
   };
 }

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { clientAddress, limitKey } from './client-address.ts';
 
 const request = (remoteAddress: string, forwardedFor?: string | string[]) =>
-  ({ socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress },
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  }) as unknown as IncomingMessage;
 
 describe('clientAddress', () => {
   it('is the socket address when no proxy is trusted, whatever X-Forwarded-For says', () => {

@@ -6,7 +6,9 @@ import { guarded, query, READ_ONLY, structured, text, toolError, whole, type Too
 // else, never logged (failures log the error class only) and never stored.
 
 const input = z.strictObject({
-  need_text: text(10_000).optional().describe('The need in plain words, English or French; read for the expertise it names, never stored or logged'),
+  need_text: text(10_000)
+    .optional()
+    .describe('The need in plain words, English or French; read for the expertise it names, never stored or logged'),
   required_expertise: z
     .array(text(120), { error: 'expected a list of strings' })
     .max(20, 'expected at most 20 expertise')
@@ -20,7 +22,10 @@ const input = z.strictObject({
     })
     .optional()
     .describe('Where the work happens'),
-  remote: z.boolean({ error: 'expected true or false' }).optional().describe('True: remote work accepted, place matters little. False: organizations in another country are penalised'),
+  remote: z
+    .boolean({ error: 'expected true or false' })
+    .optional()
+    .describe('True: remote work accepted, place matters little. False: organizations in another country are penalised'),
   max_members: whole(1, 6).optional().describe('Most organizations in the team, 1 to 6 (default 4)'),
 });
 
@@ -83,7 +88,14 @@ export function registerComposeTeam(server: McpServer, deps: ToolDeps): void {
         const p = found.data.composeTeam;
         return structured({
           required: p.required,
-          members: p.members.map((m) => ({ organization_id: m.organizationId, name: m.name, profile_url: m.profileUrl, covers: m.covers, reasons: m.reasons, score: m.score })),
+          members: p.members.map((m) => ({
+            organization_id: m.organizationId,
+            name: m.name,
+            profile_url: m.profileUrl,
+            covers: m.covers,
+            reasons: m.reasons,
+            score: m.score,
+          })),
           coverage_percent: p.coveragePercent,
           gaps: p.gaps,
           explanation: p.explanation,

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { guarded, query, READ_ONLY, remembered, structured, text, whole, type ToolDeps } from './tool-kit.ts';
 
 const input = z.strictObject({
-  question: text(500).regex(/\S/, 'expected some words').describe('A question about the service, English or French, e.g. "How do I verify a webhook signature?"'),
+  question: text(500)
+    .regex(/\S/, 'expected some words')
+    .describe('A question about the service, English or French, e.g. "How do I verify a webhook signature?"'),
   limit: whole(1, 10).optional().describe('Most answers, 1 to 10 (default 3)'),
 });
 
@@ -35,19 +37,21 @@ export function registerExplainService(server: McpServer, deps: ToolDeps): void 
       outputSchema: output,
       annotations: { title: 'Explain the service', ...READ_ONLY },
     },
-    guarded(deps, 'explain_service', (args: z.infer<typeof input>) => remembered(deps, 'explain_service', args, async () => {
-      const found = await query(deps, 'McpExplainService', { query: args.question, limit: args.limit ?? 3 });
-      if (!found.ok) return found.result;
-      return structured({
-        answers: found.data.faqSearch.map(({ entry, score }) => ({
-          id: entry.id,
-          question: entry.question,
-          answer: entry.answer,
-          url: entry.url,
-          faq_url: entry.faqUrl,
-          score,
-        })),
-      });
-    })),
+    guarded(deps, 'explain_service', (args: z.infer<typeof input>) =>
+      remembered(deps, 'explain_service', args, async () => {
+        const found = await query(deps, 'McpExplainService', { query: args.question, limit: args.limit ?? 3 });
+        if (!found.ok) return found.result;
+        return structured({
+          answers: found.data.faqSearch.map(({ entry, score }) => ({
+            id: entry.id,
+            question: entry.question,
+            answer: entry.answer,
+            url: entry.url,
+            faq_url: entry.faqUrl,
+            score,
+          })),
+        });
+      }),
+    ),
   );
 }

@@ -30,34 +30,36 @@ export function registerFetch(server: McpServer, deps: ToolDeps): void {
       outputSchema: output,
       annotations: { title: 'Fetch', ...READ_ONLY },
     },
-    guarded(deps, 'fetch', ({ id }: z.infer<typeof input>) => remembered(deps, 'fetch', { id }, async () => {
-      const colon = id.indexOf(':');
-      const [kind, key] = colon === -1 ? ['', id] : [id.slice(0, colon), id.slice(colon + 1)];
-      if (kind === 'org') {
-        const found = await query(deps, 'McpOrganization', { id: key });
-        if (!found.ok) return found.result;
-        const org = organizationJson(present(found.data.directoryOrganization));
-        return structured({
-          id,
-          title: org.name,
-          text: organizationText(org),
-          url: org.profile_url,
-          metadata: { type: 'organization', updated_at: org.updated_at, ...(org.place.country ? { country: org.place.country } : {}) },
-        });
-      }
-      if (kind === 'faq') {
-        const found = await query(deps, 'McpFaqEntry', { id: key });
-        if (!found.ok) return found.result;
-        const entry = present(found.data.faqEntry);
-        return structured({
-          id,
-          title: entry.question,
-          text: `${entry.question}\n\n${entry.answer}\n\nRead more: ${entry.url}`,
-          url: entry.faqUrl,
-          metadata: { type: 'faq', read_more: entry.url },
-        });
-      }
-      return toolError(`Unknown id '${id}': ids look like org:<id> or faq:<id>, as search returns them.`);
-    })),
+    guarded(deps, 'fetch', ({ id }: z.infer<typeof input>) =>
+      remembered(deps, 'fetch', { id }, async () => {
+        const colon = id.indexOf(':');
+        const [kind, key] = colon === -1 ? ['', id] : [id.slice(0, colon), id.slice(colon + 1)];
+        if (kind === 'org') {
+          const found = await query(deps, 'McpOrganization', { id: key });
+          if (!found.ok) return found.result;
+          const org = organizationJson(present(found.data.directoryOrganization));
+          return structured({
+            id,
+            title: org.name,
+            text: organizationText(org),
+            url: org.profile_url,
+            metadata: { type: 'organization', updated_at: org.updated_at, ...(org.place.country ? { country: org.place.country } : {}) },
+          });
+        }
+        if (kind === 'faq') {
+          const found = await query(deps, 'McpFaqEntry', { id: key });
+          if (!found.ok) return found.result;
+          const entry = present(found.data.faqEntry);
+          return structured({
+            id,
+            title: entry.question,
+            text: `${entry.question}\n\n${entry.answer}\n\nRead more: ${entry.url}`,
+            url: entry.faqUrl,
+            metadata: { type: 'faq', read_more: entry.url },
+          });
+        }
+        return toolError(`Unknown id '${id}': ids look like org:<id> or faq:<id>, as search returns them.`);
+      }),
+    ),
   );
 }

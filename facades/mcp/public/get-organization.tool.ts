@@ -20,9 +20,11 @@ export function registerGetOrganization(server: McpServer, deps: ToolDeps): void
       outputSchema: organizationOutput,
       annotations: { title: 'Get an organization', ...READ_ONLY },
     },
-    guarded(deps, 'get_organization', ({ id }: z.infer<typeof input>) => remembered(deps, 'get_organization', { id }, async () => {
-      const found = await query(deps, 'McpOrganization', { id: id.startsWith('org:') ? id.slice(4) : id });
-      return found.ok ? structured(organizationJson(present(found.data.directoryOrganization))) : found.result;
-    })),
+    guarded(deps, 'get_organization', ({ id }: z.infer<typeof input>) =>
+      remembered(deps, 'get_organization', { id }, async () => {
+        const found = await query(deps, 'McpOrganization', { id: id.startsWith('org:') ? id.slice(4) : id });
+        return found.ok ? structured(organizationJson(present(found.data.directoryOrganization))) : found.result;
+      }),
+    ),
   );
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createHostGuard } from './host-guard.ts';
 
-const request = (host: string | undefined, origin?: string) => ({ headers: { host, ...(origin === undefined ? {} : { origin }) } }) as unknown as IncomingMessage;
+const request = (host: string | undefined, origin?: string) =>
+  ({ headers: { host, ...(origin === undefined ? {} : { origin }) } }) as unknown as IncomingMessage;
 
 describe('createHostGuard', () => {
   const guard = createHostGuard(['mcp.example.org', 'localhost:8080', '[::1]', '10.0.0.5']);
@@ -14,7 +15,17 @@ describe('createHostGuard', () => {
   });
 
   it('refuses other hosts, other ports and smuggled hosts', () => {
-    for (const host of [undefined, 'evil.example', 'localhost', 'localhost:8081', 'mcp.example.org.evil.example', 'evil@mcp.example.org', 'mcp.example.org/x', 'mcp.example.org:99999', '[::2]']) {
+    for (const host of [
+      undefined,
+      'evil.example',
+      'localhost',
+      'localhost:8081',
+      'mcp.example.org.evil.example',
+      'evil@mcp.example.org',
+      'mcp.example.org/x',
+      'mcp.example.org:99999',
+      '[::2]',
+    ]) {
       expect(guard(request(host)), String(host)).toMatch(/Host header refused/);
     }
   });

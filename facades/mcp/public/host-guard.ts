@@ -21,7 +21,8 @@ export function createHostGuard(allowed: readonly string[]): (req: IncomingMessa
   return (req) => {
     const host = req.headers.host;
     const parsed = host !== undefined && HOST_HEADER.test(host) ? parseHost(host) : undefined;
-    if (!parsed || !permitted(parsed.hostname, parsed.port)) return 'Forbidden: this connector answers only on its own host names (Host header refused)';
+    if (!parsed || !permitted(parsed.hostname, parsed.port))
+      return 'Forbidden: this connector answers only on its own host names (Host header refused)';
     const origin = req.headers.origin;
     if (origin === undefined) return undefined;
     const from = parseOrigin(origin);

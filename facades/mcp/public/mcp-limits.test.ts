@@ -22,7 +22,12 @@ describe('McpLimits', () => {
   });
 
   it('keeps answering from memory when Redis is unreachable', async () => {
-    const redis = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+    const redis = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     const limits = new McpLimits({ perMinute: 2, composePerHour: 1, redis });
     const decisions = [await limits.consumeCall('c'), await limits.consumeCall('c'), await limits.consumeCall('c')];

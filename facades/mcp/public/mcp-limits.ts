@@ -40,7 +40,12 @@ export class McpLimits {
     const compositions = { points: composePerHour, duration: 3_600, keyPrefix: `${prefix}:mcp:compose` };
     const limiter = (options: typeof calls) =>
       redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) })
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
         : new RateLimiterMemory(options);
     this.calls = limiter(calls);
     this.compositions = limiter(compositions);

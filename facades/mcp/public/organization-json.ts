@@ -16,10 +16,20 @@ export const organizationOutput = z.object({
   sectors: z.array(z.string()),
   capabilities: z.array(z.string()).describe('Expertise the organization offers'),
   networks: z.array(z.string()),
-  place: z.object({ city: z.string().nullable(), region: z.string().nullable(), country: z.string().nullable().describe('ISO 3166-1 alpha-2') }),
+  place: z.object({
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    country: z.string().nullable().describe('ISO 3166-1 alpha-2'),
+  }),
   partner_payment: z
     .object({
-      confirmed_rate_percent: z.number().int().min(0).max(100).nullable().describe('Share of partner payments confirmed; null before any was due'),
+      confirmed_rate_percent: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .nullable()
+        .describe('Share of partner payments confirmed; null before any was due'),
       partners_count: count,
     })
     .describe('A rate and a count, never an amount'),

@@ -4,9 +4,15 @@ import { guarded, query, READ_ONLY, remembered, structured, text, whole, type To
 import { organizationJson, organizationOutput } from './organization-json.ts';
 
 const input = z.strictObject({
-  capability: text(120).optional().describe('An expertise offered, English or French; synonyms match ("ux" finds "ux design", "développement web" finds "web development")'),
+  capability: text(120)
+    .optional()
+    .describe(
+      'An expertise offered, English or French; synonyms match ("ux" finds "ux design", "développement web" finds "web development")',
+    ),
   sector: text(120).optional().describe('A sector, e.g. "energy", "software"'),
-  place: text(120).optional().describe('A city, region or country (name or ISO code), e.g. "Lyon", "Québec", "France"; "Lille, FR" needs both'),
+  place: text(120)
+    .optional()
+    .describe('A city, region or country (name or ISO code), e.g. "Lyon", "Québec", "France"; "Lille, FR" needs both'),
   network: text(120).optional().describe('A network the organization belongs to, e.g. "French Tech"'),
   query: text(200).optional().describe('Free text; results are then ranked by relevance'),
   limit: whole(1, 50).optional().describe('Organizations per page, 1 to 50 (default 10)'),
@@ -31,15 +37,17 @@ export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): 
       outputSchema: output,
       annotations: { title: 'Search organizations', ...READ_ONLY },
     },
-    guarded(deps, 'search_organizations', (args: z.infer<typeof input>) => remembered(deps, 'search_organizations', args, async () => {
-      const filter = { capability: args.capability, sector: args.sector, place: args.place, network: args.network, text: args.query };
-      const found = await query(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
-      if (!found.ok) return found.result;
-      const { edges, pageInfo } = found.data.directoryOrganizations;
-      return structured({
-        organizations: edges.map((e) => organizationJson(e.node)),
-        next_cursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
-      });
-    })),
+    guarded(deps, 'search_organizations', (args: z.infer<typeof input>) =>
+      remembered(deps, 'search_organizations', args, async () => {
+        const filter = { capability: args.capability, sector: args.sector, place: args.place, network: args.network, text: args.query };
+        const found = await query(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
+        if (!found.ok) return found.result;
+        const { edges, pageInfo } = found.data.directoryOrganizations;
+        return structured({
+          organizations: edges.map((e) => organizationJson(e.node)),
+          next_cursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
+        });
+      }),
+    ),
   );
 }

@@ -8,7 +8,9 @@ const ORGANIZATIONS = 10;
 const FAQ_ENTRIES = 5;
 
 const input = z.strictObject({
-  query: text(200).regex(/\S/, 'expected some words').describe('What to look for: an expertise, a sector, a place, or a question about the service'),
+  query: text(200)
+    .regex(/\S/, 'expected some words')
+    .describe('What to look for: an expertise, a sector, a place, or a question about the service'),
 });
 
 const output = z.object({
@@ -33,16 +35,18 @@ export function registerSearch(server: McpServer, deps: ToolDeps): void {
       outputSchema: output,
       annotations: { title: 'Search', ...READ_ONLY },
     },
-    guarded(deps, 'search', (args: z.infer<typeof input>) => remembered(deps, 'search', args, async () => {
-      const found = await query(deps, 'McpSearch', { text: args.query, first: ORGANIZATIONS, faqLimit: FAQ_ENTRIES });
-      if (!found.ok) return found.result;
-      const { directoryOrganizations, faqSearch } = found.data;
-      return structured({
-        results: [
-          ...directoryOrganizations.edges.map(({ node }) => ({ id: `org:${node.id}`, title: node.name, url: node.profileUrl })),
-          ...faqSearch.map(({ entry }) => ({ id: `faq:${entry.id}`, title: entry.question, url: entry.faqUrl })),
-        ],
-      });
-    })),
+    guarded(deps, 'search', (args: z.infer<typeof input>) =>
+      remembered(deps, 'search', args, async () => {
+        const found = await query(deps, 'McpSearch', { text: args.query, first: ORGANIZATIONS, faqLimit: FAQ_ENTRIES });
+        if (!found.ok) return found.result;
+        const { directoryOrganizations, faqSearch } = found.data;
+        return structured({
+          results: [
+            ...directoryOrganizations.edges.map(({ node }) => ({ id: `org:${node.id}`, title: node.name, url: node.profileUrl })),
+            ...faqSearch.map(({ entry }) => ({ id: `faq:${entry.id}`, title: entry.question, url: entry.faqUrl })),
+          ],
+        });
+      }),
+    ),
   );
 }

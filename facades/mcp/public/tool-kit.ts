@@ -48,7 +48,12 @@ export async function query<N extends Name>(
  * one caller's answer is every caller's. Only for tools whose arguments may be kept in memory:
  * compose_team's need text is never kept.
  */
-export function remembered(deps: ToolDeps, tool: string, args: Record<string, unknown>, answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export function remembered(
+  deps: ToolDeps,
+  tool: string,
+  args: Record<string, unknown>,
+  answer: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   const key = `${tool}\u0000${JSON.stringify(args)}`;
   const kept = deps.answers.peek(key);
   return kept ? Promise.resolve(kept) : deps.answers.compute(key, answer);
@@ -64,7 +69,8 @@ export function toolError(text: string): CallToolResult {
 }
 
 function domainText(error: DomainError): string {
-  if (error.code === 'invalid_cursor') return 'The cursor is not valid for this search: pass next_cursor from the previous page of the same search, unchanged.';
+  if (error.code === 'invalid_cursor')
+    return 'The cursor is not valid for this search: pass next_cursor from the previous page of the same search, unchanged.';
   return error.message;
 }
 
@@ -86,7 +92,9 @@ export function guarded<A>(deps: ToolDeps, tool: string, handler: (args: A) => P
 }
 
 // Argument schemas whose failures read well once the SDK appends " at <field>".
-const needed = (kind: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'a value is required' : `expected ${kind}`) });
+const needed = (kind: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'a value is required' : `expected ${kind}`),
+});
 
 /** A string of `min` to `max` characters. */
 export const text = (max: number, min = 1) =>
@@ -97,4 +105,8 @@ export const text = (max: number, min = 1) =>
 
 /** A whole number from `min` to `max`. */
 export const whole = (min: number, max: number) =>
-  z.number(needed('a number')).int(`expected a whole number from ${min} to ${max}`).min(min, `expected a whole number from ${min} to ${max}`).max(max, `expected a whole number from ${min} to ${max}`);
+  z
+    .number(needed('a number'))
+    .int(`expected a whole number from ${min} to ${max}`)
+    .min(min, `expected a whole number from ${min} to ${max}`)
+    .max(max, `expected a whole number from ${min} to ${max}`);

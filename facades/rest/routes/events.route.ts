@@ -24,8 +24,10 @@ export const eventRoute: Route = {
       variables: { id: eventId },
       render: renderOne,
       // The host's name is part of the answer: a change of the host retires it too.
-      tags: (data?: RestEventQuery) =>
-        [resourceTag('event', eventId), ...(data?.event ? [resourceTag('organization', data.event.host.id)] : [])],
+      tags: (data?: RestEventQuery) => [
+        resourceTag('event', eventId),
+        ...(data?.event ? [resourceTag('organization', data.event.host.id)] : []),
+      ],
     };
   },
 };

@@ -24,8 +24,10 @@ export const opportunityRoute: Route = {
       variables: { id: needId },
       render: renderOne,
       // The organization's name is part of the answer: a change of the organization retires it too.
-      tags: (data?: RestOpportunityQuery) =>
-        [resourceTag('need', needId), ...(data?.opportunity ? [resourceTag('organization', data.opportunity.organization.id)] : [])],
+      tags: (data?: RestOpportunityQuery) => [
+        resourceTag('need', needId),
+        ...(data?.opportunity ? [resourceTag('organization', data.opportunity.organization.id)] : []),
+      ],
     };
   },
 };

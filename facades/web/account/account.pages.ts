@@ -26,7 +26,13 @@ import {
 
 interface Settings {
   account: { id: string; name: string; email: string };
-  accountGrants: { id: string; scopes: string[]; createdAt: string; lastUsedAt: string | null; application: { id: string; name: string; redirectUris: string[] } }[];
+  accountGrants: {
+    id: string;
+    scopes: string[];
+    createdAt: string;
+    lastUsedAt: string | null;
+    application: { id: string; name: string; redirectUris: string[] };
+  }[];
   accountAuditLog: { id: string; applicationName: string; tool: string; outcome: string; at: string }[];
 }
 
@@ -35,7 +41,15 @@ interface Review {
   reviewUrl: string;
   revision: string | null;
   discardable: boolean;
-  need: { id: string; title: string; description: string; requiredExpertise: string[]; remoteAllowed: boolean; url: string; organization: { id: string; name: string } };
+  need: {
+    id: string;
+    title: string;
+    description: string;
+    requiredExpertise: string[];
+    remoteAllowed: boolean;
+    url: string;
+    organization: { id: string; name: string };
+  };
 }
 
 const DONE: Record<string, string> = {
@@ -86,7 +100,13 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
       sendHtml(res, requestId, title, body, { header: siteHeader({ name: '' }, 'account') });
     });
   }
-  confirmSignOut(SIGN_OUT_PATH, 'sign-out', 'Sign out?', html`<p>Sign out of Packline on this browser? Your other sessions and connected applications stay as they are.</p>`, 'Sign out');
+  confirmSignOut(
+    SIGN_OUT_PATH,
+    'sign-out',
+    'Sign out?',
+    html`<p>Sign out of Packline on this browser? Your other sessions and connected applications stay as they are.</p>`,
+    'Sign out',
+  );
   confirmSignOut(
     SIGN_OUT_EVERYWHERE_PATH,
     'sign-out-everywhere',
@@ -108,23 +128,37 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
 <p>Signed in as <strong>${account.name}</strong> (${account.email}). <a href="/admin">Administration of your organizations</a></p>
 ${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
 <h2>Connected applications</h2>
-${grants.length === 0
-  ? html`<p class="note">No application can act for you.</p>`
-  : html`<table class="list"><thead><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr></thead><tbody>
-${grants.map((g) => html`<tr><td data-label="Application">${g.application.name}</td><td data-label="Redirect address">${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
+${
+  grants.length === 0
+    ? html`<p class="note">No application can act for you.</p>`
+    : html`<table class="list"><thead><tr><th>Application</th><th>Redirect address</th><th>Can</th><th>Since</th><th>Last used</th><th></th></tr></thead><tbody>
+${grants.map(
+  (
+    g,
+  ) => html`<tr><td data-label="Application">${g.application.name}</td><td data-label="Redirect address">${g.application.redirectUris.map((u) => html`<code>${u}</code><br>`)}</td>
 <td data-label="Can"><ul>${g.scopes.map((s) => html`<li>${ABILITIES[s] ?? s}</li>`)}</ul></td><td data-label="Since">${when(g.createdAt)}</td><td data-label="Last used">${when(g.lastUsedAt)}</td>
-<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, html`Revoke<span class="visually-hidden"> ${g.application.name}</span>`)}</td></tr>`)}</tbody></table>`}
+<td>${form(session, `/account/grants/${encodeURIComponent(g.id)}/revoke`, `revoke\n${g.id}`, html`Revoke<span class="visually-hidden"> ${g.application.name}</span>`)}</td></tr>`,
+)}</tbody></table>`
+}
 <h2>What applications did for you</h2>
-${log.length === 0
-  ? html`<p class="note">Nothing yet.</p>`
-  : html`<table class="list"><thead><tr><th>When</th><th>Application</th><th>Tool</th><th>Outcome</th></tr></thead><tbody>
-${log.map((e) => html`<tr><td data-label="When">${when(e.at)}</td><td data-label="Application">${e.applicationName}</td><td data-label="Tool"><code>${e.tool}</code></td><td data-label="Outcome">${e.outcome}</td></tr>`)}</tbody></table>`}
+${
+  log.length === 0
+    ? html`<p class="note">Nothing yet.</p>`
+    : html`<table class="list"><thead><tr><th>When</th><th>Application</th><th>Tool</th><th>Outcome</th></tr></thead><tbody>
+${log.map((e) => html`<tr><td data-label="When">${when(e.at)}</td><td data-label="Application">${e.applicationName}</td><td data-label="Tool"><code>${e.tool}</code></td><td data-label="Outcome">${e.outcome}</td></tr>`)}</tbody></table>`
+}
 <h2>Password</h2>
 <p class="note">Changing it signs you out everywhere else and disconnects every application.</p>
-${form(session, '/account/password', 'password', 'Change password', html`
+${form(
+  session,
+  '/account/password',
+  'password',
+  'Change password',
+  html`
 <label>Current password <input type="password" name="current_password" autocomplete="current-password" required></label>
 <label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="10" required aria-describedby="new-password-rule"></label>
-<p id="new-password-rule" class="note">At least 10 characters.</p>`)}
+<p id="new-password-rule" class="note">At least 10 characters.</p>`,
+)}
 <h2>Sessions</h2>
 <p><a class="button" href="${SIGN_OUT_EVERYWHERE_PATH}">Sign out everywhere…</a> ends every session and disconnects every application (you confirm first).</p>
 <p><a class="button" href="${SIGN_OUT_PATH}">Sign out…</a></p>`;
@@ -195,14 +229,20 @@ ${done ? html`<p class="note">${done}</p>` : ''}
 <h2>${need.title}</h2>
 <p>${need.description || '(no description)'}</p>
 <p>Expertise: ${need.requiredExpertise.join(', ') || '—'} · Remote: ${need.remoteAllowed ? 'yes' : 'no'}</p>
-${state === 'draft'
-  ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
+${
+  state === 'draft'
+    ? html`<p class="note">Nothing is public yet. Publishing makes this need public and notifies the organization’s subscribers.</p>
 ${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/publish`, publishForm(need.id, revision), 'Publish', html`<input type="hidden" name="revision" value="${revision}">`, 'primary')}
-${outcome.data.accountNeed.discardable
-  ? html`${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/discard`, discardForm(need.id), 'Discard draft', '', 'danger')}
+${
+  outcome.data.accountNeed.discardable
+    ? html`${form(session, `${DRAFT_REVIEW_PATH}${encodeURIComponent(need.id)}/discard`, discardForm(need.id), 'Discard draft', '', 'danger')}
 <p class="note">Discard deletes this draft for good; nothing of it was public.</p>`
-  : html`<p class="note">This draft was prepared for another member: only they can discard it.</p>`}`
-  : state === 'public' ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>` : ''}
+    : html`<p class="note">This draft was prepared for another member: only they can discard it.</p>`
+}`
+    : state === 'public'
+      ? html`<p>Public at <a href="${need.url}">${need.url}</a></p>`
+      : ''
+}
 <p><a href="${SETTINGS_PATH}">Back to your account</a></p>`;
     sendHtml(res, requestId, 'Review a need', body, { header: siteHeader({ name: '' }) });
   });

@@ -2,7 +2,21 @@ import type { Request, Response, Router } from 'express';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
-import { ABILITIES, clientAddress, field, LOGIN_PATH, NEVER, refuseForm, requestIdOf, runAs, safeReturn, signedIn, siteHeader, toLogin, type PageDeps } from '../kit/page-support.ts';
+import {
+  ABILITIES,
+  clientAddress,
+  field,
+  LOGIN_PATH,
+  NEVER,
+  refuseForm,
+  requestIdOf,
+  runAs,
+  safeReturn,
+  signedIn,
+  siteHeader,
+  toLogin,
+  type PageDeps,
+} from '../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
 
@@ -18,13 +32,21 @@ export function mountOAuthPages(router: Router, deps: PageDeps): void {
   /** The name of the application asking, when the sign-in leads on to its consent page. */
   async function askingApplication(returnTo: string): Promise<string | undefined> {
     if (!returnTo.startsWith(`${CONSENT_PATH}?`)) return undefined;
-    const pending = browser.unseal<PendingConsent>(new URLSearchParams(returnTo.slice(CONSENT_PATH.length + 1)).get('request') ?? undefined);
+    const pending = browser.unseal<PendingConsent>(
+      new URLSearchParams(returnTo.slice(CONSENT_PATH.length + 1)).get('request') ?? undefined,
+    );
     if (!pending) return undefined;
-    const outcome = await runAs<{ assistantApplication: { name: string } }>(deps, 'internal', 'AccountApplicationName', { clientId: pending.clientId });
+    const outcome = await runAs<{ assistantApplication: { name: string } }>(deps, 'internal', 'AccountApplicationName', {
+      clientId: pending.clientId,
+    });
     return outcome.ok ? outcome.data.assistantApplication.name : undefined;
   }
 
-  async function loginForm(res: Response, requestId: string, form: { returnTo: string; secret: string; email?: string; error?: string; notice?: string; status?: number; retryAfter?: number }): Promise<void> {
+  async function loginForm(
+    res: Response,
+    requestId: string,
+    form: { returnTo: string; secret: string; email?: string; error?: string; notice?: string; status?: number; retryAfter?: number },
+  ): Promise<void> {
     const app = await askingApplication(form.returnTo);
     const body = html`
 ${app ? html`<p>The application <strong>“${app}”</strong> asks to connect to your Packline account. Sign in to see what it asks for; nothing is shared before you accept.</p>` : html`<p>Sign in with your Packline member account.</p>`}
@@ -48,23 +70,38 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
     const returnTo = safeReturn(req.query.return_to);
     if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
     const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
-    await loginForm(res, requestId, { returnTo, secret, ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}) });
+    await loginForm(res, requestId, {
+      returnTo,
+      secret,
+      ...(req.query.done === 'signed_out_everywhere' ? { notice: 'You are signed out everywhere.' } : {}),
+    });
   });
 
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
     const returnTo = safeReturn(field(req, 'return_to'));
     const secret = readCookie(req, LOGIN_COOKIE);
-    if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf'))) return refuseForm(res, requestId, LOGIN_PATH);
+    if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf')))
+      return refuseForm(res, requestId, LOGIN_PATH);
     const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
     // Spent before the password is checked: parallel guesses cannot outrun the count.
     const address = clientAddress(req);
     const attempt = await signInLimits.attempt(address, email);
     if (!attempt.allowed) {
       const minutes = Math.ceil(attempt.retryAfter / 60);
-      return loginForm(res, requestId, { returnTo, secret, email, error: `Too many sign-in attempts. Try again in ${minutes} minute(s).`, status: 429, retryAfter: attempt.retryAfter });
+      return loginForm(res, requestId, {
+        returnTo,
+        secret,
+        email,
+        error: `Too many sign-in attempts. Try again in ${minutes} minute(s).`,
+        status: 429,
+        retryAfter: attempt.retryAfter,
+      });
     }
-    const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
+    const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', {
+      email,
+      password: field(req, 'password') ?? '',
+    });
     if (!outcome.ok) {
       if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
       return loginForm(res, requestId, { returnTo, secret, email, error: 'Wrong email or password.', status: 401 });
@@ -104,7 +141,10 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 <button type="submit" name="decision" value="accept" class="primary">Accept</button>
 <button type="submit" name="decision" value="refuse">Refuse</button>
 </form>`;
-    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, { formAction: [redirectSource(pending.redirectUri)], header: siteHeader(account) });
+    sendHtml(res, requestId, `Connect “${app.name}” to your account?`, body, {
+      formAction: [redirectSource(pending.redirectUri)],
+      header: siteHeader(account),
+    });
   });
 
   router.post(CONSENT_PATH, async (req: Request, res: Response) => {
@@ -123,7 +163,13 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
       back.searchParams.set('error_description', 'The member refused access');
     } else {
       const outcome = await runAs<{ authorizeAssistantApplication: { code: string } }>(deps, session, 'AccountAuthorize', {
-        input: { clientId: pending.clientId, redirectUri: pending.redirectUri, scopes: pending.scopes, codeChallenge: pending.codeChallenge, resource: pending.resource },
+        input: {
+          clientId: pending.clientId,
+          redirectUri: pending.redirectUri,
+          scopes: pending.scopes,
+          codeChallenge: pending.codeChallenge,
+          resource: pending.resource,
+        },
       });
       if (!outcome.ok) {
         if (outcome.error.code === 'not_found' || outcome.error.code === 'invalid_input') return expired(res, requestId);
@@ -138,7 +184,13 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 }
 
 function expired(res: Response, requestId: string): void {
-  sendHtml(res, requestId, 'This request has expired', html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`, { status: 400, header: siteHeader(null) });
+  sendHtml(
+    res,
+    requestId,
+    'This request has expired',
+    html`<p>The authorization request is invalid or too old. Go back to the application and connect again.</p>`,
+    { status: 400, header: siteHeader(null) },
+  );
 }
 
 /** The CSP source a consent form may lead to: the redirect's origin, or its app scheme. */

@@ -16,11 +16,19 @@ export { ADMIN_PATH } from './admin-support.ts';
  */
 export function mountAdminPages(router: Router, deps: PageDeps, webhooks: WebhookPagesOptions): void {
   router.get(COPY_SCRIPT_PATH, (_req: Request, res: Response) => {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(COPY_SCRIPT);
   });
   router.get(REFRESH_SCRIPT_PATH, (_req: Request, res: Response) => {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(REFRESH_SCRIPT);
   });
   mountOrganizationPages(router, deps);

@@ -1,7 +1,18 @@
 import type { Request, Response } from 'express';
 import type { DomainError, Plan } from '../../../core/index.ts';
 import { html, sendHtml, seeOther, type Html, type PageOptions } from '../kit/html.ts';
-import { field, pathParam, refuseForm, requestIdOf, signedIn, SETTINGS_PATH, SIGN_OUT_PATH, toLogin, type PageDeps, type SignedIn } from '../kit/page-support.ts';
+import {
+  field,
+  pathParam,
+  refuseForm,
+  requestIdOf,
+  signedIn,
+  SETTINGS_PATH,
+  SIGN_OUT_PATH,
+  toLogin,
+  type PageDeps,
+  type SignedIn,
+} from '../kit/page-support.ts';
 
 // What every administration page shares: who may see it, the navigation, forms and failures.
 
@@ -74,8 +85,6 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'usage', label: 'Usage', path: '/usage' },
 ];
 
-
-
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
   return html`<header class="site"><nav aria-label="Administration"><ul>
@@ -135,18 +144,35 @@ export async function adminVisit(deps: PageDeps, req: Request, res: Response, fo
 }
 
 /** A form bound to this browser's session: its CSRF token names the form and the object it acts on. */
-export function adminForm(deps: PageDeps, visit: AdminVisit, action: string, form: string, content: Html, options: { inline?: boolean } = {}): Html {
+export function adminForm(
+  deps: PageDeps,
+  visit: AdminVisit,
+  action: string,
+  form: string,
+  content: Html,
+  options: { inline?: boolean } = {},
+): Html {
   return html`<form${options.inline ? html` class="inline"` : ''} method="post" action="${action}"><input type="hidden" name="csrf" value="${deps.browser.csrf(visit.session.token, form)}">${content}</form>`;
 }
 
-const FAILURE_STATUS: Record<string, number> = { not_found: 404, invalid_input: 400, invalid_cursor: 400, invalid_state: 409, plan_limit: 403, forbidden: 403, conflict: 409 };
+const FAILURE_STATUS: Record<string, number> = {
+  not_found: 404,
+  invalid_input: 400,
+  invalid_cursor: 400,
+  invalid_state: 409,
+  plan_limit: 403,
+  forbidden: 403,
+  conflict: 409,
+};
 
 /** A domain failure the admin can act on, shown on its own page; defects go to the error handler. */
 export function adminFailure(res: Response, visit: AdminVisit, section: Section, error: DomainError, back: string): void {
   const status = FAILURE_STATUS[error.code];
   if (status === undefined) throw error;
   const title = error.code === 'plan_limit' ? 'Your plan’s limit is reached' : 'That did not work';
-  adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}</p><p><a href="${back}">Back</a></p>`, { status });
+  adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}</p><p><a href="${back}">Back</a></p>`, {
+    status,
+  });
 }
 
 /** Back to a page after a form, with a notice key the page turns into a sentence. */
@@ -216,7 +242,12 @@ export function sentValues(req: Request, names: readonly string[]): Record<strin
  * The state of a form refused by `error`: beside its field (the service's name mapped to the
  * form's by `fieldNames`) when the form has it, otherwise at the top. Defects go to the error handler.
  */
-export function refused(values: Record<string, string | string[]>, error: DomainError, fields: readonly string[], fieldNames: Record<string, string> = {}): FormState {
+export function refused(
+  values: Record<string, string | string[]>,
+  error: DomainError,
+  fields: readonly string[],
+  fieldNames: Record<string, string> = {},
+): FormState {
   if (FAILURE_STATUS[error.code] === undefined) throw error;
   const at = error.field ? (fieldNames[error.field] ?? error.field) : '_form';
   return { values, errors: { [fields.includes(at) ? at : '_form']: error.message }, status: FAILURE_STATUS[error.code] };
@@ -242,7 +273,7 @@ export function fieldError(state: FormState, name: string): Html | '' {
 }
 
 /** The `aria-describedby` of a fieldset whose choices were refused. */
-export function groupAttrs(state: FormState, name: string): Html | "" {
+export function groupAttrs(state: FormState, name: string): Html | '' {
   return state.errors[name] ? html` aria-describedby="${errorId(name)}" class="invalid"` : '';
 }
 

@@ -3,7 +3,17 @@ import { DomainError } from '../../../core/index.ts';
 import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
-import { ADMIN_PATH, adminFailure, adminForm, adminPage, adminVisit, afterForm, exactly, orgPath, type AdminVisit } from './admin-support.ts';
+import {
+  ADMIN_PATH,
+  adminFailure,
+  adminForm,
+  adminPage,
+  adminVisit,
+  afterForm,
+  exactly,
+  orgPath,
+  type AdminVisit,
+} from './admin-support.ts';
 
 export interface Delivery {
   id: string;
@@ -39,11 +49,15 @@ interface Header {
 }
 
 export const webhooksPath = (visit: AdminVisit) => orgPath(visit.org.id, '/webhooks');
-export const destinationPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit.org.id, `/webhooks/${encodeURIComponent(id)}${rest}`);
+export const destinationPath = (visit: AdminVisit, id: string, rest = '') =>
+  orgPath(visit.org.id, `/webhooks/${encodeURIComponent(id)}${rest}`);
 const deliveryPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit.org.id, `/deliveries/${encodeURIComponent(id)}${rest}`);
 
 /** Failures the service reports about a cursor read, for the page, as bad input. */
-export const asPageFailure = (error: DomainError) => (error.code === 'invalid_cursor' ? new DomainError('invalid_input', 'This page of deliveries no longer exists; open the newest ones') : error);
+export const asPageFailure = (error: DomainError) =>
+  error.code === 'invalid_cursor'
+    ? new DomainError('invalid_input', 'This page of deliveries no longer exists; open the newest ones')
+    : error;
 
 /** What a delivery's state means: "retrying (attempt 3 of 8, next at …)" rather than "pending". */
 export function deliveryState(d: Delivery, maxAttempts: number): string {
@@ -74,9 +88,16 @@ const eventLabel = (d: Delivery) => html`<code>${d.type}</code>${d.test ? ' (tes
 function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery): Html | '' {
   const waiting = d.status === 'pending' && d.attemptCount > 0;
   if (!visit.org.allowances.manualRetry || (d.status !== 'failed' && !waiting)) return '';
-  return adminForm(deps, visit, deliveryPath(visit, d.id, '/retry'), `delivery-retry\n${d.id}`, html`<button type="submit">${waiting ? 'Retry now' : 'Retry'}<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`, {
-    inline: true,
-  });
+  return adminForm(
+    deps,
+    visit,
+    deliveryPath(visit, d.id, '/retry'),
+    `delivery-retry\n${d.id}`,
+    html`<button type="submit">${waiting ? 'Retry now' : 'Retry'}<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span></button>`,
+    {
+      inline: true,
+    },
+  );
 }
 
 /** A destination's retained deliveries, newest first, each linking to its attempts. */
@@ -84,9 +105,13 @@ export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Deliver
   if (list.length === 0) return html`<p class="note">No delivery here yet. Send a test event to see one.</p>`;
   const manual = visit.org.allowances.manualRetry;
   return html`<table class="list"><thead><tr><th>Created</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Last attempt</th><th><span class="visually-hidden">Details</span></th>${manual ? html`<th><span class="visually-hidden">Retry</span></th>` : ''}</tr></thead><tbody>
-${list.map((d) => html`<tr${d.status === 'pending' ? html` data-pending` : ''}><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status}">${deliveryState(d, maxAttempts)}</td>
+${list.map(
+  (
+    d,
+  ) => html`<tr${d.status === 'pending' ? html` data-pending` : ''}><td data-label="Created">${exactly(d.createdAt)}</td><td data-label="Event">${eventLabel(d)}</td><td data-label="Status" class="status-${d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status}">${deliveryState(d, maxAttempts)}</td>
 <td data-label="Attempts">${d.attemptCount}</td><td data-label="Last response">${d.lastStatusCode ?? d.lastError ?? '—'}</td><td data-label="Last attempt">${exactly(d.lastAttemptAt)}</td>
-<td><a href="${deliveryPath(visit, d.id)}">Attempts<span class="visually-hidden"> of the ${d.type} delivery of ${exactly(d.createdAt)}</span></a></td>${manual ? html`<td>${retryButton(deps, visit, d)}</td>` : ''}</tr>`)}
+<td><a href="${deliveryPath(visit, d.id)}">Attempts<span class="visually-hidden"> of the ${d.type} delivery of ${exactly(d.createdAt)}</span></a></td>${manual ? html`<td>${retryButton(deps, visit, d)}</td>` : ''}</tr>`,
+)}
 </tbody></table>`;
 }
 
@@ -128,20 +153,33 @@ ${a.responseExcerpt ? html`<p>Body (first 2 KB):</p><pre>${a.responseExcerpt}</p
 /** One delivery with every attempt, and manual retry (Clan). */
 export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
   /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
-  async function delivery<T extends Delivery>(visit: AdminVisit, operation: 'AdminDelivery' | 'AdminDeliverySummary', id: string): Promise<{ ok: true; delivery: T } | { ok: false; error: DomainError }> {
+  async function delivery<T extends Delivery>(
+    visit: AdminVisit,
+    operation: 'AdminDelivery' | 'AdminDeliverySummary',
+    id: string,
+  ): Promise<{ ok: true; delivery: T } | { ok: false; error: DomainError }> {
     const outcome = await deps.operations.run<{ webhookDelivery: T }>(operation, { id }, visit.session.context);
     if (!outcome.ok) return outcome;
-    if (outcome.data.webhookDelivery.organizationId !== visit.org.id) return { ok: false, error: new DomainError('not_found', `No delivery with id '${id}'`) };
+    if (outcome.data.webhookDelivery.organizationId !== visit.org.id)
+      return { ok: false, error: new DomainError('not_found', `No delivery with id '${id}'`) };
     return { ok: true, delivery: outcome.data.webhookDelivery };
   }
 
   router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const found = await delivery<Delivery & { body: string | null; attempts: Attempt[] }>(visit, 'AdminDelivery', pathParam(req, 'delivery'));
+    const found = await delivery<Delivery & { body: string | null; attempts: Attempt[] }>(
+      visit,
+      'AdminDelivery',
+      pathParam(req, 'delivery'),
+    );
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
-    const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>('AdminDestinations', { id: visit.org.id }, visit.session.context);
+    const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>(
+      'AdminDestinations',
+      { id: visit.org.id },
+      visit.session.context,
+    );
     if (!destinations.ok) throw destinations.error;
     const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
     const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
@@ -157,23 +195,31 @@ ${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="no
 <tr><td data-label="Header"><code>user-agent</code></td><td data-label="Value"><code>${USER_AGENT}</code></td></tr>
 <tr><td data-label="Header"><code>x-service-event-id</code>, <code>idempotency-key</code></td><td data-label="Value"><code>${d.eventId}</code> (the same on every attempt)</td></tr>
 <tr><td data-label="Header"><code>x-service-delivery-format</code></td><td data-label="Value"><code>${target?.format ?? '—'}</code></td></tr>
-${target?.format === 'standard-json'
-  ? html`<tr><td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>t=&lt;attempt time&gt;,v1=&lt;HMAC-SHA256&gt;</code>, computed at each attempt with the signing secret</td></tr>
+${
+  target?.format === 'standard-json'
+    ? html`<tr><td data-label="Header"><code>x-service-signature</code></td><td data-label="Value"><code>t=&lt;attempt time&gt;,v1=&lt;HMAC-SHA256&gt;</code>, computed at each attempt with the signing secret</td></tr>
 <tr><td data-label="Header"><code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code></td><td data-label="Value">the Standard Webhooks signature of the same body</td></tr>`
-  : ''}
+    : ''
+}
 ${d.test ? html`<tr><td data-label="Header"><code>x-service-test</code></td><td data-label="Value"><code>1</code></td></tr>` : ''}
 </tbody></table>
 ${requestBody(d.body, target?.format)}
 <p class="note">Each attempt below keeps the headers it sent, with the signature values computed for it, and the receiver’s status, headers (cookies are not kept), the first 2 KB of its answer, duration and error.</p>
 <h2>Attempts</h2>
-${d.attempts.length === 0
-  ? html`<p class="note">No attempt yet.</p>`
-  : html`<table class="list"><thead><tr><th>#</th><th>Time</th><th>Duration</th><th>Status code</th><th>Error</th><th>Response (first 2 KB)</th></tr></thead><tbody>
-${d.attempts.map((a) => html`<tr><td data-label="Attempt"><a href="#attempt-${a.number}">${a.number}</a></td><td data-label="Time">${exactly(a.at)}</td><td data-label="Duration">${a.durationMs} ms</td>
+${
+  d.attempts.length === 0
+    ? html`<p class="note">No attempt yet.</p>`
+    : html`<table class="list"><thead><tr><th>#</th><th>Time</th><th>Duration</th><th>Status code</th><th>Error</th><th>Response (first 2 KB)</th></tr></thead><tbody>
+${d.attempts.map(
+  (
+    a,
+  ) => html`<tr><td data-label="Attempt"><a href="#attempt-${a.number}">${a.number}</a></td><td data-label="Time">${exactly(a.at)}</td><td data-label="Duration">${a.durationMs} ms</td>
 <td data-label="Status code">${a.statusCode ?? '—'}</td><td data-label="Error">${a.error ?? '—'}</td>
-<td data-label="Response">${a.responseExcerpt ? html`<pre>${a.responseExcerpt}</pre>` : '—'}</td></tr>`)}
+<td data-label="Response">${a.responseExcerpt ? html`<pre>${a.responseExcerpt}</pre>` : '—'}</td></tr>`,
+)}
 </tbody></table>
-${d.attempts.map((a, i) => attemptDetails(a, i === d.attempts.length - 1))}`}`;
+${d.attempts.map((a, i) => attemptDetails(a, i === d.attempts.length - 1))}`
+}`;
     adminPage(res, visit, 'webhooks', 'Delivery', body);
   });
 

@@ -76,18 +76,30 @@ ${created ? shownOnce(created.label, created.secret, created.warning) : ''}
 ${notice(req, DONE)}
 <p>The ${visit.org.plan} plan allows up to ${limit} active key${limit === 1 ? '' : 's'} (${active} in use).</p>
 <h2>Your keys</h2>
-${list.length === 0
-  ? html`<p class="note">No key yet.</p>`
-  : html`<table class="list"><thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
-${list.map((k) => html`<tr><td data-label="Name">${k.name}</td><td data-label="Prefix"><code>${k.prefix}</code></td><td data-label="Scopes">${k.scopes.join(', ')}</td>
+${
+  list.length === 0
+    ? html`<p class="note">No key yet.</p>`
+    : html`<table class="list"><thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th><th>Status</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
+${list.map(
+  (
+    k,
+  ) => html`<tr><td data-label="Name">${k.name}</td><td data-label="Prefix"><code>${k.prefix}</code></td><td data-label="Scopes">${k.scopes.join(', ')}</td>
 <td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${at(k.expiresAt)}</td><td data-label="Last used">${k.lastUsedAt ? at(k.lastUsedAt) : 'never'}</td>
 <td data-label="Status" class="status-${k.status}">${k.status}</td>
-<td>${k.status === 'active' ? html`<a href="${keysPath(visit)}/${encodeURIComponent(k.id)}/revoke">Revoke<span class="visually-hidden"> ${k.name}</span></a>` : ''}</td></tr>`)}
-</tbody></table>`}
+<td>${k.status === 'active' ? html`<a href="${keysPath(visit)}/${encodeURIComponent(k.id)}/revoke">Revoke<span class="visually-hidden"> ${k.name}</span></a>` : ''}</td></tr>`,
+)}
+</tbody></table>`
+}
 <h2>Create a key</h2>
-${full
-  ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
-  : adminForm(deps, visit, keysPath(visit), 'key-create', html`
+${
+  full
+    ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+    : adminForm(
+        deps,
+        visit,
+        keysPath(visit),
+        'key-create',
+        html`
 <label for="f-name">Name</label><input name="name" maxlength="100" required value="${fieldValue(form, 'name', 'API key')}"${fieldAttrs(form, 'name', 'name-help')}>
 ${fieldError(form, 'name')}<p id="name-help" class="note">To tell your keys apart, such as the system that uses it.</p>
 <fieldset${groupAttrs(form, 'scopes')}><legend>Scopes</legend>${fieldError(form, 'scopes')}
@@ -95,7 +107,9 @@ ${API_SCOPES.map((s, i) => html`<label><input type="checkbox" name="scopes" valu
 </fieldset>
 <label for="f-expires_on">Expires on (end of day, UTC)</label><input type="date" name="expires_on" required min="${tomorrow}" max="${latest}" value="${fieldValue(form, 'expires_on', suggested)}"${fieldAttrs(form, 'expires_on')}>
 ${fieldError(form, 'expires_on')}
-<button type="submit">Create key</button>`)}`;
+<button type="submit">Create key</button>`,
+      )
+}`;
     adminPage(res, visit, 'keys', 'API keys', body, { scripts: created ? [COPY_SCRIPT_PATH] : [], status: refusedStatus(form) });
   }
 
@@ -111,11 +125,20 @@ ${fieldError(form, 'expires_on')}
     const values = sentValues(req, FIELDS);
     const scopes = ([] as string[]).concat(values.scopes ?? []);
     const day = typeof values.expires_on === 'string' ? values.expires_on : '';
-    const again = async (error: DomainError) => listPage(req, res, visit, await keys(visit), null, refused({ scopes: [], ...values }, error, FIELDS, { expires_at: 'expires_on' }));
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`))) return again(invalid('Choose the expiry date as a calendar date.'));
+    const again = async (error: DomainError) =>
+      listPage(req, res, visit, await keys(visit), null, refused({ scopes: [], ...values }, error, FIELDS, { expires_at: 'expires_on' }));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`)))
+      return again(invalid('Choose the expiry date as a calendar date.'));
     const outcome = await deps.operations.run<{ createApiKey: { key: string; apiKey: Key } }>(
       'AdminCreateKey',
-      { input: { organizationId: visit.org.id, name: typeof values.name === 'string' ? values.name : undefined, scopes, expiresAt: `${day}T23:59:59Z` } },
+      {
+        input: {
+          organizationId: visit.org.id,
+          name: typeof values.name === 'string' ? values.name : undefined,
+          scopes,
+          expiresAt: `${day}T23:59:59Z`,
+        },
+      },
       visit.session.context,
     );
     if (!outcome.ok) return again(outcome.error);

@@ -17,7 +17,11 @@ export function mountUsagePages(router: Router, deps: PageDeps): void {
   router.get(`${ADMIN_PATH}/orgs/:org/usage`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const outcome = await deps.operations.run<{ organizationAdministration: { usage: Usage } }>('AdminUsage', { id: visit.org.id }, visit.session.context);
+    const outcome = await deps.operations.run<{ organizationAdministration: { usage: Usage } }>(
+      'AdminUsage',
+      { id: visit.org.id },
+      visit.session.context,
+    );
     if (!outcome.ok) throw outcome.error;
     const { usage } = outcome.data.organizationAdministration;
     const { quota } = usage;
@@ -29,14 +33,18 @@ export function mountUsagePages(router: Router, deps: PageDeps): void {
 <h2>Calls per day</h2>
 ${dailyChart(usage.days)}
 <h2>This minute</h2>
-${usage.rateWindows === null
-  ? html`<p class="note">The rate windows live in the API servers; none answers in this process.</p>`
-  : usage.rateWindows.length === 0
-    ? html`<p class="note">No active key.</p>`
-    : html`<table class="list"><thead><tr><th>Key</th><th>Used this minute</th><th>Remaining</th><th>Window resets</th></tr></thead><tbody>
-${usage.rateWindows.map((w) => html`<tr><td data-label="Key">${w.name} <code>${w.prefix}</code></td><td data-label="Used this minute">${w.used} of ${w.limit}</td>
-<td data-label="Remaining">${w.remaining}</td><td data-label="Window resets">${w.used === 0 ? 'opens at the next call' : `${w.resetsAt.slice(11, 19)} UTC`}</td></tr>`)}
-</tbody></table>`}`;
+${
+  usage.rateWindows === null
+    ? html`<p class="note">The rate windows live in the API servers; none answers in this process.</p>`
+    : usage.rateWindows.length === 0
+      ? html`<p class="note">No active key.</p>`
+      : html`<table class="list"><thead><tr><th>Key</th><th>Used this minute</th><th>Remaining</th><th>Window resets</th></tr></thead><tbody>
+${usage.rateWindows.map(
+  (w) => html`<tr><td data-label="Key">${w.name} <code>${w.prefix}</code></td><td data-label="Used this minute">${w.used} of ${w.limit}</td>
+<td data-label="Remaining">${w.remaining}</td><td data-label="Window resets">${w.used === 0 ? 'opens at the next call' : `${w.resetsAt.slice(11, 19)} UTC`}</td></tr>`,
+)}
+</tbody></table>`
+}`;
     adminPage(res, visit, 'usage', 'Usage', body);
   });
 }

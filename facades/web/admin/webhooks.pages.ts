@@ -42,7 +42,15 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
-import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath, type Delivery } from './deliveries.pages.ts';
+import {
+  asPageFailure,
+  deliveriesTable,
+  destinationPath,
+  failingSince,
+  mountDeliveryPages,
+  webhooksPath,
+  type Delivery,
+} from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {
   /** The team-chat OAuth provider, when the connection flow is configured. */
@@ -130,7 +138,15 @@ ${DESTINATION_SCOPES.map((s, i) => html`<label><input type="radio" name="scope" 
 const STATUS_FILTERS = ['pending', 'succeeded', 'failed'] as const;
 
 const CREATE_FIELDS = ['name', 'description', 'format', 'url', 'language', 'kinds', 'scope'] as const;
-const CREATE_LABELS: Record<string, string> = { name: 'Name', description: 'Description', format: 'Format', url: 'URL', language: 'Language', kinds: 'Event kinds', scope: 'Scope' };
+const CREATE_LABELS: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  format: 'Format',
+  url: 'URL',
+  language: 'Language',
+  kinds: 'Event kinds',
+  scope: 'Scope',
+};
 
 /** What tells a destination apart: its name, or its format for one added before names. */
 const titleOf = (d: Destination) => d.name || `${FORMAT_NAMES[d.format] ?? d.format} destination`;
@@ -150,10 +166,11 @@ function statusText(d: Destination): string {
 }
 
 function settingsOf(req: Request, visit: AdminVisit) {
-  const kinds = ([] as unknown[]).concat((req.body as Record<string, unknown>).kinds ?? []).filter((k): k is string => typeof k === 'string');
+  const kinds = ([] as unknown[])
+    .concat((req.body as Record<string, unknown>).kinds ?? [])
+    .filter((k): k is string => typeof k === 'string');
   return { organizationId: visit.org.id, language: field(req, 'language'), kinds, scope: field(req, 'scope') };
 }
-
 
 /**
  * Webhook destinations: list, add (typed URL, or the team-chat connection flow), details with
@@ -162,7 +179,8 @@ function settingsOf(req: Request, visit: AdminVisit) {
 export function mountWebhookPages(router: Router, deps: PageDeps, options: WebhookPagesOptions): void {
   const LIST = `${ADMIN_PATH}/orgs/:org/webhooks`;
   const ONE = `${LIST}/:destination`;
-  const run = <T>(visit: AdminVisit, operation: string, variables: Record<string, unknown>) => deps.operations.run<T>(operation, variables, visit.session.context);
+  const run = <T>(visit: AdminVisit, operation: string, variables: Record<string, unknown>) =>
+    deps.operations.run<T>(operation, variables, visit.session.context);
 
   async function destinations(visit: AdminVisit): Promise<Destination[]> {
     const outcome = await run<{ webhookDestinations: Destination[] }>(visit, 'AdminDestinations', { id: visit.org.id });
@@ -182,31 +200,47 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
     const body = html`${errorSummary(form, CREATE_LABELS)}${notice(req, LIST_DONE)}
 <p>The ${plan} plan allows up to ${limit} destination${limit === 1 ? '' : 's'} (${list.length} in use).</p>
 <h2>Your destinations</h2>
-${list.length === 0
-  ? html`<p class="note">No destination yet.</p>`
-  : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
-${list.map((d) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
+${
+  list.length === 0
+    ? html`<p class="note">No destination yet.</p>`
+    : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
+${list.map(
+  (
+    d,
+  ) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
 <td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${FORMAT_NAMES[d.format] ?? d.format}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
-<td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`)}
-</tbody></table>`}
+<td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`,
+)}
+</tbody></table>`
+}
 <h2>Add a destination</h2>
-${full
-  ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
-  : html`${adminForm(deps, visit, webhooksPath(visit), 'webhook-create', html`
+${
+  full
+    ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+    : html`${adminForm(
+        deps,
+        visit,
+        webhooksPath(visit),
+        'webhook-create',
+        html`
 ${labelFields(form)}
 <label for="f-format">Format</label><select name="format"${fieldAttrs(form, 'format')}>${DELIVERY_FORMATS.map((f) => html`<option value="${f}"${f === format ? html` selected` : ''}>${FORMAT_LABELS[f]}</option>`)}</select>
 ${fieldError(form, 'format')}
 <label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
 ${fieldError(form, 'url')}<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
 ${settingsFields(form)}
-<button type="submit">Add destination</button>`)}
+<button type="submit">Add destination</button>`,
+      )}
 <h3>Connect a team-chat channel</h3>
-${provider
-  ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
+${
+  provider
+    ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
 ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields(freshForm(), 'chat')}<button type="submit">Connect a team-chat channel</button>`)}`
-  : html`<p class="note">The one-click connection is not set up on this service. Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
-<p class="note">To set it up, the operator registers an OAuth app with the team-chat provider (redirect address <code>${new URL('/integrations/team-chat/callback', options.publicBaseUrl).href}</code>) and sets <code>TEAM_CHAT_CLIENT_ID</code>, <code>TEAM_CHAT_CLIENT_SECRET</code>, <code>TEAM_CHAT_AUTHORIZE_URL</code> and <code>TEAM_CHAT_TOKEN_URL</code>, as the “Team-chat connection flow” part of the README’s “Outbound webhooks” section explains.</p>`}`}`;
+    : html`<p class="note">The one-click connection is not set up on this service. Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
+<p class="note">To set it up, the operator registers an OAuth app with the team-chat provider (redirect address <code>${new URL('/integrations/team-chat/callback', options.publicBaseUrl).href}</code>) and sets <code>TEAM_CHAT_CLIENT_ID</code>, <code>TEAM_CHAT_CLIENT_SECRET</code>, <code>TEAM_CHAT_AUTHORIZE_URL</code> and <code>TEAM_CHAT_TOKEN_URL</code>, as the “Team-chat connection flow” part of the README’s “Outbound webhooks” section explains.</p>`
+}`
+}`;
     // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
     const formAction = provider && !full ? [new URL(provider.authorizeUrl).origin] : [];
     adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction, status: refusedStatus(form) });
@@ -216,19 +250,22 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
     const shown = takeFlash(deps.browser, req, res, visit.session.token);
     const after = typeof req.query.after === 'string' ? req.query.after : undefined;
     // Filters: known values only; anything else shows every delivery.
-    const status = typeof req.query.status === 'string' && (STATUS_FILTERS as readonly string[]).includes(req.query.status) ? req.query.status : undefined;
-    const type = typeof req.query.type === 'string' && (SIGNAL_TYPES as readonly string[]).includes(req.query.type) ? req.query.type : undefined;
+    const status =
+      typeof req.query.status === 'string' && (STATUS_FILTERS as readonly string[]).includes(req.query.status)
+        ? req.query.status
+        : undefined;
+    const type =
+      typeof req.query.type === 'string' && (SIGNAL_TYPES as readonly string[]).includes(req.query.type) ? req.query.type : undefined;
     const filters = new URLSearchParams({ ...(status ? { status } : {}), ...(type ? { type } : {}) });
     const withFilters = (extra: Record<string, string> = {}) => {
       const query = new URLSearchParams({ ...Object.fromEntries(filters), ...extra }).toString();
       return query ? `?${query}` : '';
     };
     const first = Math.min(MAX_PAGE_SIZE, visit.org.allowances.retainedDeliveries);
-    const outcome = await run<{ webhookDestination: Destination; webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
-      visit,
-      'AdminDestination',
-      { id, organizationId: visit.org.id, first, after, status, type },
-    );
+    const outcome = await run<{
+      webhookDestination: Destination;
+      webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+    }>(visit, 'AdminDestination', { id, organizationId: visit.org.id, first, after, status, type });
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', asPageFailure(outcome.error), webhooksPath(visit));
     const d = outcome.data.webhookDestination;
     // The service lets an admin of both organizations see it: the address must name its own.
@@ -253,12 +290,14 @@ ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previousSecretExpiresAt ? ` (the previous secret also signs until ${at(d.previousSecretExpiresAt)})` : ''}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
 <h2>Actions</h2>
-${d.status === 'active'
-  ? html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test event</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`)}
+${
+  d.status === 'active'
+    ? html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, html`<button type="submit">Send a test event</button> <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`)}
 ${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button type="submit">Pause</button> <span class="note">Nothing is sent until you resume it; events published meanwhile are not sent later.</span>`)}`
-  : d.status === 'paused'
-    ? html`<p class="note">Paused: this destination receives nothing, and events published meanwhile are not kept for it.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Resume</button>`)}`
-    : html`<p class="note">Disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}: this destination receives nothing. Enable it again once the receiver accepts deliveries; it receives events from then on.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination again</button>`)}`}
+    : d.status === 'paused'
+      ? html`<p class="note">Paused: this destination receives nothing, and events published meanwhile are not kept for it.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Resume</button>`)}`
+      : html`<p class="note">Disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}: this destination receives nothing. Enable it again once the receiver accepts deliveries; it receives events from then on.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination again</button>`)}`
+}
 <ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${d.format === 'standard-json' ? html`<li><a href="${path}/rotate">Rotate the signing secret</a></li>` : ''}<li><a href="${path}/delete">Delete the destination</a></li></ul>
 <h2>Deliveries</h2>
 <p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
@@ -273,11 +312,17 @@ ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : '
 ${deliveriesTable(deps, visit, deliveries, options.maxAttempts)}
 </div>
 ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withFilters()}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}${withFilters({ after: pageInfo.endCursor })}">Older deliveries</a>` : ''}</p>` : ''}`;
-    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, { scripts: [...(shown ? [COPY_SCRIPT_PATH] : []), ...(waiting ? [REFRESH_SCRIPT_PATH] : [])] });
+    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, {
+      scripts: [...(shown ? [COPY_SCRIPT_PATH] : []), ...(waiting ? [REFRESH_SCRIPT_PATH] : [])],
+    });
   }
 
   /** A confirmation page, then its POST: on a destination of this organization only, its CSRF token bound to the id. */
-  function confirmed(action: 'rotate' | 'delete', confirm: (d: Destination, form: Html) => Html | DomainError, act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>) {
+  function confirmed(
+    action: 'rotate' | 'delete',
+    confirm: (d: Destination, form: Html) => Html | DomainError,
+    act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>,
+  ) {
     const title = action === 'rotate' ? 'Rotate the signing secret' : 'Delete a webhook destination';
     router.get(`${ONE}/${action}`, async (req: Request, res: Response) => {
       const visit = await adminVisit(deps, req, res);
@@ -285,7 +330,13 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
       const d = await owned(visit, pathParam(req, 'destination'));
       if (!d) return adminFailure(res, visit, 'webhooks', notFound(pathParam(req, 'destination')), webhooksPath(visit));
       const path = destinationPath(visit, d.id);
-      const form = adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, html`<button type="submit" class="danger">${title}</button>`);
+      const form = adminForm(
+        deps,
+        visit,
+        `${path}/${action}`,
+        `webhook-${action}\n${d.id}`,
+        html`<button type="submit" class="danger">${title}</button>`,
+      );
       const question = confirm(d, form);
       if (question instanceof DomainError) return adminFailure(res, visit, 'webhooks', question, path);
       adminPage(res, visit, 'webhooks', title, html`${question}<p><a href="${path}">Cancel</a></p>`);
@@ -315,13 +366,32 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
   router.post(LIST, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res, 'webhook-create');
     if (!visit) return;
-    const input = { ...settingsOf(req, visit), name: field(req, 'name'), description: field(req, 'description'), format: field(req, 'format') ?? '', url: field(req, 'url') ?? '' };
-    const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(visit, 'AdminCreateDestination', { input });
-    if (!outcome.ok) return listPage(req, res, visit, await destinations(visit), refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS));
+    const input = {
+      ...settingsOf(req, visit),
+      name: field(req, 'name'),
+      description: field(req, 'description'),
+      format: field(req, 'format') ?? '',
+      url: field(req, 'url') ?? '',
+    };
+    const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(
+      visit,
+      'AdminCreateDestination',
+      { input },
+    );
+    if (!outcome.ok)
+      return listPage(
+        req,
+        res,
+        visit,
+        await destinations(visit),
+        refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS),
+      );
     const { secret, destination } = outcome.data.createWebhookDestination;
     // POST → 303 → GET: a reload adds nothing more. The secret crosses the redirect in the flash, once.
     const path = destinationPath(visit, destination.id);
-    const flash: Flash | null = secret ? { title: 'Destination added', label: 'Signing secret of the new destination', secret, warning: SECRET_NOTICE } : null;
+    const flash: Flash | null = secret
+      ? { title: 'Destination added', label: 'Signing secret of the new destination', secret, warning: SECRET_NOTICE }
+      : null;
     if (flash) return seeOther(res, path, requestIdOf(res), [flashCookie(deps.browser, visit.session.token, path, flash)]);
     afterForm(res, path, 'added');
   });
@@ -331,9 +401,20 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
     if (!visit) return;
     const provider = options.teamChat;
     if (!provider) {
-      return adminFailure(res, visit, 'webhooks', new DomainError('not_found', 'The team-chat connection flow is not set up on this service; paste the channel’s incoming webhook URL with the team-chat format instead'), webhooksPath(visit));
+      return adminFailure(
+        res,
+        visit,
+        'webhooks',
+        new DomainError(
+          'not_found',
+          'The team-chat connection flow is not set up on this service; paste the channel’s incoming webhook URL with the team-chat format instead',
+        ),
+        webhooksPath(visit),
+      );
     }
-    const outcome = await run<{ beginTeamChatConnection: { state: string } }>(visit, 'AdminBeginTeamChat', { input: settingsOf(req, visit) });
+    const outcome = await run<{ beginTeamChatConnection: { state: string } }>(visit, 'AdminBeginTeamChat', {
+      input: settingsOf(req, visit),
+    });
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, webhooksPath(visit));
     seeOther(res, teamChatAuthorizeUrl(provider, options.publicBaseUrl, outcome.data.beginTeamChatConnection.state), requestIdOf(res));
   });
@@ -354,13 +435,19 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
     const path = destinationPath(visit, d.id);
     const body = html`${errorSummary(form, CREATE_LABELS)}
 <p><a href="${path}">Back to the destination</a></p>
-${adminForm(deps, visit, `${path}/edit`, `webhook-edit\n${d.id}`, html`
+${adminForm(
+  deps,
+  visit,
+  `${path}/edit`,
+  `webhook-edit\n${d.id}`,
+  html`
 ${labelFields(form)}
 <p>Format: ${FORMAT_LABELS[d.format] ?? d.format} <span class="note">(to change it, add a new destination)</span></p>
 <label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
 ${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
 ${settingsFields(form)}
-<button type="submit">Save</button> <a href="${path}">Cancel</a>`)}`;
+<button type="submit">Save</button> <a href="${path}">Cancel</a>`,
+)}`;
     adminPage(res, visit, 'webhooks', `Edit “${titleOf(d)}”`, body, { status: refusedStatus(form) });
   }
 
@@ -401,9 +488,14 @@ ${settingsFields(form)}
       d.secret
         ? html`<p>Replace the signing secret <code>${d.secret}</code> of the destination <strong>${titleOf(d)}</strong> (<code>${d.url}</code>)?</p>
 <p>The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, so you can update your receiver meanwhile.</p>${form}`
-        : new DomainError('invalid_state', `Only standard JSON destinations have a signing secret; this one is ${FORMAT_NAMES[d.format] ?? d.format}`),
+        : new DomainError(
+            'invalid_state',
+            `Only standard JSON destinations have a signing secret; this one is ${FORMAT_NAMES[d.format] ?? d.format}`,
+          ),
     async (req, res, visit, d) => {
-      const outcome = await run<{ rotateWebhookSecret: { secret: string; destination: Destination } }>(visit, 'AdminRotateSecret', { id: d.id });
+      const outcome = await run<{ rotateWebhookSecret: { secret: string; destination: Destination } }>(visit, 'AdminRotateSecret', {
+        id: d.id,
+      });
       if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
       const { secret, destination } = outcome.data.rotateWebhookSecret;
       const until = at(destination.previousSecretExpiresAt);
@@ -420,7 +512,10 @@ ${settingsFields(form)}
 
   confirmed(
     'delete',
-    (d, form) => html`<p>Delete the destination <strong>${titleOf(d)}</strong> (${FORMAT_NAMES[d.format] ?? d.format}, <code>${d.url}</code>) and its retained deliveries?</p>
+    (
+      d,
+      form,
+    ) => html`<p>Delete the destination <strong>${titleOf(d)}</strong> (${FORMAT_NAMES[d.format] ?? d.format}, <code>${d.url}</code>) and its retained deliveries?</p>
 <p>Nothing more is sent to it. This cannot be undone.</p>${form}`,
     async (_req, res, visit, d) => {
       const outcome = await run(visit, 'AdminDeleteDestination', { id: d.id });

@@ -15,7 +15,9 @@ describe('member pages: browser security', () => {
     // One character of the MAC changed (to one it is not already).
     expect(browser.unseal(`${body}.${mac![0] === 'x' ? 'y' : 'x'}${mac!.slice(1)}`)).toBeNull();
     expect(browser.unseal(browser.seal({ clientId: 'cli_a' }, -1))).toBeNull();
-    expect(new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).unseal(sealed)).toBeNull();
+    expect(
+      new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).unseal(sealed),
+    ).toBeNull();
   });
 
   it('encrypts values the browser carries but cannot read, voided by any change or by time', () => {
@@ -27,7 +29,9 @@ describe('member pages: browser security', () => {
     const [iv, body, tag] = boxed.split('.');
     expect(browser.decrypt(`${iv}.${body!.slice(0, -2)}${body!.endsWith('AA') ? 'BB' : 'AA'}.${tag}`)).toBeNull();
     expect(browser.decrypt(browser.encrypt({ secret: 'x' }, -1))).toBeNull();
-    expect(new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).decrypt(boxed)).toBeNull();
+    expect(
+      new Browser({ secret: Buffer.alloc(32, 8).toString('base64'), publicBaseUrl: 'https://packline.test' }).decrypt(boxed),
+    ).toBeNull();
   });
 
   it('binds CSRF tokens to the browser secret and the form', () => {
@@ -40,12 +44,18 @@ describe('member pages: browser security', () => {
   });
 
   it('sets Secure cookies except for http on loopback', () => {
-    expect(new Browser({ secret, publicBaseUrl: 'https://packline.test' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe('a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax; Secure');
-    expect(new Browser({ secret, publicBaseUrl: 'http://127.0.0.1:8080' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe('a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax');
+    expect(new Browser({ secret, publicBaseUrl: 'https://packline.test' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe(
+      'a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax; Secure',
+    );
+    expect(new Browser({ secret, publicBaseUrl: 'http://127.0.0.1:8080' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe(
+      'a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax',
+    );
   });
 
   it('escapes every interpolated value, nested markup excepted', () => {
     const name = `<img src=x onerror="alert('x')"> & co`;
-    expect(html`<p>${name}</p>${html`<b>${'<i>'}</b>`}`.text).toBe('<p>&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; co</p><b>&lt;i&gt;</b>');
+    expect(html`<p>${name}</p>${html`<b>${'<i>'}</b>`}`.text).toBe(
+      '<p>&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; co</p><b>&lt;i&gt;</b>',
+    );
   });
 });

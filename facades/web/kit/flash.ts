@@ -35,7 +35,10 @@ const sessionHash = (token: string) => createHash('sha256').update(`flash\n${tok
 
 /** The Set-Cookie value that carries `flash` to the page at `at` (a path, without query). */
 export function flashCookie(browser: Browser, sessionToken: string, at: string, flash: Flash): string {
-  const value = browser.encrypt({ ...flash, id: randomBytes(12).toString('base64url'), session: sessionHash(sessionToken), at }, FLASH_TTL_SECONDS);
+  const value = browser.encrypt(
+    { ...flash, id: randomBytes(12).toString('base64url'), session: sessionHash(sessionToken), at },
+    FLASH_TTL_SECONDS,
+  );
   return browser.cookie(FLASH_COOKIE, value, { maxAgeSeconds: FLASH_TTL_SECONDS, path: FLASH_PATH });
 }
 

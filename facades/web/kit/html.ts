@@ -97,7 +97,11 @@ ${body}
 
 /** 303 to another page (after a form), with cookies when given. */
 export function seeOther(res: ServerResponse, location: string, requestId: string, cookies: string[] = []): void {
-  res.writeHead(303, { location, 'cache-control': 'no-store', 'x-request-id': requestId, ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+  res.writeHead(303, {
+    location,
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+    ...(cookies.length ? { 'set-cookie': cookies } : {}),
+  });
   res.end();
 }
-

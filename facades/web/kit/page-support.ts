@@ -58,7 +58,12 @@ export async function signedIn(deps: PageDeps, req: Request): Promise<SignedIn |
   return context ? { context, token } : null;
 }
 
-export function runAs<T>(deps: PageDeps, who: SignedIn | 'internal', operation: string, variables: Record<string, unknown> = {}): Promise<OperationOutcome<T>> {
+export function runAs<T>(
+  deps: PageDeps,
+  who: SignedIn | 'internal',
+  operation: string,
+  variables: Record<string, unknown> = {},
+): Promise<OperationOutcome<T>> {
   return deps.operations.run<T>(operation, variables, who === 'internal' ? deps.contexts.forActor(INTERNAL) : who.context);
 }
 
@@ -69,8 +74,11 @@ export function toLogin(res: Response, returnTo: string, requestId: string): voi
 
 /** Where a sign-in may lead back to: the consent page, an account or administration page, on this site only. */
 export function safeReturn(value: unknown): string {
-  if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return SETTINGS_PATH;
-  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/') ? value : SETTINGS_PATH;
+  if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return SETTINGS_PATH;
+  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/')
+    ? value
+    : SETTINGS_PATH;
 }
 
 /** A path parameter of the route (`/orgs/:org`); express 5 types a parameter as possibly repeated. */
@@ -88,13 +96,22 @@ export function field(req: Request, name: string): string | undefined {
 
 /** A form refused before it did anything: stale, forged, or from another site. */
 export function refuseForm(res: Response, requestId: string, back: string): void {
-  sendHtml(res, requestId, 'This form has expired', html`<p>For your safety the form was not accepted. <a href="${back}">Open the page again</a> and retry.</p>`, { status: 403, header: siteHeader(null) });
+  sendHtml(
+    res,
+    requestId,
+    'This form has expired',
+    html`<p>For your safety the form was not accepted. <a href="${back}">Open the page again</a> and retry.</p>`,
+    { status: 403, header: siteHeader(null) },
+  );
 }
 
 /** A domain failure the member can act on, as a page; defects go to the error handler. */
 export function failurePage(res: Response, requestId: string, error: DomainError, back: Html): void {
   if (!['not_found', 'invalid_input', 'invalid_state', 'forbidden'].includes(error.code)) throw error;
-  sendHtml(res, requestId, 'That did not work', html`<p class="error">${error.message}</p>${back}`, { status: error.code === 'not_found' ? 404 : 400, header: siteHeader({ name: '' }) });
+  sendHtml(res, requestId, 'That did not work', html`<p class="error">${error.message}</p>${back}`, {
+    status: error.code === 'not_found' ? 404 : 400,
+    header: siteHeader({ name: '' }),
+  });
 }
 
 export const when = (date: string | null) => (date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'never');
@@ -107,8 +124,14 @@ export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddres
 /** Too many password attempts: 429 with Retry-After. */
 export function tooManyAttempts(res: Response, requestId: string, retryAfter: number, back: Html): void {
   const minutes = Math.ceil(retryAfter / 60);
-  sendHtml(res, requestId, 'Too many attempts', html`<p class="error">Too many password attempts. Nothing was checked. Try again in ${minutes} minute(s).</p>${back}`, {
-    status: 429,
-    headers: { 'retry-after': String(retryAfter) },
-  });
+  sendHtml(
+    res,
+    requestId,
+    'Too many attempts',
+    html`<p class="error">Too many password attempts. Nothing was checked. Try again in ${minutes} minute(s).</p>${back}`,
+    {
+      status: 429,
+      headers: { 'retry-after': String(retryAfter) },
+    },
+  );
 }
