@@ -29,14 +29,15 @@ import { PLAN_ALLOWANCES } from '../core/plans.ts';
 import { loadRotating, openBenchCore, positions, seed, temporaryPostgres } from './support/deep-page.ts';
 import { clean, load, waitForIdle, type LoadResult } from './support/load.ts';
 import { ROOT, createOrgKeys, startPackline } from './support/processes.ts';
+import { positive } from './support/settings.ts';
 import { formatInt, formatMs, formatPercent, machine, markdownTable, writeResults } from './support/report.ts';
 
-const NEEDS = whole('BENCH_CHURN_NEEDS', 100_000);
-const RATE = whole('BENCH_CHURN_RATE', 10);
-const DURATION = whole('BENCH_DURATION', 10);
-const WARMUP = whole('BENCH_WARMUP', 3);
-const CONNECTIONS = whole('BENCH_CONNECTIONS', 50);
-const WAIT_IDLE = whole('BENCH_WAIT_IDLE', 30, 0);
+const NEEDS = positive('BENCH_CHURN_NEEDS', 100_000, { integer: true });
+const RATE = positive('BENCH_CHURN_RATE', 10, { integer: true });
+const DURATION = positive('BENCH_DURATION', 10, { integer: true });
+const WARMUP = positive('BENCH_WARMUP', 3, { integer: true });
+const CONNECTIONS = positive('BENCH_CONNECTIONS', 50, { integer: true });
+const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 30, { integer: true, zero: true });
 const DISTINCT_IDS = 20_000;
 const DISTINCT_PAGES = 12_000;
 const HOT_IDS = 200;
@@ -46,14 +47,6 @@ const POSTGRES_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const RESULTS_FILE = join(ROOT, 'bench/results-churn.json');
 const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
 const LIST = '/api/v1/opportunities';
-
-function whole(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got '${raw}')`);
-  return n;
-}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const bearer = (key: string) => `Bearer ${key}`;

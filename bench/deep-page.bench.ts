@@ -43,14 +43,15 @@ import {
 } from './support/deep-page.ts';
 import { clean, load, waitForIdle, type LoadResult } from './support/load.ts';
 import { ROOT, createOrgKeys, startPackline } from './support/processes.ts';
+import { positive } from './support/settings.ts';
 import { formatInt, formatMs, machine, markdownTable, writeResults } from './support/report.ts';
 
-const NEEDS = whole('BENCH_DEEP_NEEDS', 1_000_000);
-const EVENTS = whole('BENCH_DEEP_EVENTS', 200_000);
-const DURATION = whole('BENCH_DURATION', 10);
-const WARMUP = whole('BENCH_WARMUP', 3);
-const CONNECTIONS = whole('BENCH_CONNECTIONS', 50);
-const WAIT_IDLE = whole('BENCH_WAIT_IDLE', 30, 0);
+const NEEDS = positive('BENCH_DEEP_NEEDS', 1_000_000, { integer: true });
+const EVENTS = positive('BENCH_DEEP_EVENTS', 200_000, { integer: true });
+const DURATION = positive('BENCH_DURATION', 10, { integer: true });
+const WARMUP = positive('BENCH_WARMUP', 3, { integer: true });
+const CONNECTIONS = positive('BENCH_CONNECTIONS', 50, { integer: true });
+const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 30, { integer: true, zero: true });
 const DEEP = 900_000;
 const DISTINCT_CURSORS = 12_000;
 const SERVICE_ROUNDS = 300;
@@ -61,14 +62,6 @@ const RESULTS_FILE = join(ROOT, 'bench/results-deep-page.json');
 const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
 const MEASURES = ['service query, no cache', 'HTTP, no page cache', 'HTTP, page cache hits'] as const;
 type Measure = (typeof MEASURES)[number];
-
-function whole(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got '${raw}')`);
-  return n;
-}
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const bearer = (key: string) => `Bearer ${key}`;

@@ -13,9 +13,10 @@ import { RestOpportunitiesDocument, RestOpportunityDocument } from '../facades/g
 import { Contexts, schema } from '../schema/index.ts';
 import { openBenchCore, positions, seed } from './support/deep-page.ts';
 import { packlineEnv, removeTempDir, tempDir } from './support/processes.ts';
-import { formatPercent, machine, markdownTable } from './support/report.ts';
+import { formatPercent, machine, markdownTable, median } from './support/report.ts';
+import { positive } from './support/settings.ts';
 
-const NEEDS = Number(process.env.BENCH_OPERATIONS_NEEDS ?? 20_000);
+const NEEDS = positive('BENCH_OPERATIONS_NEEDS', 20_000, { integer: true });
 const ROUNDS = 3;
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -93,7 +94,6 @@ async function main() {
         micros.get(c)!.push((used.user + used.system) / c.runs);
       }
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const rows = cases.map((c) => {
       const base = median(micros.get(cases.find((o) => o.operation === c.operation && o.engine === 'graphql-js')!)!);
       const own = median(micros.get(c)!);

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { capture } from './support/ceiling.ts';
 import { clean, load, type LoadResult } from './support/load.ts';
 import { ROOT, createOrgKeys, startPackline, tempDir, type PacklineServer } from './support/processes.ts';
-import { formatInt, formatMs, formatPercent, machine, markdownTable } from './support/report.ts';
+import { formatInt, formatMs, formatPercent, machine, markdownTable, median } from './support/report.ts';
 import { positive } from './support/settings.ts';
 
 const DURATION = positive('BENCH_DURATION', 5);
@@ -70,7 +70,6 @@ async function prepare(name: string, server: PacklineServer, orgs: number): Prom
 const sum = (results: LoadResult[]) => {
   const seconds = results.reduce((s, r) => s + r.durationS, 0);
   const total = results.reduce((s, r) => s + r.total, 0);
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     reqPerSec: total / seconds,
     p50: median(results.map((r) => r.p50Ms)),

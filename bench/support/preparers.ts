@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { DeliveryJob } from '../../core/webhooks/envelope.ts';
 import { createInlinePreparer, createPoolPreparer, type DeliveryPreparer } from '../../workers/pool.ts';
+import { median } from './report.ts';
 
 export interface PreparerFigures {
   /** Median wall time of one round (the whole batch), in milliseconds. */
@@ -91,7 +92,5 @@ function figures(rounds: Round[], jobs: number): PreparerFigures {
     mainThreadMs: round2(median(rounds.map((round) => round.busyMs).sort((a, b) => a - b))),
   };
 }
-
-const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

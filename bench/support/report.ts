@@ -25,6 +25,9 @@ export function markdownTable(headers: string[], rows: (string | number)[][]): s
   return [line(headers), rule, ...cells.map(line)].join('\n');
 }
 
+/** The middle value (the upper one of an even count); NaN for none. */
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
 export const formatInt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const formatMs = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 export const formatPercent = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
