@@ -56,7 +56,9 @@ function fakePort(count: number, answer: (delivery: PendingDelivery) => number, 
     settings: async () => ({ value: TARGET, route: ROUTE }),
     pending: async (_target, limit, after) => queue.filter((d) => after === undefined || d.seq > after.seq).slice(0, limit),
     prepare: async (jobs: DeliveryJob[]) =>
-      jobs.map((job): PreparedDelivery => ({ body: job.envelope, headers: { 'webhook-id': job.id } })),
+      jobs.map(
+        (job): PreparedDelivery => ({ body: job.envelope, headers: { 'webhook-id': job.id }, headersText: `webhook-id: ${job.id}` }),
+      ),
     send: async (_route, prepared) => {
       sent.push(prepared.headers['webhook-id']!);
       const delivery = queue.find((d) => d.eventId === prepared.headers['webhook-id'])!;

@@ -120,7 +120,7 @@ export function createPoolPreparer(options: PoolPreparerOptions = {}): DeliveryP
         // Standard JSON comes back without its body: it is the job's own envelope text.
         return parts
           .flat()
-          .map((prepared, i): PreparedDelivery => ('body' in prepared ? prepared : { body: jobs[i]!.envelope, headers: prepared.headers }));
+          .map((prepared, i): PreparedDelivery => ('body' in prepared ? prepared : { body: jobs[i]!.envelope, ...prepared }));
       } catch (error) {
         signal?.throwIfAborted();
         throw error;

@@ -2,7 +2,7 @@ import { Agent, errors, type Dispatcher } from 'undici';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { guardedLookup } from '../core/webhooks/url-policy.ts';
 import type { PreparedDelivery } from '../core/webhooks/envelope.ts';
-import { headersText, rawHeadersText } from '../core/webhooks/attempt-headers.ts';
+import { rawHeadersText } from '../core/webhooks/attempt-headers.ts';
 
 /** The receiver's answer time allowed by the contract. */
 export const DELIVERY_TIMEOUT_MS = 8_000;
@@ -59,7 +59,7 @@ export function createSenderAgent(policy: UrlPolicy): Agent {
  */
 export function send(agent: Agent, target: SendTarget, prepared: PreparedDelivery): Promise<SendResult> {
   return new Promise((resolve) => {
-    const attempt = new Attempt(resolve, prepared.headers);
+    const attempt = new Attempt(resolve, prepared.headersText);
     agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: prepared.headers, body: prepared.body }, attempt);
   });
 }
@@ -82,7 +82,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly resolve: (result: SendResult) => void,
-    private readonly requestHeaders: Record<string, string>,
+    private readonly requestHeaders: string | null,
   ) {
     inFlight.add(this);
     sweep ??= setInterval(sweepDeadlines, SWEEP_MS).unref();
@@ -160,7 +160,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       responseHeaders: null,
       ...result,
       durationMs: Math.round(performance.now() - this.started),
-      requestHeaders: headersText(Object.entries(this.requestHeaders)),
+      requestHeaders: this.requestHeaders,
     });
   }
 

@@ -4,6 +4,7 @@ import type { DeliveryJob, PreparedDelivery, WebhookEnvelope } from '../core/web
 import { renderSuiteCard } from './render/suite-card.ts';
 import { renderTeamChat } from './render/team-chat.ts';
 import { signatureHeaders } from './signing.ts';
+import { headersText } from '../core/webhooks/attempt-headers.ts';
 
 /** Sent with every delivery. */
 export const USER_AGENT = 'Packline-Webhooks/1';
@@ -40,7 +41,7 @@ export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
   if (job.format === 'standard-json' && job.secrets.length > 0) {
     Object.assign(headers, signatureHeaders(body, job.secrets, job.timestamp, id));
   }
-  return { body, headers };
+  return { body, headers, headersText: headersText(headers) };
 }
 
 /** Prepares a batch, in order: the task the worker pool runs. */
@@ -55,6 +56,6 @@ export type PooledDelivery = PreparedDelivery | Omit<PreparedDelivery, 'body'>;
 export function preparePooledDeliveries(jobs: DeliveryJob[]): PooledDelivery[] {
   return jobs.map((job) => {
     const prepared = prepareDelivery(job);
-    return job.format === 'standard-json' ? { headers: prepared.headers } : prepared;
+    return job.format === 'standard-json' ? { headers: prepared.headers, headersText: prepared.headersText } : prepared;
   });
 }

@@ -39,4 +39,6 @@ export interface DeliveryJob {
 export interface PreparedDelivery {
   body: string;
   headers: Record<string, string>;
+  /** The headers as each attempt keeps them (attempt-headers.ts), built beside them, off the sender's path. */
+  headersText: string | null;
 }
