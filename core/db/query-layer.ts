@@ -5,8 +5,11 @@ import type { DatabaseKind } from './orm.ts';
 /**
  * One SQL statement with typed rows, written once with `?` placeholders (PostgreSQL gets `$1…`)
  * or once per database where their SQL differs. Each connection prepares it once and keeps it.
+ * Rows come back as arrays, one value per selected column in order (`columnIndexes` names the
+ * positions): the drivers build an array per row for less than an object with named properties,
+ * which was a third of a computed list page's time on SQLite.
  */
-export interface Statement<Row> {
+export interface Statement<Row extends readonly unknown[]> {
   readonly name: string;
   readonly sqlite: string;
   readonly postgresql: string;
@@ -14,7 +17,10 @@ export interface Statement<Row> {
   readonly row?: Row;
 }
 
-export function statement<Row>(name: string, sql: string | { sqlite: string; postgresql: string }): Statement<Row> {
+export function statement<Row extends readonly unknown[]>(
+  name: string,
+  sql: string | { sqlite: string; postgresql: string },
+): Statement<Row> {
   const { sqlite, postgresql } = typeof sql === 'string' ? { sqlite: sql, postgresql: sql } : sql;
   let n = 0;
   return { name, sqlite, postgresql: postgresql.replace(/\?/g, () => `$${++n}`) };
@@ -23,7 +29,12 @@ export function statement<Row>(name: string, sql: string | { sqlite: string; pos
 /** Runs statements on one database, on MikroORM's own connections. */
 export interface QueryRunner {
   readonly kind: DatabaseKind;
-  all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]>;
+  all<Row extends readonly unknown[]>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]>;
+}
+
+/** The position of each column in a row of `columns`: `row[at.title]`. */
+export function columnIndexes<const C extends readonly string[]>(columns: C): { readonly [K in C[number]]: number } {
+  return Object.fromEntries(columns.map((column, i) => [column, i])) as { readonly [K in C[number]]: number };
 }
 
 interface Pool<Connection> {
@@ -31,14 +42,19 @@ interface Pool<Connection> {
   releaseConnection(connection: Connection): Promise<void>;
 }
 
+interface SqliteStatement {
+  all(params: readonly unknown[]): unknown[];
+  raw(on: boolean): unknown;
+}
+
 interface SqliteConnection {
-  prepare(sql: string): { all(params: readonly unknown[]): unknown[] };
+  prepare(sql: string): SqliteStatement;
   readonly inTransaction: boolean;
   readonly open?: boolean;
 }
 
 interface PostgresClient {
-  query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name: string; text: string; values: readonly unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[] }>;
 }
 
 const poolOf = <C>(orm: MikroORM) => (orm.em as unknown as { getKnex(): { client: Pool<C> } }).getKnex().client;
@@ -54,21 +70,32 @@ class SqliteRunner implements QueryRunner {
   readonly kind = 'sqlite' as const;
   private connection: SqliteConnection | undefined;
   private readonly pool: Pool<SqliteConnection>;
+  /** Statements switched to array rows (the connection keeps one per SQL text, used by this layer only). */
+  private readonly arrays = new WeakSet<SqliteStatement>();
 
   constructor(orm: MikroORM) {
     this.pool = poolOf<SqliteConnection>(orm);
   }
 
-  async all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
+  async all<Row extends readonly unknown[]>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
     const idle = this.connection;
-    if (idle && idle.open !== false && !idle.inTransaction) return idle.prepare(statement.sqlite).all(params) as Row[];
+    if (idle && idle.open !== false && !idle.inTransaction) return this.run(idle, statement, params);
     const connection = await this.pool.acquireConnection();
     try {
       this.connection = connection;
-      return connection.prepare(statement.sqlite).all(params) as Row[];
+      return this.run(connection, statement, params);
     } finally {
       await this.pool.releaseConnection(connection);
     }
+  }
+
+  private run<Row extends readonly unknown[]>(connection: SqliteConnection, statement: Statement<Row>, params: readonly unknown[]): Row[] {
+    const prepared = connection.prepare(statement.sqlite);
+    if (!this.arrays.has(prepared)) {
+      prepared.raw(true);
+      this.arrays.add(prepared);
+    }
+    return prepared.all(params) as Row[];
   }
 }
 
@@ -81,10 +108,10 @@ class PostgresRunner implements QueryRunner {
     this.pool = poolOf<PostgresClient>(orm);
   }
 
-  async all<Row>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
+  async all<Row extends readonly unknown[]>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
     const client = await this.pool.acquireConnection();
     try {
-      return (await client.query({ name: statement.name, text: statement.postgresql, values: params })).rows as Row[];
+      return (await client.query({ name: statement.name, text: statement.postgresql, values: params, rowMode: 'array' })).rows as Row[];
     } finally {
       await this.pool.releaseConnection(client);
     }

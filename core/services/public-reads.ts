@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { KeysetPosition } from '../cursor.ts';
-import { statement, type QueryRunner } from '../db/query-layer.ts';
+import { columnIndexes, statement, type QueryRunner } from '../db/query-layer.ts';
 import { rowCodec, type RowCodec } from '../db/row-codec.ts';
 import {
   DISCOVERABLE_ORGANIZATION_SQL,
@@ -24,59 +24,114 @@ import {
 // comparison, `(published_at, id) < (?, ?)`: SQLite and PostgreSQL both seek a `(…, column, id)`
 // index straight to it, where `column <= t and (column < t or id < i)` scans every row sharing `t`.
 
-const NEED_COLUMNS =
-  'id, organization_id, title, description, required_expertise, remote_allowed, city, region, country, deadline, ' +
-  'state, discreet, demo, version, published_at, withdrawn_at, updated_at';
-const EVENT_COLUMNS =
-  'id, host_id, title, description, starts_at, ends_at, timezone, online, city, region, country, ' +
-  'status, demo, version, cancelled_at, updated_at';
-const ORGANIZATION_COLUMNS =
-  'id, name, plan, listed, demo, complete, description, website, logo_url, sectors, capabilities, networks, city, region, country, ' +
-  'partner_payments_due, partner_payments_confirmed, partners_count, completed_packs, references_count, certifications_count, ' +
-  'created_at, updated_at';
+// Rows are arrays in the order of these lists (the query layer's array rows); `id` comes first.
+const NEED_COLUMNS = [
+  'id',
+  'organization_id',
+  'title',
+  'description',
+  'required_expertise',
+  'remote_allowed',
+  'city',
+  'region',
+  'country',
+  'deadline',
+  'state',
+  'discreet',
+  'demo',
+  'version',
+  'published_at',
+  'withdrawn_at',
+  'updated_at',
+] as const;
+const EVENT_COLUMNS = [
+  'id',
+  'host_id',
+  'title',
+  'description',
+  'starts_at',
+  'ends_at',
+  'timezone',
+  'online',
+  'city',
+  'region',
+  'country',
+  'status',
+  'demo',
+  'version',
+  'cancelled_at',
+  'updated_at',
+] as const;
+const ORGANIZATION_COLUMNS = [
+  'id',
+  'name',
+  'plan',
+  'listed',
+  'demo',
+  'complete',
+  'description',
+  'website',
+  'logo_url',
+  'sectors',
+  'capabilities',
+  'networks',
+  'city',
+  'region',
+  'country',
+  'partner_payments_due',
+  'partner_payments_confirmed',
+  'partners_count',
+  'completed_packs',
+  'references_count',
+  'certifications_count',
+  'created_at',
+  'updated_at',
+] as const;
+const N = columnIndexes(NEED_COLUMNS);
+const E = columnIndexes(EVENT_COLUMNS);
+const O = columnIndexes(ORGANIZATION_COLUMNS);
 
 /**
  * `id in (the ids)`, with the list as one parameter: one prepared statement for any number of
  * ids. On SQLite the list's rows lead the join (`cross join` fixes the order), so each id is one
  * primary-key lookup rather than a scan of the table probing the list.
  */
-const byIds = (table: string, columns: string, where: string) => ({
+const byIds = (table: string, columns: readonly string[], where: string) => ({
   sqlite:
-    `select ${columns
-      .split(', ')
-      .map((c) => `t.${c}`)
-      .join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` + (where ? ` where ${where}` : ''),
-  postgresql: `select ${columns} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
+    `select ${columns.map((c) => `t.${c}`).join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` +
+    (where ? ` where ${where}` : ''),
+  postgresql: `select ${columns.join(', ')} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
 });
+const list = (columns: readonly string[]) => columns.join(', ');
 
-type Row = Record<string, unknown>;
+type Row = readonly unknown[];
 
 const STATEMENTS = {
   needsById: statement<Row>('public_needs_by_id', byIds('needs', NEED_COLUMNS, PUBLIC_NEED_SQL)),
   needsFirst: statement<Row>(
     'public_needs_first',
-    `select ${NEED_COLUMNS} from needs where ${PUBLIC_NEED_SQL} order by published_at desc, id desc limit ?`,
+    `select ${list(NEED_COLUMNS)} from needs where ${PUBLIC_NEED_SQL} order by published_at desc, id desc limit ?`,
   ),
   needsAfter: statement<Row>(
     'public_needs_after',
-    `select ${NEED_COLUMNS} from needs where ${PUBLIC_NEED_SQL} and (published_at, id) < (?, ?) ` +
+    `select ${list(NEED_COLUMNS)} from needs where ${PUBLIC_NEED_SQL} and (published_at, id) < (?, ?) ` +
       'order by published_at desc, id desc limit ?',
   ),
   eventsById: statement<Row>('public_events_by_id', byIds('events', EVENT_COLUMNS, PUBLIC_EVENT_SQL)),
   eventsFirst: statement<Row>(
     'public_events_first',
-    `select ${EVENT_COLUMNS} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? order by starts_at, id limit ?`,
+    `select ${list(EVENT_COLUMNS)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? order by starts_at, id limit ?`,
   ),
   eventsAfter: statement<Row>(
     'public_events_after',
-    `select ${EVENT_COLUMNS} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? and (starts_at, id) > (?, ?) ` +
+    `select ${list(EVENT_COLUMNS)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? and (starts_at, id) > (?, ?) ` +
       'order by starts_at, id limit ?',
   ),
   organizationsById: statement<Row>('organizations_by_id', byIds('organizations', ORGANIZATION_COLUMNS, '')),
-  organizationNames: statement<{ id: string; name: string }>('organization_names_by_id', byIds('organizations', 'id, name', '')),
+  organizationNames: statement<[id: string, name: string]>('organization_names_by_id', byIds('organizations', ['id', 'name'], '')),
   discoverable: statement<Row>(
     'discoverable_organizations',
-    `select ${ORGANIZATION_COLUMNS} from organizations where ${DISCOVERABLE_ORGANIZATION_SQL} order by id`,
+    `select ${list(ORGANIZATION_COLUMNS)} from organizations where ${DISCOVERABLE_ORGANIZATION_SQL} order by id`,
   ),
 };
 
@@ -124,7 +179,7 @@ export class PublicReads {
     );
     this.names = loader(async (ids) => {
       const rows = await this.runner.all(STATEMENTS.organizationNames, [this.idList(ids)]);
-      return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name }]));
+      return new Map(rows.map(([id, name]) => [id, { id, name }]));
     });
   }
 
@@ -133,27 +188,27 @@ export class PublicReads {
     return this.needs.load(id);
   }
 
-  private needOf(arg: Row): NeedView {
+  private needOf(row: Row): NeedView {
     const c = this.codec;
     return needView(
       {
-        id: arg.id as string,
-        organization: { id: arg.organization_id as string },
-        title: arg.title as string,
-        description: arg.description as string,
-        requiredExpertise: c.readJson<string[]>(arg.required_expertise),
-        remoteAllowed: c.readBool(arg.remote_allowed),
-        city: (arg.city as string | null) ?? null,
-        region: (arg.region as string | null) ?? null,
-        country: (arg.country as string | null) ?? null,
-        deadline: c.readOptionalDate(arg.deadline),
-        state: arg.state as NeedView['admin']['state'],
-        discreet: c.readBool(arg.discreet),
-        demo: c.readBool(arg.demo),
-        version: Number(arg.version),
-        publishedAt: c.readOptionalDate(arg.published_at),
-        withdrawnAt: c.readOptionalDate(arg.withdrawn_at),
-        updatedAt: c.readDate(arg.updated_at),
+        id: row[N.id] as string,
+        organization: { id: row[N.organization_id] as string },
+        title: row[N.title] as string,
+        description: row[N.description] as string,
+        requiredExpertise: c.readJson<string[]>(row[N.required_expertise]),
+        remoteAllowed: c.readBool(row[N.remote_allowed]),
+        city: (row[N.city] as string | null) ?? null,
+        region: (row[N.region] as string | null) ?? null,
+        country: (row[N.country] as string | null) ?? null,
+        deadline: c.readOptionalDate(row[N.deadline]),
+        state: row[N.state] as NeedView['admin']['state'],
+        discreet: c.readBool(row[N.discreet]),
+        demo: c.readBool(row[N.demo]),
+        version: Number(row[N.version]),
+        publishedAt: c.readOptionalDate(row[N.published_at]),
+        withdrawnAt: c.readOptionalDate(row[N.withdrawn_at]),
+        updatedAt: c.readDate(row[N.updated_at]),
       },
       this.links,
     );
@@ -167,7 +222,7 @@ export class PublicReads {
     return this.page(
       rows,
       (row) => this.needOf(row),
-      (row) => this.codec.readOptionalDate(row.published_at)?.getTime() ?? 0,
+      (row) => this.codec.readOptionalDate(row[N.published_at])?.getTime() ?? 0,
     );
   }
 
@@ -176,26 +231,26 @@ export class PublicReads {
     return this.events.load(id);
   }
 
-  private eventOf(arg: Row): EventView {
+  private eventOf(row: Row): EventView {
     const c = this.codec;
     return eventView(
       {
-        id: arg.id as string,
-        host: { id: arg.host_id as string },
-        title: arg.title as string,
-        description: arg.description as string,
-        startsAt: c.readDate(arg.starts_at),
-        endsAt: c.readDate(arg.ends_at),
-        timezone: arg.timezone as string,
-        online: c.readBool(arg.online),
-        city: (arg.city as string | null) ?? null,
-        region: (arg.region as string | null) ?? null,
-        country: (arg.country as string | null) ?? null,
-        status: arg.status as EventView['admin']['status'],
-        demo: c.readBool(arg.demo),
-        version: Number(arg.version),
-        cancelledAt: c.readOptionalDate(arg.cancelled_at),
-        updatedAt: c.readDate(arg.updated_at),
+        id: row[E.id] as string,
+        host: { id: row[E.host_id] as string },
+        title: row[E.title] as string,
+        description: row[E.description] as string,
+        startsAt: c.readDate(row[E.starts_at]),
+        endsAt: c.readDate(row[E.ends_at]),
+        timezone: row[E.timezone] as string,
+        online: c.readBool(row[E.online]),
+        city: (row[E.city] as string | null) ?? null,
+        region: (row[E.region] as string | null) ?? null,
+        country: (row[E.country] as string | null) ?? null,
+        status: row[E.status] as EventView['admin']['status'],
+        demo: c.readBool(row[E.demo]),
+        version: Number(row[E.version]),
+        cancelledAt: c.readOptionalDate(row[E.cancelled_at]),
+        updatedAt: c.readDate(row[E.updated_at]),
       },
       this.links,
     );
@@ -210,7 +265,7 @@ export class PublicReads {
     return this.page(
       rows,
       (row) => this.eventOf(row),
-      (row) => this.codec.readDate(row.starts_at).getTime(),
+      (row) => this.codec.readDate(row[E.starts_at]).getTime(),
     );
   }
 
@@ -237,35 +292,35 @@ export class PublicReads {
   private organization(r: Row): OrganizationRecord {
     const c = this.codec;
     return {
-      id: r.id as string,
-      name: r.name as string,
-      plan: r.plan as OrganizationRecord['plan'],
-      listed: c.readBool(r.listed),
-      demo: c.readBool(r.demo),
-      complete: c.readBool(r.complete),
-      description: r.description as string,
-      website: (r.website as string | null) ?? null,
-      logoUrl: (r.logo_url as string | null) ?? null,
-      sectors: c.readJson<string[]>(r.sectors),
-      capabilities: c.readJson<string[]>(r.capabilities),
-      networks: c.readJson<string[]>(r.networks),
-      city: (r.city as string | null) ?? null,
-      region: (r.region as string | null) ?? null,
-      country: (r.country as string | null) ?? null,
-      partnerPaymentsDue: Number(r.partner_payments_due),
-      partnerPaymentsConfirmed: Number(r.partner_payments_confirmed),
-      partnersCount: Number(r.partners_count),
-      completedPacks: Number(r.completed_packs),
-      referencesCount: Number(r.references_count),
-      certificationsCount: Number(r.certifications_count),
-      createdAt: c.readDate(r.created_at),
-      updatedAt: c.readDate(r.updated_at),
+      id: r[O.id] as string,
+      name: r[O.name] as string,
+      plan: r[O.plan] as OrganizationRecord['plan'],
+      listed: c.readBool(r[O.listed]),
+      demo: c.readBool(r[O.demo]),
+      complete: c.readBool(r[O.complete]),
+      description: r[O.description] as string,
+      website: (r[O.website] as string | null) ?? null,
+      logoUrl: (r[O.logo_url] as string | null) ?? null,
+      sectors: c.readJson<string[]>(r[O.sectors]),
+      capabilities: c.readJson<string[]>(r[O.capabilities]),
+      networks: c.readJson<string[]>(r[O.networks]),
+      city: (r[O.city] as string | null) ?? null,
+      region: (r[O.region] as string | null) ?? null,
+      country: (r[O.country] as string | null) ?? null,
+      partnerPaymentsDue: Number(r[O.partner_payments_due]),
+      partnerPaymentsConfirmed: Number(r[O.partner_payments_confirmed]),
+      partnersCount: Number(r[O.partners_count]),
+      completedPacks: Number(r[O.completed_packs]),
+      referencesCount: Number(r[O.references_count]),
+      certificationsCount: Number(r[O.certifications_count]),
+      createdAt: c.readDate(r[O.created_at]),
+      updatedAt: c.readDate(r[O.updated_at]),
     };
   }
 
   private async byId<V>(st: (typeof STATEMENTS)['needsById'], ids: readonly string[], view: (row: Row) => V): Promise<Map<string, V>> {
     const rows = await this.runner.all(st, [this.idList(ids)]);
-    return new Map(rows.map((row) => [row.id as string, view(row)]));
+    return new Map(rows.map((row) => [row[0] as string, view(row)]));
   }
 
   /** The id list parameter: a JSON array on SQLite (json_each), an array on PostgreSQL (any). */
