@@ -7,8 +7,35 @@ import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './envelope.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { all, allForIds, ATTEMPT_COLUMNS, DELIVERY_COLUMNS, forIds, insert, run, type Script } from './delivery-sql.ts';
+import { all, allForIds, forIds, insert, run, type Script } from '../db/scripts.ts';
 import type { RowCodec } from '../db/row-codec.ts';
+
+const DELIVERY_COLUMNS = [
+  'id',
+  'destination_id',
+  'organization_id',
+  'seq',
+  'event_id',
+  'type',
+  'envelope',
+  'test',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'created_at',
+] as const;
+
+const ATTEMPT_COLUMNS = [
+  'delivery_id',
+  'number',
+  'at',
+  'duration_ms',
+  'status_code',
+  'error',
+  'response_excerpt',
+  'request_headers',
+  'response_headers',
+] as const;
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '../db/orm.ts';
 import { RowCodec } from '../db/row-codec.ts';
-import { insertSql, type Script, type SqlOp } from './delivery-sql.ts';
+import { insertSql, type Script, type SqlOp } from '../db/scripts.ts';
 import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */

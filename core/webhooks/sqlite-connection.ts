@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 import { SQLITE_CONNECTION_PRAGMAS } from '../db/sqlite-pragmas.ts';
 import { RowCodec } from '../db/row-codec.ts';
-import { insertSql, type Script, type SqlOp } from './delivery-sql.ts';
+import { insertSql, type Script, type SqlOp } from '../db/scripts.ts';
 import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 interface Statement {

@@ -1,14 +1,15 @@
 /**
- * Plain SQL for the dispatcher's hot path: turning outbox rows into deliveries, reading a lane's
- * queue, recording attempts. Going through entities there cost more than the HTTP requests
- * themselves (entity construction and change tracking for rows that are written once and read
- * once), so these statements bypass the unit of work and write rows as MikroORM's platforms
- * store them (see `RowCodec` in core/db/row-codec.ts). Everything else about deliveries stays on the entities.
+ * Scripts: units of database work written once for both databases, in plain SQL, beside the
+ * query layer's single statements (query-layer.ts). The dispatcher's hot path uses them (turning
+ * outbox rows into deliveries, reading a lane's queue, recording attempts, leasing lanes: see
+ * core/webhooks/delivery-scripts.ts): going through entities there cost more than the HTTP
+ * requests themselves, so these statements bypass the unit of work and write rows as MikroORM's
+ * platforms store them (`RowCodec` in row-codec.ts).
  *
- * Each unit of work is written once, as a `Script`: a generator that yields statements and gets
- * their rows back (delivery-scripts.ts). A runner carries it out on one database: on SQLite
- * synchronously, on a thread and a connection of its own; on PostgreSQL through MikroORM's pool
- * (script-runners.ts).
+ * A `Script` is a generator that yields statements and gets their rows back. A runner carries it
+ * out on one database: on PostgreSQL the query layer's runner, in a transaction on one of the
+ * ORM pool's connections; on SQLite the delivery store's own connection on a thread of its own
+ * (core/webhooks/script-runners.ts).
  */
 
 export type SqlOp =
@@ -62,30 +63,3 @@ export function insertSql(table: string, columns: readonly string[], count: numb
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   return `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: count }, () => tuple).join(', ')}`;
 }
-
-export const DELIVERY_COLUMNS = [
-  'id',
-  'destination_id',
-  'organization_id',
-  'seq',
-  'event_id',
-  'type',
-  'envelope',
-  'test',
-  'status',
-  'attempts',
-  'next_attempt_at',
-  'created_at',
-] as const;
-
-export const ATTEMPT_COLUMNS = [
-  'delivery_id',
-  'number',
-  'at',
-  'duration_ms',
-  'status_code',
-  'error',
-  'response_excerpt',
-  'request_headers',
-  'response_headers',
-] as const;
