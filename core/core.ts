@@ -115,11 +115,13 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const bus = options.redisUrl ? new RedisChangeBus(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
   if (bus) feed.attachBus(bus);
   const links = { publicBaseUrl: options.publicBaseUrl };
+  // One query runner per database: the public reads' statements and, on PostgreSQL, the dispatcher's scripts.
+  const queries = createQueryRunner(db, databaseKind(options));
   const deps: ServiceDeps = {
     links,
     cursors: new CursorCodec(secret),
     feed,
-    reads: new PublicReads(createQueryRunner(db, databaseKind(options)), links),
+    reads: new PublicReads(queries, links),
     forUpdate: lockOptions(databaseKind(options)),
     webhooks: { box, policy: urlPolicy },
   };
@@ -127,7 +129,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
   const directory = new DirectorySnapshot(deps.reads, feed);
-  const deliveryStore = new DeliveryStore(createScriptRunner(db, databaseKind(options)), box);
+  const deliveryStore = new DeliveryStore(createScriptRunner(db, queries), box);
   let liveLimits: LiveLimits | undefined;
   return {
     db,

@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/core';
+import { LRUCache } from 'lru-cache';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 import type { DatabaseKind } from './orm.ts';
+import { insertSql, type Script, type SqlOp } from './scripts.ts';
 
 /**
  * One SQL statement with typed rows, written once with `?` placeholders (PostgreSQL gets `$1…`)
@@ -22,8 +24,13 @@ export function statement<Row extends readonly unknown[]>(
   sql: string | { sqlite: string; postgresql: string },
 ): Statement<Row> {
   const { sqlite, postgresql } = typeof sql === 'string' ? { sqlite: sql, postgresql: sql } : sql;
+  return { name, sqlite, postgresql: numbered(postgresql) };
+}
+
+/** PostgreSQL's placeholders: `?` becomes `$1`, `$2`… */
+function numbered(sql: string): string {
   let n = 0;
-  return { name, sqlite, postgresql: postgresql.replace(/\?/g, () => `$${++n}`) };
+  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
 /** Runs statements on one database, on MikroORM's own connections. */
@@ -54,8 +61,13 @@ interface SqliteConnection {
 }
 
 interface PostgresClient {
-  query(config: { name: string; text: string; values: readonly unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values?: readonly unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
+
+/** Rows per multi-row insert on PostgreSQL: fewer round trips; far below its parameter limit. */
+const POSTGRESQL_INSERT_ROWS = 400;
+/** Texts of script statements kept with their numbered placeholders. */
+const TEXTS_KEPT = 1_000;
 
 const poolOf = <C>(orm: MikroORM) => (orm.em as unknown as { getKnex(): { client: Pool<C> } }).getKnex().client;
 
@@ -99,10 +111,15 @@ class SqliteRunner implements QueryRunner {
   }
 }
 
-/** PostgreSQL: the ORM's pool; each connection prepares a named statement once (node-postgres keeps it). */
-class PostgresRunner implements QueryRunner {
+/**
+ * PostgreSQL: the ORM's pool; each connection prepares a named statement once (node-postgres
+ * keeps it). It carries out scripts (scripts.ts) too, each on one connection, a write script in a
+ * transaction of its own: the dispatcher's bookkeeping on PostgreSQL.
+ */
+export class PostgresRunner implements QueryRunner {
   readonly kind = 'postgresql' as const;
   private readonly pool: Pool<PostgresClient>;
+  private readonly texts = new LRUCache<string, string>({ max: TEXTS_KEPT });
 
   constructor(orm: MikroORM) {
     this.pool = poolOf<PostgresClient>(orm);
@@ -116,9 +133,65 @@ class PostgresRunner implements QueryRunner {
       await this.pool.releaseConnection(client);
     }
   }
+
+  /** Runs `script` on one connection; `write` wraps it in a transaction, rolled back if it throws. */
+  async script<T>(mode: 'read' | 'write', script: Script<T>): Promise<T> {
+    const client = await this.pool.acquireConnection();
+    let open = false;
+    try {
+      if (mode === 'write') {
+        await client.query({ text: 'begin' });
+        open = true;
+      }
+      const result = await this.drive(client, script);
+      if (open) {
+        open = false;
+        await client.query({ text: 'commit' });
+      }
+      return result;
+    } catch (error) {
+      if (open) await client.query({ text: 'rollback' }).catch(() => undefined);
+      throw error;
+    } finally {
+      await this.pool.releaseConnection(client);
+    }
+  }
+
+  private async drive<T>(client: PostgresClient, script: Script<T>): Promise<T> {
+    let step = script.next();
+    while (!step.done) {
+      const op: SqlOp = step.value;
+      let result: unknown;
+      if (op.op === 'all') result = await this.execute(client, op.sql, op.params);
+      else if (op.op === 'run') await this.execute(client, op.sql, op.params);
+      else {
+        for (let start = 0; start < op.rows.length; start += POSTGRESQL_INSERT_ROWS) {
+          const chunk = op.rows.slice(start, start + POSTGRESQL_INSERT_ROWS);
+          await this.execute(client, insertSql(op.table, op.columns, chunk.length), chunk.flat());
+        }
+      }
+      step = script.next(result);
+    }
+    return step.value;
+  }
+
+  /** One statement of a script: rows as objects (scripts read columns by name), a span when tracing. */
+  private async execute(client: PostgresClient, sql: string, params: readonly unknown[]): Promise<unknown[]> {
+    let text = this.texts.get(sql);
+    if (text === undefined) {
+      text = numbered(sql);
+      this.texts.set(sql, text);
+    }
+    const query = { text, values: params };
+    if (!tracingOn) return (await client.query(query)).rows;
+    return withSpan('SQL', sqlAttributes('postgresql', text), async () => (await client.query(query)).rows);
+  }
 }
 
-/** The query runner of the database behind `orm`: one per database, for the life of the process. */
+/**
+ * The query runner of the database behind `orm`: one per database, for the life of the process.
+ * On PostgreSQL it is a `PostgresRunner`, which runs the dispatcher's scripts as well.
+ */
 export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunner {
   const runner = kind === 'sqlite' ? new SqliteRunner(orm) : new PostgresRunner(orm);
   // Decided once: with tracing off, statements run with no hook at all.
@@ -127,13 +200,13 @@ export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunne
 
 /** A span per statement: its name and text with placeholders, never its parameters. */
 function tracedRunner(runner: QueryRunner): QueryRunner {
-  return {
-    kind: runner.kind,
-    all: (statement, params) =>
-      withSpan(
-        `SQL ${statement.name}`,
-        sqlAttributes(runner.kind, runner.kind === 'sqlite' ? statement.sqlite : statement.postgresql, statement.name),
-        () => runner.all(statement, params),
-      ),
-  };
+  // The runner's own class stays its prototype: a PostgresRunner's scripts (spans per statement already) run as they are.
+  const traced = Object.create(runner) as QueryRunner;
+  traced.all = (statement, params) =>
+    withSpan(
+      `SQL ${statement.name}`,
+      sqlAttributes(runner.kind, runner.kind === 'sqlite' ? statement.sqlite : statement.postgresql, statement.name),
+      () => runner.all(statement, params),
+    );
+  return traced;
 }

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseKind } from '../db/orm.ts';
 import { RowCodec } from '../db/row-codec.ts';
-import { insertSql, type Script, type SqlOp } from '../db/scripts.ts';
+import { PostgresRunner, type QueryRunner } from '../db/query-layer.ts';
 import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */
@@ -14,56 +14,24 @@ export interface ScriptRunner {
 
 const CLOSED = 'The delivery store is closed';
 
-/** Rows per multi-row insert on PostgreSQL: fewer round trips; far below its parameter limit. */
-const POSTGRESQL_INSERT_ROWS = 400;
-
-/** Runs scripts through MikroORM's connection pool (PostgreSQL). */
-export class OrmScriptRunner implements ScriptRunner {
-  private readonly codec: RowCodec;
+/** Runs scripts through the query layer's PostgreSQL runner: one connection of the ORM's pool per script. */
+export class PostgresScriptRunner implements ScriptRunner {
+  readonly kind = 'postgresql' as const;
+  private readonly codec = new RowCodec('postgresql');
   private closed = false;
 
-  constructor(
-    private readonly orm: MikroORM,
-    readonly kind: DatabaseKind,
-  ) {
-    this.codec = new RowCodec(kind);
-  }
+  constructor(private readonly runner: PostgresRunner) {}
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
     const { mode, script } = scriptOf(name, this.codec, args);
-    if (mode === 'read') return drive(this.orm.em.fork(), script);
-    return this.orm.em.fork().transactional((em) => drive(em, script));
+    return this.runner.script(mode, script);
   }
 
   /** Later calls are refused; the pool itself belongs to the ORM. */
   async close(): Promise<void> {
     this.closed = true;
   }
-}
-
-type EntityManager = MikroORM['em'];
-
-async function drive<T>(em: EntityManager, script: Script<T>): Promise<T> {
-  const connection = em.getConnection();
-  const context = em.getTransactionContext();
-  let step = script.next();
-  while (!step.done) {
-    const op: SqlOp = step.value;
-    let result: unknown;
-    if (op.op === 'all') {
-      result = await connection.execute(op.sql, [...op.params], 'all', context);
-    } else if (op.op === 'run') {
-      await connection.execute(op.sql, [...op.params], 'run', context);
-    } else {
-      for (let start = 0; start < op.rows.length; start += POSTGRESQL_INSERT_ROWS) {
-        const chunk = op.rows.slice(start, start + POSTGRESQL_INSERT_ROWS);
-        await connection.execute(insertSql(op.table, op.columns, chunk.length), chunk.flat(), 'run', context);
-      }
-    }
-    step = script.next(result);
-  }
-  return step.value;
 }
 
 interface Reply {
@@ -133,7 +101,11 @@ export class SqliteThreadRunner implements ScriptRunner {
   }
 }
 
-/** The runner for the database behind `orm`: a thread of its own on SQLite, the ORM's pool otherwise. */
-export function createScriptRunner(orm: MikroORM, kind: DatabaseKind): ScriptRunner {
-  return kind === 'sqlite' ? new SqliteThreadRunner(orm.config.get('dbName')!) : new OrmScriptRunner(orm, kind);
+/**
+ * The runner for the database behind `orm`: on SQLite a thread and a connection of its own; on
+ * PostgreSQL the query layer's runner `queries` (the one the public reads use).
+ */
+export function createScriptRunner(orm: MikroORM, queries: QueryRunner): ScriptRunner {
+  if (queries instanceof PostgresRunner) return new PostgresScriptRunner(queries);
+  return new SqliteThreadRunner(orm.config.get('dbName')!);
 }
