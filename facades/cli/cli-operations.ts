@@ -83,7 +83,10 @@ export const CLI_OPERATIONS = /* GraphQL */ `
     }
   }
   query CliDelivery($id: ID!) {
-    webhookDelivery(id: $id) { ...CliDelivery attempts { number at durationMs statusCode error responseExcerpt } }
+    webhookDelivery(id: $id) {
+      ...CliDelivery
+      attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } }
+    }
   }
   mutation CliRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...CliDelivery } }
   mutation CliBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
-import { runCli, runJson } from '../cli/run-cli.ts';
+import { eventually, runCli, runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
@@ -92,6 +92,28 @@ describe('naming, editing, pausing and resuming a destination', () => {
         },
       ),
     ).rejects.toThrow(/kinds must name at least one event kind|private or reserved/);
+  });
+
+  it("deliveries show lists each attempt with the headers sent, signatures included, and the receiver's", async () => {
+    const { destination } = await create('Shown', '/hooks/shown');
+    await publishNeed(stack, 'edit-org', { title: 'Shown in the CLI' });
+    const [delivery] = await eventually(
+      () => deliveries(stack, 'edit-org', destination.id),
+      (list) => list.length === 1 && list[0]!.status === 'succeeded',
+      { timeoutMs: 10_000, what: 'a recorded delivery' },
+    );
+    const text = await runCli(['deliveries', 'show', delivery!.id], stack.env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^attempt 1 at \S+: HTTP 2\d\d, \d+ ms$/m);
+    expect(text.stdout).toContain('  headers sent:\n    content-type: application/json');
+    expect(text.stdout).toMatch(/^ {4}webhook-signature: v1,\S+=$/m);
+    expect(text.stdout).toMatch(/^ {2}headers received:\n {4}\S+: /m);
+    const shown = await runJson<{ attempts: { request_headers: { name: string; value: string }[] }[] }>(
+      ['deliveries', 'show', delivery!.id],
+      stack.env,
+    );
+    const sent = shown.attempts[0]!.request_headers;
+    expect(sent.find((h) => h.name === 'webhook-id')?.value).toBe(receiver.on('/hooks/shown')[0]!.headers['webhook-id']);
   });
 
   it('pauses a destination: nothing accrues while paused; resumed, it takes events from then on', async () => {

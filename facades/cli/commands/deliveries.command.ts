@@ -2,6 +2,17 @@ import { STRING, noPositionals, optional, parse, positional, required } from '..
 import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
 
 type Delivery = Record<string, unknown> & { id: string };
+type Header = { name: string; value: string };
+type Attempt = {
+  number: number;
+  at: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  requestHeaders: Header[] | null;
+  responseHeaders: Header[] | null;
+};
 type Page = { webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
 
 export async function deliveries(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
@@ -28,10 +39,11 @@ export async function deliveries(rt: Runtime, sub: string | undefined, args: str
     }
     case 'show': {
       const usage = 'packline deliveries show DELIVERY_ID [--json]';
-      const data = await rt.run<{ webhookDelivery: Delivery }>('CliDelivery', {
+      const data = await rt.run<{ webhookDelivery: Delivery & { attempts: Attempt[] } }>('CliDelivery', {
         id: positional(parse(args, {}, usage), 'delivery id', usage),
       });
-      return { json: snakeCase(data.webhookDelivery), text: describeRecord(data.webhookDelivery) };
+      const { attempts, ...delivery } = data.webhookDelivery;
+      return { json: snakeCase(data.webhookDelivery), text: [describeRecord(delivery), ...attempts.map(describeAttempt)].join('\n\n') };
     }
     case 'retry': {
       const usage = 'packline deliveries retry DELIVERY_ID [--json]';
@@ -43,4 +55,17 @@ export async function deliveries(rt: Runtime, sub: string | undefined, args: str
     default:
       throw new CliError(`Unknown command 'deliveries ${sub ?? ''}'. Commands: deliveries list | show | retry`);
   }
+}
+
+/** One attempt as the delivery page shows it: the outcome, then the headers each way and the answer's start. */
+function describeAttempt(a: Attempt): string {
+  const outcome = a.statusCode === null ? (a.error ?? 'no answer') : `HTTP ${a.statusCode}${a.error ? ` (${a.error})` : ''}`;
+  const headers = (title: string, list: Header[] | null, none: string) =>
+    list ? [`  ${title}:`, ...list.map((h) => `    ${h.name}: ${h.value}`)] : [`  ${title}: ${none}`];
+  return [
+    `attempt ${a.number} at ${a.at}: ${outcome}, ${a.durationMs} ms`,
+    ...headers('headers sent', a.requestHeaders, 'not recorded'),
+    ...headers('headers received', a.responseHeaders, a.statusCode === null ? 'none (no answer)' : 'not recorded'),
+    `  answer: ${a.responseExcerpt ?? '—'}`,
+  ].join('\n');
 }
