@@ -1,6 +1,6 @@
 // The table `npm run bench` writes to bench/RESULTS.md and the README: rendered from fixed results.
 import { describe, expect, it } from 'vitest';
-import { README_END, README_START, renderSummary, replaceBenchBlock, type Summary } from '../../bench/all.bench.ts';
+import { README_END, README_START, renderSummary, replaceBenchBlock, type Summary } from '../../bench/support/summary.ts';
 import type { LoadResult } from '../../bench/support/load.ts';
 import { peerRow } from '../../bench/support/peer-report.ts';
 import type { Comparison } from '../../bench/support/peer-compare.ts';
@@ -45,7 +45,7 @@ function summary(overrides: Partial<Summary> = {}): Summary {
     ranAt: '2026-01-02T03:04:05.000Z',
     finishedAt: '2026-01-02T03:20:00.000Z',
     settings: { durationS: 10, warmupS: 3, connections: 100 },
-    runs: ['rest', 'webhooks', 'mcp', 'peer'].map((name) => ({ name, exitCode: 0, seconds: 60, fresh: true })),
+    runs: (['rest', 'webhooks', 'mcp', 'peer'] as const).map((name) => ({ name, exitCode: 0, seconds: 60, fresh: true })),
     rest: {
       at: '2026-01-02T03:06:00.000Z',
       settings: { durationS: 10, warmupS: 3, connections: 100, p99TargetMs: 25 },
