@@ -3,8 +3,21 @@
 // transaction of thousands of rows that arrived before it (callers that need a write before a
 // read await the write, so the order between the two kinds of messages is free).
 import { parentPort, workerData } from 'node:worker_threads';
-import { DELIVERY_SCRIPTS, type ScriptName } from './delivery-scripts.ts';
-import { SqliteConnection, SqliteScriptRunner } from './sqlite-connection.ts';
+import { RowCodec } from '../db/row-codec.ts';
+import { SqliteConnection } from '../db/sqlite-connection.ts';
+import { DELIVERY_SCRIPTS, scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+
+/** Carries out the named scripts synchronously on one connection. */
+export class SqliteScriptRunner {
+  private readonly codec = new RowCodec('sqlite');
+
+  constructor(private readonly connection: SqliteConnection) {}
+
+  call<N extends ScriptName>(name: N, args: ScriptArgs<N>): ScriptResult<N> {
+    const { mode, script } = scriptOf(name, this.codec, args);
+    return mode === 'read' ? this.connection.drive(script) : this.connection.transaction(() => this.connection.drive(script));
+  }
+}
 
 interface Call {
   id: number;

@@ -1,9 +1,7 @@
 import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
-import { SQLITE_CONNECTION_PRAGMAS } from '../db/sqlite-pragmas.ts';
-import { RowCodec } from '../db/row-codec.ts';
-import { insertSql, type Script, type SqlOp } from '../db/scripts.ts';
-import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { SQLITE_CONNECTION_PRAGMAS } from './sqlite-pragmas.ts';
+import { insertSql, type Script, type SqlOp } from './scripts.ts';
 
 interface Statement {
   run(params: readonly unknown[]): unknown;
@@ -25,8 +23,8 @@ const INSERT_ROWS = 64;
 const STATEMENTS_KEPT = 500;
 
 /**
- * A SQLite connection of the dispatcher's own, beside MikroORM's, with its statements prepared
- * once. Everything runs synchronously on the calling thread (the SQLite thread): a transaction
+ * A SQLite connection of its own, beside MikroORM's, that carries out scripts (scripts.ts) with
+ * its statements prepared once: the dispatcher's, on its SQLite thread (core/webhooks/sqlite-thread.ts). Everything runs synchronously on the calling thread (the SQLite thread): a transaction
  * waits for another writer's lock (busy_timeout, like the ORM's connection) without stalling the
  * event loop that serves the API.
  */
@@ -87,17 +85,5 @@ export class SqliteConnection {
       this.statements.set(sql, statement);
     }
     return statement;
-  }
-}
-
-/** Carries out the named scripts synchronously on one connection. */
-export class SqliteScriptRunner {
-  private readonly codec = new RowCodec('sqlite');
-
-  constructor(private readonly connection: SqliteConnection) {}
-
-  call<N extends ScriptName>(name: N, args: ScriptArgs<N>): ScriptResult<N> {
-    const { mode, script } = scriptOf(name, this.codec, args);
-    return mode === 'read' ? this.connection.drive(script) : this.connection.transaction(() => this.connection.drive(script));
   }
 }
