@@ -41,6 +41,8 @@ export interface OrganizationProfile {
 export interface NeedView {
   id: string;
   organizationId: string;
+  /** The organization's id and name when the read fetched them with the need; else null, and the schema loads them by id. */
+  organization: OrganizationSummary | null;
   title: string;
   description: string;
   requiredExpertise: string[];
@@ -56,6 +58,8 @@ export interface NeedView {
 export interface EventView {
   id: string;
   hostId: string;
+  /** The host's id and name when the read fetched them with the event; else null, and the schema loads them by id. */
+  host: OrganizationSummary | null;
   title: string;
   description: string;
   startsAt: Date;
@@ -177,11 +181,13 @@ export function organizationProfile(org: OrganizationRecord, links: Links): Orga
   };
 }
 
-export function needView(need: NeedRecord, links: Links): NeedView {
+/** A need's public projection; `organizationName` when the read fetched it with the need. */
+export function needView(need: NeedRecord, links: Links, organizationName?: string | null): NeedView {
   const where = place(need);
   return {
     id: need.id,
     organizationId: need.organization.id,
+    organization: organizationName == null ? null : { id: need.organization.id, name: organizationName },
     title: need.title,
     description: need.description,
     requiredExpertise: [...need.requiredExpertise],
@@ -201,10 +207,12 @@ export function needView(need: NeedRecord, links: Links): NeedView {
   };
 }
 
-export function eventView(event: EventRecord, links: Links): EventView {
+/** An event's public projection; `hostName` when the read fetched it with the event. */
+export function eventView(event: EventRecord, links: Links, hostName?: string | null): EventView {
   return {
     id: event.id,
     hostId: event.host.id,
+    host: hostName == null ? null : { id: event.host.id, name: hostName },
     title: event.title,
     description: event.description,
     startsAt: event.startsAt,

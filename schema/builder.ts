@@ -5,6 +5,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, Kind } from 'graphql';
 import type { ApiScope } from '../core/entities/index.ts';
 import { DomainError } from '../core/errors.ts';
+import { isoString } from '../core/iso-time.ts';
 import type { Context } from './context.ts';
 
 export const builder = new SchemaBuilder<{
@@ -47,7 +48,7 @@ export const builder = new SchemaBuilder<{
 
 builder.scalarType('DateTime', {
   description: 'An instant, as an ISO 8601 UTC timestamp with milliseconds: 2026-11-22T10:00:00.000Z',
-  serialize: (value) => (value as Date).toISOString(),
+  serialize: (value) => isoString(value as Date),
   parseValue: (value) => parseDateTime(value),
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');

@@ -87,51 +87,66 @@ const ORGANIZATION_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
-const N = columnIndexes(NEED_COLUMNS);
-const E = columnIndexes(EVENT_COLUMNS);
+// A need's and an event's rows end with their organization's name (see `nameOf`).
+const N = columnIndexes([...NEED_COLUMNS, 'organization_name'] as const);
+const E = columnIndexes([...EVENT_COLUMNS, 'host_name'] as const);
 const O = columnIndexes(ORGANIZATION_COLUMNS);
+
+/**
+ * A need's or an event's organization name, read with the row: one primary-key lookup per row,
+ * where the schema would otherwise load the names with a second statement. A subquery rather than
+ * a join, so the visibility conditions keep naming the row's own columns (`demo` is a column of
+ * organizations too).
+ */
+const nameOf = (column: string, alias: string) => (table: string) =>
+  `(select o.name from organizations as o where o.id = ${table}.${column}) as ${alias}`;
+const NEED_NAME = nameOf('organization_id', 'organization_name');
+const HOST_NAME = nameOf('host_id', 'host_name');
+
+/** `columns` of `table`, then the `computed` one when given. */
+const selectList = (table: string, columns: readonly string[], computed?: (table: string) => string) =>
+  [...columns.map((c) => `${table}.${c}`), ...(computed ? [computed(table)] : [])].join(', ');
 
 /**
  * `id in (the ids)`, with the list as one parameter: one prepared statement for any number of
  * ids. On SQLite the list's rows lead the join (`cross join` fixes the order), so each id is one
  * primary-key lookup rather than a scan of the table probing the list.
  */
-const byIds = (table: string, columns: readonly string[], where: string) => ({
+const byIds = (table: string, columns: readonly string[], where: string, computed?: (table: string) => string) => ({
   sqlite:
-    `select ${columns.map((c) => `t.${c}`).join(', ')} from json_each(?) as j cross join ${table} as t on t.id = j.value` +
+    `select ${selectList('t', columns, computed)} from json_each(?) as j cross join ${table} as t on t.id = j.value` +
     (where ? ` where ${where}` : ''),
-  postgresql: `select ${columns.join(', ')} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
+  postgresql: `select ${selectList(table, columns, computed)} from ${table} where id = any(?::text[])${where ? ` and ${where}` : ''}`,
 });
-const list = (columns: readonly string[]) => columns.join(', ');
 
 type Row = readonly unknown[];
 
 const STATEMENTS = {
-  needsById: statement<Row>('public_needs_by_id', byIds('needs', NEED_COLUMNS, PUBLIC_NEED_SQL)),
+  needsById: statement<Row>('public_needs_by_id', byIds('needs', NEED_COLUMNS, PUBLIC_NEED_SQL, NEED_NAME)),
   needsFirst: statement<Row>(
     'public_needs_first',
-    `select ${list(NEED_COLUMNS)} from needs where ${PUBLIC_NEED_SQL} order by published_at desc, id desc limit ?`,
+    `select ${selectList('needs', NEED_COLUMNS, NEED_NAME)} from needs where ${PUBLIC_NEED_SQL} order by published_at desc, id desc limit ?`,
   ),
   needsAfter: statement<Row>(
     'public_needs_after',
-    `select ${list(NEED_COLUMNS)} from needs where ${PUBLIC_NEED_SQL} and (published_at, id) < (?, ?) ` +
+    `select ${selectList('needs', NEED_COLUMNS, NEED_NAME)} from needs where ${PUBLIC_NEED_SQL} and (published_at, id) < (?, ?) ` +
       'order by published_at desc, id desc limit ?',
   ),
-  eventsById: statement<Row>('public_events_by_id', byIds('events', EVENT_COLUMNS, PUBLIC_EVENT_SQL)),
+  eventsById: statement<Row>('public_events_by_id', byIds('events', EVENT_COLUMNS, PUBLIC_EVENT_SQL, HOST_NAME)),
   eventsFirst: statement<Row>(
     'public_events_first',
-    `select ${list(EVENT_COLUMNS)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? order by starts_at, id limit ?`,
+    `select ${selectList('events', EVENT_COLUMNS, HOST_NAME)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? order by starts_at, id limit ?`,
   ),
   eventsAfter: statement<Row>(
     'public_events_after',
-    `select ${list(EVENT_COLUMNS)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? and (starts_at, id) > (?, ?) ` +
+    `select ${selectList('events', EVENT_COLUMNS, HOST_NAME)} from events where ${PUBLIC_EVENT_SQL} and ends_at > ? and (starts_at, id) > (?, ?) ` +
       'order by starts_at, id limit ?',
   ),
   organizationsById: statement<Row>('organizations_by_id', byIds('organizations', ORGANIZATION_COLUMNS, '')),
   organizationNames: statement<[id: string, name: string]>('organization_names_by_id', byIds('organizations', ['id', 'name'], '')),
   discoverable: statement<Row>(
     'discoverable_organizations',
-    `select ${list(ORGANIZATION_COLUMNS)} from organizations where ${DISCOVERABLE_ORGANIZATION_SQL} order by id`,
+    `select ${selectList('organizations', ORGANIZATION_COLUMNS)} from organizations where ${DISCOVERABLE_ORGANIZATION_SQL} order by id`,
   ),
 };
 
@@ -211,6 +226,7 @@ export class PublicReads {
         updatedAt: c.readDate(row[N.updated_at]),
       },
       this.links,
+      row[N.organization_name] as string | null,
     );
   }
 
@@ -253,6 +269,7 @@ export class PublicReads {
         updatedAt: c.readDate(row[E.updated_at]),
       },
       this.links,
+      row[E.host_name] as string | null,
     );
   }
 

@@ -30,7 +30,7 @@ export const EventRef = builder.objectRef<EventView>('Event').implement({
     online: t.exposeBoolean('online'),
     place: t.expose('place', { type: PlaceRef, nullable: true, description: 'Null for online events.' }),
     url: t.exposeString('url'),
-    host: t.field({ type: OrganizationSummaryRef, resolve: (e) => e.hostId }),
+    host: t.field({ type: OrganizationSummaryRef, resolve: (e) => e.host ?? e.hostId }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     admin: t.field({ type: EventAdminRef, authScopes: { internal: true }, resolve: (e) => e.admin }),
   }),

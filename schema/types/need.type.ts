@@ -28,7 +28,7 @@ export const OpportunityRef = builder.objectRef<NeedView>('Opportunity').impleme
     requiredExpertise: t.exposeStringList('requiredExpertise'),
     remoteAllowed: t.exposeBoolean('remoteAllowed'),
     place: t.expose('place', { type: PlaceRef, nullable: true }),
-    organization: t.field({ type: OrganizationSummaryRef, resolve: (n) => n.organizationId }),
+    organization: t.field({ type: OrganizationSummaryRef, resolve: (n) => n.organization ?? n.organizationId }),
     url: t.exposeString('url'),
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -37,34 +37,43 @@ afterAll(() => stack?.close());
 const em = () => stack.app.core.db.em.fork();
 const reads = () => stack.app.core.services().needs;
 
+/** Organization names by id, which the read path fetches with each need and event. */
+async function organizationNames(): Promise<Map<string, string>> {
+  const all = await em().find(OrganizationEntity, {});
+  return new Map(all.map((o) => [o.id, o.name]));
+}
+
 describe('the public read path against the entity path', () => {
   it('reads every need by id as the entity path does: the same view when public, nothing otherwise', async () => {
     const all = await em().find(NeedEntity, {}, { orderBy: { id: 'asc' } });
+    const names = await organizationNames();
     expect(all.length).toBeGreaterThan(300);
     const services = stack.app.core.services();
     const answers = await Promise.all(all.map((n) => services.needs.getPublic(INTERNAL, n.id).catch((e: { code?: string }) => e.code)));
     all.forEach((need, i) => {
       const isPublic = need.state === PUBLIC_NEED_FILTER.state && need.demo === PUBLIC_NEED_FILTER.demo;
-      const expected = isPublic ? needView(need, links) : 'not_found';
+      const expected = isPublic ? needView(need, links, names.get(need.organization.id)) : 'not_found';
       expect(answers[i], need.id).toEqual(expected);
     });
   });
 
   it('reads every event by id as the entity path does', async () => {
     const all = await em().find(EventEntity, {}, { orderBy: { id: 'asc' } });
+    const names = await organizationNames();
     const services = stack.app.core.services();
     const answers = await Promise.all(
       all.map((e) => services.events.getPublic(INTERNAL, e.id).catch((error: { code?: string }) => error.code)),
     );
     all.forEach((event, i) => {
       const isPublic = event.status === PUBLIC_EVENT_FILTER.status && event.demo === PUBLIC_EVENT_FILTER.demo;
-      const expected = isPublic ? eventView(event, links) : 'not_found';
+      const expected = isPublic ? eventView(event, links, names.get(event.host.id)) : 'not_found';
       expect(answers[i], event.id).toEqual(expected);
     });
   });
 
   it('walks the needs list page by page exactly as the entity query orders and filters it', async () => {
     const expected = await em().find(NeedEntity, PUBLIC_NEED_FILTER, { orderBy: { publishedAt: 'desc', id: 'desc' } });
+    const names = await organizationNames();
     const seen = [];
     let after: string | null = null;
     do {
@@ -72,13 +81,15 @@ describe('the public read path against the entity path', () => {
       seen.push(...page.items);
       after = page.nextCursor;
     } while (after);
-    expect(seen).toEqual(expected.map((n) => needView(n, links)));
+    expect(seen).toEqual(expected.map((n) => needView(n, links, names.get(n.organization.id))));
+    expect(seen.every((n) => n.organization !== null)).toBe(true);
   });
 
   it('walks the upcoming events list as the entity query does', async () => {
     const now = new Date();
     const upcoming = { ...PUBLIC_EVENT_FILTER, endsAt: { $gt: now } };
     const expected = await em().find(EventEntity, upcoming, { orderBy: { startsAt: 'asc', id: 'asc' } });
+    const names = await organizationNames();
     const seen = [];
     let after: string | null = null;
     do {
@@ -87,7 +98,8 @@ describe('the public read path against the entity path', () => {
       after = page.nextCursor;
     } while (after);
     expect(seen.length).toBeGreaterThan(23);
-    expect(seen).toEqual(expected.map((e) => eventView(e, links)));
+    expect(seen).toEqual(expected.map((e) => eventView(e, links, names.get(e.host.id))));
+    expect(seen.every((e) => e.host !== null)).toBe(true);
   });
 
   it('reads organizations, their names and the public directory as the entity path does', async () => {
