@@ -15,6 +15,7 @@
  *    c. The ceiling: a bare undici POST loop, one sequential lane per path, replaying the very
  *       requests the receiver captured in (a) (same bodies, same headers) to the same receiver.
  *    Every signature is checked with the consumer kit, duplicates and missing pairs counted.
+ *    (b) runs BENCH_BACKLOG_REPEATS times and (c) BENCH_CEILING_REPEATS times; each keeps its median.
  *    Target: the dispatcher's rate (b) ≥ 60 % of the ceiling.
  * 2. Fan-out: one need to BENCH_FANOUT destinations on a second fresh server; commit → last receipt.
  * 3. Pool vs inline: benchPreparers on the same batches (standard JSON, mixed formats, and the
@@ -29,6 +30,7 @@
  * Environment: BENCH_DELIVERY_NEEDS (default 400), BENCH_DESTINATIONS (50), BENCH_FANOUT (1000),
  * BENCH_WARMUP_NEEDS (untimed needs before phase 1, default 10), BENCH_PREPARE_JOBS (20000),
  * BENCH_PREPARE_ROUNDS (5), BENCH_CEILING_REPEATS (measured replays, median kept, default 3),
+ * BENCH_BACKLOG_REPEATS (backlogs on the same server, median kept, default 3),
  * BENCH_WAIT_IDLE (s to wait for an idle machine before the start and each timed part, default 60),
  * BENCH_CPU_PROF=1 (run the phase-1 server under --cpu-prof and print its top self-time functions
  * over the measured window; the profiler slows the server, so its figures are marked PROFILED),
@@ -49,7 +51,16 @@ import { runCeilingPhase, runDeliveryPhase } from './support/webhook-delivery.ts
 import { runFanoutPhase } from './support/webhook-fanout.ts';
 import { runPreparerPhase } from './support/webhook-preparers.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
-import { RATIO_TARGET, cpuTable, deliveryTable, fanoutTable, preparerTable, profileTables, sqlTable } from './support/webhook-report.ts';
+import {
+  RATIO_TARGET,
+  cpuTable,
+  deliveryTable,
+  fanoutTable,
+  phaseNotes,
+  preparerTable,
+  profileTables,
+  sqlTable,
+} from './support/webhook-report.ts';
 import { positive } from './support/settings.ts';
 
 const NEEDS = positive('BENCH_DELIVERY_NEEDS', 400, { integer: true });
@@ -59,6 +70,7 @@ const WARMUP_NEEDS = positive('BENCH_WARMUP_NEEDS', 10, { zero: true, integer: t
 const PREPARE_JOBS = positive('BENCH_PREPARE_JOBS', 20_000, { integer: true });
 const PREPARE_ROUNDS = positive('BENCH_PREPARE_ROUNDS', 5, { integer: true });
 const CEILING_REPEATS = positive('BENCH_CEILING_REPEATS', 3, { integer: true });
+const BACKLOG_REPEATS = positive('BENCH_BACKLOG_REPEATS', 3, { integer: true });
 const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 60, { zero: true, integer: true });
 const flag = (name: string) => ['1', 'true', 'yes'].includes((process.env[name] ?? '').toLowerCase());
 const PROFILE = flag('BENCH_CPU_PROF');
@@ -110,7 +122,7 @@ async function main() {
     const {
       phase: delivery,
       captured,
-      backlog: measured,
+      backlogs,
     } = await runDeliveryPhase(receiver, {
       needs: NEEDS,
       destinationCount: DESTINATIONS,
@@ -119,9 +131,9 @@ async function main() {
       sqlTrace: SQL_TRACE,
       say,
       waitIdle,
-      backlog: true,
+      backlogRepeats: BACKLOG_REPEATS,
     });
-    const backlog = measured!;
+    const backlog = [...backlogs].sort((x, y) => x.perSecond - y.perSecond)[Math.floor((backlogs.length - 1) / 2)]!;
     await sleep(1_000);
     const ceiling = await runCeilingPhase(receiver, captured, {
       warmupPerLane: Math.min(40, NEEDS),
@@ -142,60 +154,9 @@ async function main() {
     await waitIdle('pool vs inline');
     const preparers = await runPreparerPhase({ jobs: PREPARE_JOBS, rounds: PREPARE_ROUNDS, lanes: DESTINATIONS, say });
 
-    // Notes.
+    notes.push(...phaseNotes({ delivery, backlogs, ceiling, fanout, preparers }, NOISE_PERCENT));
     const c = delivery.check;
-    if (!delivery.complete || c.missing > 0)
-      notes.push(`phase 1: ${formatInt(c.missing)} of ${formatInt(c.expected)} deliveries never arrived`);
-    if (c.duplicates > 0) notes.push(`phase 1: ${formatInt(c.duplicates)} duplicate deliveries`);
-    if (c.unexpected > 0) notes.push(`phase 1: ${formatInt(c.unexpected)} unexpected requests`);
-    if (c.signatures.valid !== c.signatures.checked) notes.push(`phase 1: signature failures ${JSON.stringify(c.signatures.failures)}`);
-    if (delivery.recorded.pending > 0 || delivery.recorded.failed > 0 || delivery.recorded.retried > 0) {
-      notes.push(
-        `phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`,
-      );
-    }
     const b = backlog.check;
-    if (!backlog.complete || b.missing > 0)
-      notes.push(`backlog: ${formatInt(b.missing)} of ${formatInt(b.expected)} deliveries never arrived`);
-    if (b.duplicates > 0) notes.push(`backlog: ${formatInt(b.duplicates)} duplicate deliveries`);
-    if (b.unexpected > 0) notes.push(`backlog: ${formatInt(b.unexpected)} unexpected requests`);
-    if (b.signatures.valid !== b.signatures.checked) notes.push(`backlog: signature failures ${JSON.stringify(b.signatures.failures)}`);
-    if (backlog.recorded.pending > 0 || backlog.recorded.failed > 0 || backlog.recorded.retried > 0) {
-      notes.push(
-        `backlog: the server's record shows ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed, ${backlog.recorded.retried} retried among the newest ${backlog.recorded.seen}`,
-      );
-    }
-    if (backlog.cpu.otherPercent > NOISE_PERCENT)
-      notes.push(`backlog dispatcher: NOISY, other processes took ${backlog.cpu.otherPercent} % of all cores`);
-    for (const [i, run] of ceiling.runs.entries()) {
-      if (run.receivedByReceiver !== run.result.requests || (run.result.statuses['200'] ?? 0) !== run.result.requests) {
-        notes.push(
-          `ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`,
-        );
-      }
-      if (run.cpu.otherPercent > NOISE_PERCENT)
-        notes.push(`phase 1 ceiling run ${i + 1}: NOISY, other processes took ${run.cpu.otherPercent} % of all cores`);
-    }
-    for (const round of fanout.rounds) {
-      if (!round.complete || round.check.missing > 0 || round.check.duplicates > 0)
-        notes.push(`fan-out ${round.label}: ${round.check.missing} missing, ${round.check.duplicates} duplicates`);
-      if (round.check.signatures.valid !== round.check.signatures.checked)
-        notes.push(`fan-out ${round.label}: signature failures ${JSON.stringify(round.check.signatures.failures)}`);
-      if (round.cpu.otherPercent > NOISE_PERCENT)
-        notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
-    }
-    for (const row of preparers)
-      if (row.otherCpuPercent > NOISE_PERCENT)
-        notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
-    if (delivery.cpu.otherPercent > NOISE_PERCENT)
-      notes.push(`live phase: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
-    for (const [label, log] of [
-      ['phase 1 server', delivery.serverLog],
-      ['fan-out server', fanout.serverLog],
-    ] as const) {
-      for (const level of ['warn', 'error', 'fatal'])
-        if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
-    }
     if (PROFILE)
       notes.push('PROFILED: the phase-1 server ran under --cpu-prof, which slows it; rerun without BENCH_CPU_PROF for the figures');
     if (SQL_TRACE)
@@ -234,6 +195,7 @@ async function main() {
     say(
       `Verdict: ${verdict} (the dispatcher's rate, backlog row). Spans: live, first commit → last receipt; backlog, its commit → last receipt; ceiling, first request → last answer.`,
     );
+    say(`Backlog runs: ${backlogs.map((run) => `${formatInt(run.perSecond)}/s`).join(', ')} (median used).`);
     say(`Ceiling runs: ${ceiling.runs.map((run) => `${formatInt(run.result.perSecond)}/s`).join(', ')} (median used).`);
     say(
       `Live: publishNeed ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`,
@@ -314,6 +276,7 @@ async function main() {
         prepareJobs: PREPARE_JOBS,
         prepareRounds: PREPARE_ROUNDS,
         ceilingRepeats: CEILING_REPEATS,
+        backlogRepeats: BACKLOG_REPEATS,
         profiled: PROFILE,
         sqlTraced: SQL_TRACE,
         database: 'sqlite',
@@ -323,6 +286,7 @@ async function main() {
       deliveries: {
         packline: delivery,
         backlog,
+        backlogRuns: backlogs.map((run) => ({ perSecond: run.perSecond, spanMs: run.spanMs, otherCpuPercent: run.cpu.otherPercent })),
         ceiling,
         ratio: Math.round(ratio * 1000) / 1000,
         liveRatio: Math.round(liveRatio * 1000) / 1000,

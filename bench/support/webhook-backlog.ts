@@ -43,12 +43,13 @@ export interface BacklogPhase {
   sql: SqlSummary | undefined;
 }
 
-/** The envelope id of the backlog's signal for a need of the live phase. */
-export const backlogEventId = (needId: string) => `evt-need.updated-${needId}-v2`;
+/** The envelope id of a backlog's signal for a need of the live phase. */
+export const backlogEventId = (needId: string, version: number) => `evt-need.updated-${needId}-v${version}`;
 
 /**
- * On the running `packline`: `need.updated` (version 2) signals of `needIds`, with the data of
- * their `need.created` rows, committed to the outbox in one transaction; then every delivery.
+ * On the running `packline`: `need.updated` signals of `needIds` at `version` (2 for the first
+ * backlog, one more for each repeat), with the data of their `need.created` rows, committed to
+ * the outbox in one transaction; then every delivery.
  */
 export async function runBacklogPhase(
   receiver: WebhookReceiver,
@@ -57,9 +58,18 @@ export async function runBacklogPhase(
     client,
     destinations,
     needIds,
+    version,
     say,
     waitIdle,
-  }: { packline: WebhookServer; client: GraphqlClient; destinations: BenchDestination[]; needIds: string[]; say: Say; waitIdle: WaitIdle },
+  }: {
+    packline: WebhookServer;
+    client: GraphqlClient;
+    destinations: BenchDestination[];
+    needIds: string[];
+    version: number;
+    say: Say;
+    waitIdle: WaitIdle;
+  },
 ): Promise<{ phase: BacklogPhase; window: { startUs: number; endUs: number } }> {
   const expected = needIds.length * destinations.length;
   const db = new LibSql(join(packline.server.dataDir, 'packline.sqlite'));
@@ -87,10 +97,10 @@ export async function runBacklogPhase(
     db.exec('begin immediate');
     for (const row of rows)
       insert.run([
-        backlogEventId(row.resource_id),
+        backlogEventId(row.resource_id, version),
         'need.updated',
         row.resource_id,
-        2,
+        version,
         row.organization_id,
         row.deliverable,
         Date.now(),
@@ -109,7 +119,12 @@ export async function runBacklogPhase(
     const sqlAfter = await packline.sqlReading();
     await sleep(1_000); // late duplicates would arrive now
     const recorded = await waitRecorded(client, destinations, 'destination', 60_000);
-    const check = checkDeliveries(await receiver.dump(), destinations, needIds.map(backlogEventId), 1);
+    const check = checkDeliveries(
+      await receiver.dump(),
+      destinations,
+      needIds.map((id) => backlogEventId(id, version)),
+      1,
+    );
     const spanMs = wait.lastAt - committedAt;
     const perSecond = Math.round((check.received / spanMs) * 1000);
     say(

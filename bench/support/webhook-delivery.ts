@@ -104,7 +104,7 @@ export async function runDeliveryPhase(
     sqlTrace = false,
     say,
     waitIdle = noWait,
-    backlog = false,
+    backlogRepeats = 0,
   }: {
     needs: number;
     destinationCount: number;
@@ -113,9 +113,10 @@ export async function runDeliveryPhase(
     sqlTrace?: boolean;
     say: Say;
     waitIdle?: WaitIdle;
-    backlog?: boolean;
+    /** Backlogs to run after the live phase (0: none); the median run is the dispatcher's rate. */
+    backlogRepeats?: number;
   },
-): Promise<{ phase: DeliveryPhase; captured: Map<string, CapturedRequest[]>; backlog: BacklogPhase | undefined }> {
+): Promise<{ phase: DeliveryPhase; captured: Map<string, CapturedRequest[]>; backlogs: BacklogPhase[] }> {
   const token = benchInternalToken();
   say(`Starting a Packline server (fresh SQLite data directory${profile ? ', --cpu-prof' : ''}${sqlTrace ? ', SQL trace' : ''})...`);
   const packline = await startWebhookServer({ token, profile, sqlTrace, label: 'delivery' });
@@ -178,14 +179,19 @@ export async function runDeliveryPhase(
     const drainMs = check.lastReceiptAt - published.endedAt;
     const drain = { deliveries: drained, ms: Math.round(drainMs), perSecond: drainMs > 0 ? Math.round((drained / drainMs) * 1000) : 0 };
 
-    // Then, on the same (warm) server, the dispatcher's own rate on a backlog.
-    const afterwards = backlog
-      ? await runBacklogPhase(receiver, { packline, client, destinations, needIds: published.needIds, say, waitIdle })
-      : undefined;
+    // Then, on the same (warm) server, the dispatcher's own rate on backlogs: one run lasts about
+    // two seconds, so it is repeated as the ceiling is.
+    const afterwards = [];
+    for (let i = 0; i < backlogRepeats; i++) {
+      if (backlogRepeats > 1) say(`Backlog run ${i + 1}/${backlogRepeats}:`);
+      afterwards.push(
+        await runBacklogPhase(receiver, { packline, client, destinations, needIds: published.needIds, version: i + 2, say, waitIdle }),
+      );
+    }
 
     stopped = await packline.stop();
     const profiles = stopped.profiles.map((file) => summarizeProfile(file, { startUs, endUs }));
-    if (afterwards) afterwards.phase.profiles = stopped.profiles.map((file) => summarizeProfile(file, afterwards.window));
+    for (const run of afterwards) run.phase.profiles = stopped.profiles.map((file) => summarizeProfile(file, run.window));
     return {
       phase: {
         destinations: destinations.length,
@@ -210,7 +216,7 @@ export async function runDeliveryPhase(
         sources: packline.sources,
       },
       captured: captureRequests(receipts),
-      backlog: afterwards?.phase,
+      backlogs: afterwards.map((run) => run.phase),
     };
   } finally {
     await client.close();

@@ -170,3 +170,74 @@ export function sqlTable(sql: SqlSummary): string {
   );
   return `${head}\n\n${table}`;
 }
+
+/** What a reader must know about a run's phases: lost, duplicate or unsigned deliveries, noisy phases, server log problems. */
+export function phaseNotes(
+  {
+    delivery,
+    backlogs,
+    ceiling,
+    fanout,
+    preparers,
+  }: { delivery: DeliveryPhase; backlogs: BacklogPhase[]; ceiling: CeilingPhase; fanout: FanoutPhase; preparers: PreparerRow[] },
+  noisePercent: number,
+): string[] {
+  const notes: string[] = [];
+  const c = delivery.check;
+  if (!delivery.complete || c.missing > 0)
+    notes.push(`phase 1: ${formatInt(c.missing)} of ${formatInt(c.expected)} deliveries never arrived`);
+  if (c.duplicates > 0) notes.push(`phase 1: ${formatInt(c.duplicates)} duplicate deliveries`);
+  if (c.unexpected > 0) notes.push(`phase 1: ${formatInt(c.unexpected)} unexpected requests`);
+  if (c.signatures.valid !== c.signatures.checked) notes.push(`phase 1: signature failures ${JSON.stringify(c.signatures.failures)}`);
+  if (delivery.recorded.pending > 0 || delivery.recorded.failed > 0 || delivery.recorded.retried > 0) {
+    notes.push(
+      `phase 1: the server's record shows ${delivery.recorded.pending} pending, ${delivery.recorded.failed} failed, ${delivery.recorded.retried} retried among the newest ${delivery.recorded.seen}`,
+    );
+  }
+  for (const [i, backlog] of backlogs.entries()) {
+    const label = `backlog run ${i + 1}`;
+    const b = backlog.check;
+    if (!backlog.complete || b.missing > 0)
+      notes.push(`${label}: ${formatInt(b.missing)} of ${formatInt(b.expected)} deliveries never arrived`);
+    if (b.duplicates > 0) notes.push(`${label}: ${formatInt(b.duplicates)} duplicate deliveries`);
+    if (b.unexpected > 0) notes.push(`${label}: ${formatInt(b.unexpected)} unexpected requests`);
+    if (b.signatures.valid !== b.signatures.checked) notes.push(`${label}: signature failures ${JSON.stringify(b.signatures.failures)}`);
+    if (backlog.recorded.pending > 0 || backlog.recorded.failed > 0 || backlog.recorded.retried > 0) {
+      notes.push(
+        `${label}: the server's record shows ${backlog.recorded.pending} pending, ${backlog.recorded.failed} failed, ${backlog.recorded.retried} retried among the newest ${backlog.recorded.seen}`,
+      );
+    }
+    if (backlog.cpu.otherPercent > noisePercent)
+      notes.push(`${label} dispatcher: NOISY, other processes took ${backlog.cpu.otherPercent} % of all cores`);
+  }
+  for (const [i, run] of ceiling.runs.entries()) {
+    if (run.receivedByReceiver !== run.result.requests || (run.result.statuses['200'] ?? 0) !== run.result.requests) {
+      notes.push(
+        `ceiling run ${i + 1}: ${run.receivedByReceiver} received of ${run.result.requests} sent, statuses ${JSON.stringify(run.result.statuses)}`,
+      );
+    }
+    if (run.cpu.otherPercent > noisePercent)
+      notes.push(`phase 1 ceiling run ${i + 1}: NOISY, other processes took ${run.cpu.otherPercent} % of all cores`);
+  }
+  for (const round of fanout.rounds) {
+    if (!round.complete || round.check.missing > 0 || round.check.duplicates > 0)
+      notes.push(`fan-out ${round.label}: ${round.check.missing} missing, ${round.check.duplicates} duplicates`);
+    if (round.check.signatures.valid !== round.check.signatures.checked)
+      notes.push(`fan-out ${round.label}: signature failures ${JSON.stringify(round.check.signatures.failures)}`);
+    if (round.cpu.otherPercent > noisePercent)
+      notes.push(`fan-out ${round.label}: NOISY, other processes took ${round.cpu.otherPercent} % of all cores`);
+  }
+  for (const row of preparers)
+    if (row.otherCpuPercent > noisePercent)
+      notes.push(`pool vs inline ${row.batch}: NOISY, other processes took ${row.otherCpuPercent} % of all cores`);
+  if (delivery.cpu.otherPercent > noisePercent)
+    notes.push(`live phase: NOISY, other processes took ${delivery.cpu.otherPercent} % of all cores`);
+  for (const [label, log] of [
+    ['phase 1 server', delivery.serverLog],
+    ['fan-out server', fanout.serverLog],
+  ] as const) {
+    for (const level of ['warn', 'error', 'fatal'])
+      if (log.byLevel[level]) notes.push(`${label} log: ${log.byLevel[level]} ${level} line(s), e.g. ${log.problems[0] ?? ''}`);
+  }
+  return notes;
+}
