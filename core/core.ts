@@ -11,6 +11,7 @@ import { RedisChangeBus } from './services/change-bus.ts';
 import { ChangeFeed } from './services/change-feed.ts';
 import { DeliveryService } from './services/delivery.service.ts';
 import { DestinationService } from './services/destination.service.ts';
+import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
 import { DirectorySnapshot } from './services/directory-snapshot.ts';
 import { DirectoryService } from './services/directory.service.ts';
 import { UsageService, type LiveLimits } from './services/usage.service.ts';
@@ -56,6 +57,7 @@ export interface Services {
   events: EventService;
   apiKeys: ApiKeyService;
   destinations: DestinationService;
+  teamChatConnections: TeamChatConnectionService;
   deliveries: DeliveryService;
   esign: EsignService;
   /** A member's own credentials and sessions. */
@@ -151,6 +153,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
         events: () => new EventService(fork, deps),
         apiKeys: () => new ApiKeyService(fork(), deps),
         destinations: () => new DestinationService(fork(), deps),
+        teamChatConnections: () => new TeamChatConnectionService(fork(), deps),
         deliveries: () => new DeliveryService(fork(), deps),
         esign: () => new EsignService(fork(), deps),
         accounts: () => new MemberAccountService(fork(), deps, memberAccess),

@@ -1,23 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { createHash, randomBytes } from 'node:crypto';
-import { requireInternal, type Actor } from '../actor.ts';
-import {
-  DeliveryAttemptEntity,
-  DESTINATION_SCOPES,
-  OrganizationEntity,
-  SIGNAL_TYPES,
-  TeamChatAuthorizationEntity,
-  WebhookDeliveryEntity,
-  WebhookDestinationEntity,
-  type DestinationScope,
-  type SignalType,
-  type WebhookDestination,
-} from '../entities/index.ts';
-import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { isPlausibleId, newId, newTimeOrderedId, randomString } from '../ids.ts';
-import { PLAN_ALLOWANCES } from '../plans.ts';
+import { randomBytes } from 'node:crypto';
+import type { Actor } from '../actor.ts';
+import { DeliveryAttemptEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
+import { DomainError, notFound } from '../errors.ts';
+import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { maskUrl } from '../secret-box.ts';
-import { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language, type WebhookEnvelope } from '../webhooks/envelope.ts';
+import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/envelope.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import {
@@ -30,15 +18,17 @@ import {
   type DestinationView,
 } from '../webhooks/views.ts';
 import { lockOutbox, recordChange } from './change-feed.ts';
+import {
+  checkLabels,
+  checkSettings,
+  insertDestination,
+  lastSeq,
+  oneOf,
+  type CreatedDestination,
+  type DestinationSettings,
+} from './destination-records.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
 import type { ServiceDeps } from './service-deps.ts';
-
-export interface DestinationSettings {
-  organizationId: string;
-  language?: string;
-  kinds?: string[];
-  scope?: string;
-}
 
 export interface NewDestination extends DestinationSettings {
   format: string;
@@ -57,17 +47,10 @@ export interface DestinationChanges {
   scope?: string;
 }
 
-export interface CreatedDestination {
-  destination: DestinationView;
-  /** The signing secret, shown this once (standard JSON only). */
-  secret: string | null;
-}
-
 /** How long a replaced signing secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
-/** How long an admin has to finish the team-chat connection flow. */
-const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
 
+/** Webhook destinations: creation, edits, secret rotation, pause and resume, test signals (the team-chat flow: team-chat-connection.service.ts). */
 export class DestinationService {
   constructor(
     private readonly em: EntityManager,
@@ -81,84 +64,13 @@ export class DestinationService {
     const settings = checkSettings(input);
     const labels = checkLabels(input);
     const url = await checkDestinationUrl(input.url.trim(), this.deps.webhooks.policy);
-    return this.insert(input.organizationId, format, url.href, { ...settings, ...labels }, 'manual');
-  }
-
-  /**
-   * Starts the team-chat connection flow: keeps the settings under a one-time `state` the
-   * provider hands back with the admin. Started from the administration pages, the flow is
-   * bound to that browser session: a callback opened in another browser is refused.
-   */
-  async beginTeamChatConnection(actor: Actor, input: DestinationSettings, now = new Date()): Promise<{ state: string; expiresAt: Date }> {
-    await requireOrganizationAdmin(this.em, actor, input.organizationId, 'connect team-chat destinations');
-    const settings = checkSettings(input);
-    const state = randomString(32);
-    const expiresAt = new Date(now.getTime() + AUTHORIZATION_TTL_MS);
-    await this.em.transactional(async (em) => {
-      const org = await em.findOne(OrganizationEntity, { id: input.organizationId });
-      if (!org) throw notFound('organization', input.organizationId);
-      await this.requireRoom(em, org.id, org.plan);
-      await em.nativeDelete(TeamChatAuthorizationEntity, { expiresAt: { $lt: now } });
-      const sessionHash = actor.kind === 'memberSession' ? stateHash(actor.sessionId) : null;
-      em.create(TeamChatAuthorizationEntity, {
-        stateHash: stateHash(state),
-        organization: org,
-        ...settings,
-        sessionHash,
-        expiresAt,
-        createdAt: now,
-      });
+    return insertDestination(this.em, this.deps, {
+      organizationId: input.organizationId,
+      format,
+      url: url.href,
+      settings: { ...settings, ...labels },
+      connectedVia: 'manual',
     });
-    return { state, expiresAt };
-  }
-
-  /**
-   * Checks a state without using it, so the callback can refuse a stale or replayed one before
-   * asking the provider to exchange its code (which would install a webhook nobody uses).
-   */
-  async pendingTeamChatConnection(
-    actor: Actor,
-    state: string,
-    sessionId: string | null = null,
-    now = new Date(),
-  ): Promise<{ state: string; expiresAt: Date }> {
-    requireInternal(actor, 'connect team-chat destinations');
-    const found = await this.em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
-    if (!found || found.expiresAt < now) throw invalidStateError();
-    checkBrowser(found, sessionId);
-    return { state, expiresAt: found.expiresAt };
-  }
-
-  /** Ends the flow: the channel's incoming URL becomes a team-chat destination. The state works once. */
-  async completeTeamChatConnection(
-    actor: Actor,
-    state: string,
-    incomingUrl: string,
-    sessionId: string | null = null,
-    now = new Date(),
-  ): Promise<DestinationView> {
-    requireInternal(actor, 'connect team-chat destinations');
-    const pending = await this.em.transactional(async (em) => {
-      const found = await em.findOne(TeamChatAuthorizationEntity, { stateHash: stateHash(state) });
-      if (!found || found.expiresAt < now) throw invalidStateError();
-      checkBrowser(found, sessionId);
-      em.remove(found);
-      return {
-        organizationId: found.organization.id,
-        language: found.language as Language,
-        kinds: found.kinds,
-        scope: found.scope as DestinationScope,
-      };
-    });
-    const url = await checkDestinationUrl(incomingUrl.trim(), this.deps.webhooks.policy);
-    const { destination } = await this.insert(
-      pending.organizationId,
-      'team-chat',
-      url.href,
-      { ...pending, name: 'Team-chat channel', description: '' },
-      'oauth',
-    );
-    return destination;
   }
 
   async list(actor: Actor, organizationId: string): Promise<DestinationView[]> {
@@ -297,55 +209,6 @@ export class DestinationService {
     return view.view;
   }
 
-  private async insert(
-    organizationId: string,
-    format: DeliveryFormat,
-    url: string,
-    settings: Settings & Labels,
-    connectedVia: 'manual' | 'oauth',
-  ) {
-    const now = new Date();
-    const secret = format === 'standard-json' ? newSigningSecret() : null;
-    const destination = await this.em.transactional(async (em) => {
-      // Locking the organization serializes concurrent creations against the plan limit.
-      const org = await em.findOne(OrganizationEntity, { id: organizationId }, this.deps.forUpdate);
-      if (!org) throw notFound('organization', organizationId);
-      await this.requireRoom(em, org.id, org.plan);
-      const id = newId('destination');
-      return em.create(WebhookDestinationEntity, {
-        id,
-        organization: org,
-        format,
-        urlSealed: this.deps.webhooks.box.seal(url, urlContext(id)),
-        urlMasked: maskUrl(url),
-        ...settings,
-        connectedVia,
-        secretSealed: secret ? this.deps.webhooks.box.seal(secret, secretContext(id)) : null,
-        previousSecretSealed: null,
-        previousSecretExpiresAt: null,
-        status: 'active',
-        disabledReason: null,
-        sinceSeq: await lastSeq(em),
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-    });
-    return { destination: destinationView(destination, this.deps.webhooks.box, now), secret };
-  }
-
-  private async requireRoom(em: EntityManager, organizationId: string, plan: keyof typeof PLAN_ALLOWANCES) {
-    const count = await em.count(WebhookDestinationEntity, { organization: organizationId });
-    const limit = PLAN_ALLOWANCES[plan].destinations;
-    if (count >= limit) {
-      throw new DomainError(
-        'plan_limit',
-        `The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}; delete one before adding another`,
-      );
-    }
-  }
-
   /** The destination, once the actor may administer its organization. */
   private async find(em: EntityManager, actor: Actor, id: string, lock = false): Promise<WebhookDestination> {
     if (!isPlausibleId(id)) throw notFound('webhook destination', id);
@@ -355,60 +218,6 @@ export class DestinationService {
     return found;
   }
 }
-
-interface Settings {
-  language: Language;
-  kinds: SignalType[];
-  scope: DestinationScope;
-}
-
-interface Labels {
-  name: string;
-  description: string;
-}
-
-function checkLabels(input: { name?: string; description?: string }): Labels {
-  const name = (input.name ?? '').trim();
-  const description = (input.description ?? '').trim();
-  if (name.length > 100) throw invalidInput('name', 'name must be at most 100 characters');
-  if (description.length > 500) throw invalidInput('description', 'description must be at most 500 characters');
-  return { name, description };
-}
-
-function checkSettings(input: DestinationSettings): Settings {
-  const language = oneOf('language', input.language ?? 'en', LANGUAGES);
-  const scope = oneOf('scope', input.scope ?? 'platform', DESTINATION_SCOPES);
-  const kinds =
-    input.kinds === undefined ? [...SIGNAL_TYPES] : [...new Set(input.kinds.map((kind) => oneOf('kinds', kind.trim(), SIGNAL_TYPES)))];
-  if (kinds.length === 0) throw invalidInput('kinds', 'kinds must name at least one event kind');
-  return { language, kinds, scope };
-}
-
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value))
-    throw invalidInput(field, `${field} must be one of ${allowed.join(', ')} (got '${value}')`);
-  return value as T;
-}
-
-async function lastSeq(em: EntityManager): Promise<number> {
-  const rows = await em
-    .getConnection()
-    .execute<{ seq: number | null }[]>('select max(seq) as seq from outbox_events', [], 'all', em.getTransactionContext());
-  return Number(rows[0]?.seq ?? 0);
-}
-
-const stateHash = (state: string) => createHash('sha256').update(state).digest('hex');
-/** A flow started from the pages finishes only in the browser session that started it. */
-function checkBrowser(found: { sessionHash?: string | null }, sessionId: string | null): void {
-  if (found.sessionHash && (sessionId === null || stateHash(sessionId) !== found.sessionHash)) {
-    throw new DomainError(
-      'invalid_state',
-      'This connection was started in another browser or session; start it again from the administration pages in this browser',
-    );
-  }
-}
-
-const invalidStateError = () => new DomainError('invalid_state', 'This connection request is unknown or expired; start again');
 
 /** A sample of the destination's first kind, marked as a test by its resource id. */
 function testEnvelope(destination: WebhookDestination, now: Date, base: string): WebhookEnvelope {

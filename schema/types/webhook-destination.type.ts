@@ -1,6 +1,6 @@
 import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
-import type { CreatedDestination } from '../../core/services/destination.service.ts';
+import type { CreatedDestination } from '../../core/services/destination-records.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 
@@ -93,7 +93,7 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, { state, sessionId }, ctx) =>
-      ctx.services.destinations.pendingTeamChatConnection(ctx.actor, state, sessionId == null ? null : String(sessionId)),
+      ctx.services.teamChatConnections.pending(ctx.actor, state, sessionId == null ? null : String(sessionId)),
   }),
   webhookDestinations: t.field({
     type: [WebhookDestinationRef],
@@ -184,7 +184,7 @@ builder.mutationFields((t) => ({
     authScopes: ORGANIZATION_ADMIN,
     args: { input: t.arg({ type: TeamChatConnectionInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.destinations.beginTeamChatConnection(ctx.actor, {
+      ctx.services.teamChatConnections.begin(ctx.actor, {
         organizationId: String(input.organizationId),
         language: input.language ?? undefined,
         kinds: input.kinds ?? undefined,
@@ -203,6 +203,6 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { state, incomingUrl, sessionId }, ctx) =>
-      ctx.services.destinations.completeTeamChatConnection(ctx.actor, state, incomingUrl, sessionId == null ? null : String(sessionId)),
+      ctx.services.teamChatConnections.complete(ctx.actor, state, incomingUrl, sessionId == null ? null : String(sessionId)),
   }),
 }));
