@@ -1,7 +1,8 @@
-// Date.prototype.toISOString costs about a microsecond on a server CPU; a list page of the API
-// writes three instants per row. This formats the same text from arithmetic and a small cache
-// of day prefixes ("2026-11-25T"), a fraction of the cost. Instants outside years 0000–9999
-// (where toISOString writes a sign and six digits) and invalid dates go to toISOString.
+// Date.prototype.toISOString cost about a microsecond on this project's 2-core machine, and a list
+// page of the API writes three instants per row. This writes the same text from arithmetic and a
+// small cache of day prefixes ("2026-11-25T"), for about a fifth of that. Instants before 1970 or
+// from year 10000 on (where toISOString writes a sign and six digits) and invalid dates go to
+// toISOString.
 
 const DAY_MS = 86_400_000;
 const MAX_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
