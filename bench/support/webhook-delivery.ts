@@ -1,7 +1,6 @@
 // Phase 1: many needs to many destinations through the real dispatcher, then the same requests
 // replayed by a bare undici loop (the ceiling) to the same receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuShare, cpuSnapshot } from './load.ts';
 import { captureRequests, checkDeliveries, type CapturedRequest, type DeliveryCheck } from './webhook-analysis.ts';
 import { replay, type ReplayResult } from './webhook-ceiling.ts';
 import {
@@ -14,51 +13,14 @@ import {
   wallNow,
   type RecordedCheck,
 } from './webhook-graphql.ts';
-import {
-  monotonicUs,
-  sqlSummary,
-  summarizeProfile,
-  threadCpu,
-  threadUsage,
-  type ProfileSummary,
-  type SqlSummary,
-  type ThreadUsage,
-} from './webhook-profile.ts';
+import { monotonicUs, sqlSummary, summarizeProfile, type ProfileSummary, type SqlSummary } from './webhook-profile.ts';
 import { waitForReceipts, type WebhookReceiver } from './webhook-receiver.ts';
 import { runBacklogPhase, type BacklogPhase } from './webhook-backlog.ts';
+import { cpuWatch, type PhaseCpu, type WaitIdle } from './webhook-cpu.ts';
 import { startWebhookServer, type SourceState } from './webhook-servers.ts';
 
 type Say = (line?: string) => void;
-/** Waits (bounded) for other processes to leave the CPU before a timed part. */
-export type WaitIdle = (what: string) => Promise<void>;
 const noWait: WaitIdle = async () => undefined;
-
-export interface PhaseCpu {
-  wallMs: number;
-  /** Whole machine busy, % of all cores; other: processes outside the benchmark. */
-  machinePercent: number;
-  otherPercent: number;
-  /** Per process, per thread, % of one core. */
-  threads: Record<string, ThreadUsage[]>;
-}
-
-/** CPU accounting of the benchmark's processes over one phase. */
-export function cpuWatch(processes: Record<string, number>): { stop(): PhaseCpu } {
-  const pids = Object.values(processes);
-  const machine = cpuSnapshot([process.pid, ...pids.filter((pid) => pid !== process.pid)]);
-  const before = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, threadCpu(pid)]));
-  return {
-    stop() {
-      const after = cpuSnapshot([process.pid, ...pids.filter((pid) => pid !== process.pid)]);
-      const wallMs = after.at - machine.at;
-      const share = cpuShare(machine, after);
-      const threads = Object.fromEntries(
-        Object.entries(processes).map(([name, pid]) => [name, threadUsage(pid, before[name]!, threadCpu(pid), wallMs)]),
-      );
-      return { wallMs: Math.round(wallMs), machinePercent: share.machinePercent, otherPercent: share.otherPercent, threads };
-    },
-  };
-}
 
 export interface DeliveryPhase {
   destinations: number;

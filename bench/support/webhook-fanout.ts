@@ -1,7 +1,7 @@
 // Phase 2: one need to many destinations, on a fresh server so earlier rows do not interfere.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkDeliveries, type DeliveryCheck } from './webhook-analysis.ts';
-import { cpuWatch, type PhaseCpu, type WaitIdle } from './webhook-delivery.ts';
+import { cpuWatch, type PhaseCpu, type WaitIdle } from './webhook-cpu.ts';
 import {
   benchInternalToken,
   createDestinations,

@@ -2,7 +2,7 @@
 import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
 import { sampleJobs } from '../../test/fixtures/sample-jobs.ts';
 import { benchPreparers, type PreparerBench } from './preparers.ts';
-import { cpuWatch } from './webhook-delivery.ts';
+import { cpuWatch } from './webhook-cpu.ts';
 
 export interface PreparerRow {
   batch: string;

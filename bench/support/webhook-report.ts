@@ -1,6 +1,7 @@
 // The printed report of the webhook benchmark: markdown tables and notes.
 import type { BacklogPhase } from './webhook-backlog.ts';
-import type { PhaseCpu, CeilingPhase, DeliveryPhase } from './webhook-delivery.ts';
+import type { PhaseCpu } from './webhook-cpu.ts';
+import type { CeilingPhase, DeliveryPhase } from './webhook-delivery.ts';
 import type { FanoutPhase } from './webhook-fanout.ts';
 import type { PreparerRow } from './webhook-preparers.ts';
 import type { ProfileSummary, SqlSummary } from './webhook-profile.ts';

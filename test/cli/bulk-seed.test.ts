@@ -1,7 +1,7 @@
 // `packline seed --needs N --events N` against a running service: the rows it writes are public,
 // listed by REST and GraphQL in order across ties, send no webhook, and the feed indexes the
 // lists seek are in place (EXPLAIN of the very statements the lists run).
-import { PUBLIC_LIST_STATEMENTS } from '../../core/services/public-reads.ts';
+import { PUBLIC_LIST_STATEMENTS } from '../../core/services/public-statements.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createOrganization, expectOk, sql, walk } from '../rest/helpers.ts';
 import { startStack, type Stack } from '../support/stack.ts';
