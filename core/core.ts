@@ -5,33 +5,22 @@ import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { createQueryRunner } from './db/query-layer.ts';
 import { PublicReads } from './services/public-reads.ts';
-import { ApiKeyService } from './services/api-key.service.ts';
+import { RequestServices, type ServiceRoots, type Services } from './request-services.ts';
 import { SecretBox } from './secret-box.ts';
 import { RedisChangeBus } from './services/change-bus.ts';
 import { ChangeFeed } from './services/change-feed.ts';
-import { DeliveryService } from './services/delivery.service.ts';
-import { DestinationService } from './services/destination.service.ts';
-import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
 import { DirectorySnapshot } from './services/directory-snapshot.ts';
-import { DirectoryService } from './services/directory.service.ts';
-import { UsageService, type LiveLimits } from './services/usage.service.ts';
-import { EsignService } from './services/esign.service.ts';
-import { AssistantAccessService } from './services/assistant-access.service.ts';
-import { AssistantGrantService } from './services/assistant-grant.service.ts';
-import { AssistantService } from './services/assistant.service.ts';
-import { MemberAccountService } from './services/member-account.service.ts';
+import type { LiveLimits } from './services/usage.service.ts';
 import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './services/member-access-policy.ts';
 import { MemberAuthenticator } from './services/member-authenticator.ts';
 import { DeliveryStore } from './webhooks/delivery-store.ts';
 import { createScriptRunner } from './webhooks/script-runners.ts';
 import type { UrlPolicy } from './webhooks/url-policy.ts';
-import { EventService } from './services/event.service.ts';
 import { KeyAuthenticator } from './services/key-authenticator.ts';
-import { MemberService } from './services/member.service.ts';
-import { NeedService } from './services/need.service.ts';
-import { OrganizationService } from './services/organization.service.ts';
 import { lockOptions, type ServiceDeps } from './services/service-deps.ts';
 import { UsageRecorder } from './services/usage-recorder.ts';
+
+export type { Services } from './request-services.ts';
 
 export interface CoreOptions extends DatabaseOptions {
   publicBaseUrl: string;
@@ -47,30 +36,6 @@ export interface CoreOptions extends DatabaseOptions {
   redisUrl?: string | undefined;
   /** Prefix of the Redis channel. @default 'packline' */
   redisPrefix?: string;
-}
-
-/** The domain services of one request, sharing its EntityManager fork. */
-export interface Services {
-  organizations: OrganizationService;
-  members: MemberService;
-  needs: NeedService;
-  events: EventService;
-  apiKeys: ApiKeyService;
-  destinations: DestinationService;
-  teamChatConnections: TeamChatConnectionService;
-  deliveries: DeliveryService;
-  esign: EsignService;
-  /** A member's own credentials and sessions. */
-  accounts: MemberAccountService;
-  /** The member connector's authorization server (clients, codes, tokens). */
-  assistantAccess: AssistantAccessService;
-  /** Members' connected applications and their audit log. */
-  assistantGrants: AssistantGrantService;
-  /** The member connector's tools. */
-  assistant: AssistantService;
-  /** The public directory: discoverable organizations, team proposals, the FAQ. */
-  directory: DirectoryService;
-  usage: UsageService;
 }
 
 /** Everything the domain holds for the life of the process. */
@@ -133,6 +98,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db, queries), box);
   let liveLimits: LiveLimits | undefined;
+  const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, liveLimits: () => liveLimits };
   return {
     db,
     feed,
@@ -142,27 +108,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     deliveryStore,
     urlPolicy,
     services() {
-      // Built on first use, over one EntityManager forked on first use: a public read, which
-      // goes through the query layer, forks nothing and builds one service.
-      let em: EntityManager | undefined;
-      const fork = () => (em ??= db.em.fork());
-      return lazily<Services>({
-        organizations: () => new OrganizationService(fork, deps),
-        members: () => new MemberService(fork(), deps),
-        needs: () => new NeedService(fork, deps),
-        events: () => new EventService(fork, deps),
-        apiKeys: () => new ApiKeyService(fork(), deps),
-        destinations: () => new DestinationService(fork(), deps),
-        teamChatConnections: () => new TeamChatConnectionService(fork(), deps),
-        deliveries: () => new DeliveryService(fork(), deps),
-        esign: () => new EsignService(fork(), deps),
-        accounts: () => new MemberAccountService(fork(), deps, memberAccess),
-        assistantAccess: () => new AssistantAccessService(fork(), deps, memberAccess),
-        assistantGrants: () => new AssistantGrantService(fork()),
-        assistant: (services) => new AssistantService(fork(), deps, services.needs),
-        directory: () => new DirectoryService(deps, directory),
-        usage: () => new UsageService(fork(), usage, () => liveLimits),
-      });
+      return new RequestServices(roots);
     },
     attachLimits(limits) {
       liveLimits = limits;
@@ -187,21 +133,4 @@ async function ensureSingletons(em: EntityManager): Promise<string> {
   ]);
   const rows = await connection.execute<{ value: string }[]>("select value from settings where key = 'cursor_secret'");
   return rows[0]!.value;
-}
-
-/** An object whose properties are built on first read, then kept. */
-function lazily<T extends object>(factories: { [K in keyof T]: (self: T) => T[K] }): T {
-  const self = {} as T;
-  for (const key of Object.keys(factories) as (keyof T)[]) {
-    Object.defineProperty(self, key, {
-      enumerable: true,
-      configurable: true,
-      get() {
-        const value = factories[key](self);
-        Object.defineProperty(self, key, { value, enumerable: true });
-        return value;
-      },
-    });
-  }
-  return self;
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CursorCodec } from './cursor.ts';
 import { DomainError } from './errors.ts';
@@ -23,6 +24,13 @@ describe('CursorCodec', () => {
     const attempt = () => codec.decode('opportunities', make());
     expect(attempt).toThrow(DomainError);
     expect(attempt).toThrow(expect.objectContaining({ code: 'invalid_cursor', field: 'cursor' }));
+  });
+
+  it('signs with the first 18 bytes of the HMAC-SHA-256 of the body, so cursors already handed out stay valid', () => {
+    const body = Buffer.from(JSON.stringify({ l: 'opportunities', t: 42, i: 'n_q' })).toString('base64url');
+    const signature = createHmac('sha256', 'secret-one').update(body).digest().subarray(0, 18).toString('base64url');
+    expect(codec.encode('opportunities', { at: 42, id: 'n_q' })).toBe(`${body}.${signature}`);
+    expect(codec.decode('opportunities', `${body}.${signature}`)).toEqual({ at: 42, id: 'n_q' });
   });
 
   it('refuses a correctly signed payload of the wrong shape', () => {

@@ -14,25 +14,44 @@ export function forwardArgs(args: ConnectionArgs): PageArgs {
   return { first: args.first, after: args.after };
 }
 
-/** A relay connection over a page; edge cursors are signed only when selected. */
+/**
+ * A relay connection over a page; edge cursors are signed only when selected. Edges and page info
+ * are class instances, their lazy cursors getters on the prototype: object literals with getters
+ * would give each request's objects a hidden class of their own, kept (with the page they hold)
+ * until a full collection.
+ */
 export function toConnection<T>(page: Page<T>) {
-  const edges = page.items.map((node) => ({
-    node,
-    get cursor() {
-      return page.cursorFor(node);
-    },
-  }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.nextCursor !== null,
-      hasPreviousPage: false,
-      get startCursor() {
-        return edges[0]?.cursor ?? null;
-      },
-      get endCursor() {
-        return page.nextCursor ?? edges.at(-1)?.cursor ?? null;
-      },
-    },
-  };
+  const edges = page.items.map((node) => new Edge(page, node));
+  return { edges, pageInfo: new PageInfo(page, edges) };
+}
+
+class Edge<T> {
+  constructor(
+    private readonly page: Page<T>,
+    readonly node: T,
+  ) {}
+
+  get cursor(): string {
+    return this.page.cursorFor(this.node);
+  }
+}
+
+class PageInfo<T> {
+  readonly hasNextPage: boolean;
+  readonly hasPreviousPage = false;
+
+  constructor(
+    private readonly page: Page<T>,
+    private readonly edges: Edge<T>[],
+  ) {
+    this.hasNextPage = page.nextCursor !== null;
+  }
+
+  get startCursor(): string | null {
+    return this.edges[0]?.cursor ?? null;
+  }
+
+  get endCursor(): string | null {
+    return this.page.nextCursor ?? this.edges.at(-1)?.cursor ?? null;
+  }
 }

@@ -1,0 +1,123 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { Database } from './db/orm.ts';
+import { ApiKeyService } from './services/api-key.service.ts';
+import { AssistantAccessService } from './services/assistant-access.service.ts';
+import { AssistantGrantService } from './services/assistant-grant.service.ts';
+import { AssistantService } from './services/assistant.service.ts';
+import { DeliveryService } from './services/delivery.service.ts';
+import { DestinationService } from './services/destination.service.ts';
+import type { DirectorySnapshot } from './services/directory-snapshot.ts';
+import { DirectoryService } from './services/directory.service.ts';
+import { EsignService } from './services/esign.service.ts';
+import { EventService } from './services/event.service.ts';
+import { MemberAccountService } from './services/member-account.service.ts';
+import type { MemberAccessPolicy } from './services/member-access-policy.ts';
+import { MemberService } from './services/member.service.ts';
+import { NeedService } from './services/need.service.ts';
+import { OrganizationService } from './services/organization.service.ts';
+import type { ServiceDeps } from './services/service-deps.ts';
+import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
+import type { UsageRecorder } from './services/usage-recorder.ts';
+import { UsageService, type LiveLimits } from './services/usage.service.ts';
+
+/** The domain services of one request, sharing its EntityManager fork. */
+export interface Services {
+  organizations: OrganizationService;
+  members: MemberService;
+  needs: NeedService;
+  events: EventService;
+  apiKeys: ApiKeyService;
+  destinations: DestinationService;
+  teamChatConnections: TeamChatConnectionService;
+  deliveries: DeliveryService;
+  esign: EsignService;
+  /** A member's own credentials and sessions. */
+  accounts: MemberAccountService;
+  /** The member connector's authorization server (clients, codes, tokens). */
+  assistantAccess: AssistantAccessService;
+  /** Members' connected applications and their audit log. */
+  assistantGrants: AssistantGrantService;
+  /** The member connector's tools. */
+  assistant: AssistantService;
+  /** The public directory: discoverable organizations, team proposals, the FAQ. */
+  directory: DirectoryService;
+  usage: UsageService;
+}
+
+/** What every request's services share: the process's parts. */
+export interface ServiceRoots {
+  db: Database;
+  deps: ServiceDeps;
+  memberAccess: MemberAccessPolicy;
+  directory: DirectorySnapshot;
+  usage: UsageRecorder;
+  liveLimits: () => LiveLimits | undefined;
+}
+
+/**
+ * One request's services, each built on first use over one EntityManager forked on first use:
+ * a public read, which goes through the query layer, forks nothing and builds one service.
+ *
+ * A class with its getters on the prototype, so every request's object has the same shape: an
+ * object given fresh accessor properties per request would get a hidden class of its own each
+ * time, which the engine keeps until a full collection, and with it everything the request read.
+ */
+export class RequestServices implements Services {
+  private em: EntityManager | undefined;
+  private built: Partial<Services> = {};
+
+  constructor(private readonly roots: ServiceRoots) {}
+
+  /** The request's EntityManager, forked on first use (a function, for services that fork lazily). */
+  private readonly fork = (): EntityManager => (this.em ??= this.roots.db.em.fork());
+
+  private once<K extends keyof Services>(name: K, build: () => Services[K]): Services[K] {
+    return (this.built[name] ??= build());
+  }
+
+  get organizations() {
+    return this.once('organizations', () => new OrganizationService(this.fork, this.roots.deps));
+  }
+  get members() {
+    return this.once('members', () => new MemberService(this.fork(), this.roots.deps));
+  }
+  get needs() {
+    return this.once('needs', () => new NeedService(this.fork, this.roots.deps));
+  }
+  get events() {
+    return this.once('events', () => new EventService(this.fork, this.roots.deps));
+  }
+  get apiKeys() {
+    return this.once('apiKeys', () => new ApiKeyService(this.fork(), this.roots.deps));
+  }
+  get destinations() {
+    return this.once('destinations', () => new DestinationService(this.fork(), this.roots.deps));
+  }
+  get teamChatConnections() {
+    return this.once('teamChatConnections', () => new TeamChatConnectionService(this.fork(), this.roots.deps));
+  }
+  get deliveries() {
+    return this.once('deliveries', () => new DeliveryService(this.fork(), this.roots.deps));
+  }
+  get esign() {
+    return this.once('esign', () => new EsignService(this.fork(), this.roots.deps));
+  }
+  get accounts() {
+    return this.once('accounts', () => new MemberAccountService(this.fork(), this.roots.deps, this.roots.memberAccess));
+  }
+  get assistantAccess() {
+    return this.once('assistantAccess', () => new AssistantAccessService(this.fork(), this.roots.deps, this.roots.memberAccess));
+  }
+  get assistantGrants() {
+    return this.once('assistantGrants', () => new AssistantGrantService(this.fork()));
+  }
+  get assistant() {
+    return this.once('assistant', () => new AssistantService(this.fork(), this.roots.deps, this.needs));
+  }
+  get directory() {
+    return this.once('directory', () => new DirectoryService(this.roots.deps, this.roots.directory));
+  }
+  get usage() {
+    return this.once('usage', () => new UsageService(this.fork(), this.roots.usage, this.roots.liveLimits));
+  }
+}
