@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { EpochCache, type CacheFeed, type EpochCacheOptions } from '../epoch-cache.ts';
 
 export interface CachedPage {
@@ -14,7 +14,7 @@ export interface CachedPage {
 const MAX_BYTES = 512 * 1024 * 1024;
 
 /** The strong ETag of a body: a digest of its exact bytes. */
-export const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
+export const etagOf = (body: Buffer) => `"${hash('sha1', body, 'base64url')}"`;
 
 /**
  * Serialized REST answers of public operations, by operation and variables; server errors are
