@@ -72,7 +72,11 @@ export class RequestServices implements Services {
   private readonly fork = (): EntityManager => (this.em ??= this.roots.db.em.fork());
 
   private once<K extends keyof Services>(name: K, build: () => Services[K]): Services[K] {
-    return (this.built[name] ??= build());
+    const known = this.built[name];
+    if (known !== undefined) return known;
+    const service = build();
+    this.built[name] = service;
+    return service;
   }
 
   get organizations() {
