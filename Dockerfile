@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # Packline's container image. Build: `npm run image:build` (tags packline:local), or
 #   podman build --format docker -t packline:local .   (docker build -t packline:local .)
-# The base image is any Debian-based image with Node 20 in /usr/local/bin or /usr/bin.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The base image is any Debian-based image with Node 24 in /usr/local/bin or /usr/bin.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Production dependencies only: devDependencies (vitest, playwright, codegen...) stay out.
 FROM ${NODE_IMAGE} AS deps

@@ -43,7 +43,7 @@ const BENCHES: readonly { name: BenchName; script: string; results: string }[] =
 ];
 const DEEP_PAGE = 'bench/results-deep-page.json';
 function runBench(script: string): Promise<number | null> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [script], { cwd: ROOT, env: process.env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: process.env, stdio: 'inherit' });
   return new Promise((done) => child.once('exit', (code) => done(code)));
 }
 

@@ -60,7 +60,7 @@ async function startBare(payload: unknown) {
   const file = join(dir, 'payload.json');
   writeFileSync(file, JSON.stringify(payload));
   const child = track(
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/support/mcp-bare-server.ts')], {
+    spawn(process.execPath, [join(ROOT, 'bench/support/mcp-bare-server.ts')], {
       cwd: ROOT,
       env: { ...process.env, PACKLINE_BENCH_MCP_PAYLOAD: file, NODE_OPTIONS: '' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,22 @@
 #!/usr/bin/env node
-// Entry point of the `packline` command. The sources are TypeScript, run through tsx's loader.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../facades/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// @ts-check
+// Entry point of the `packline` command. The sources are TypeScript, run by Node's own type
+// stripping: no loader, no build step. This file and facades/cli/usage.js stay plain JavaScript:
+// an older Node gets one line naming the version it needs rather than a syntax error, and help
+// and --version answer before any TypeScript loads.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  process.stderr.write(`packline needs Node.js 22.19 or later (24 LTS recommended); this is Node.js ${process.versions.node}.\n`);
+  process.exit(1);
+}
+const argv = process.argv.slice(2);
+const { answerWithoutRunning } = await import('../facades/cli/usage.js');
+const answer = answerWithoutRunning(argv);
+if (answer) {
+  if (answer.stdout !== undefined) process.stdout.write(`${answer.stdout}\n`);
+  if (answer.stderr !== undefined) process.stderr.write(`${answer.stderr}\n`);
+  process.exitCode = answer.code;
+} else {
+  const { main } = await import('../facades/cli/main.ts');
+  process.exitCode = await main(argv);
+}

@@ -112,8 +112,11 @@ export interface TeamChatProvider {
 export { DEFAULT_RETRY_SCHEDULE };
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
     this.name = 'ConfigError';
   }
 }

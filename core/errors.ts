@@ -2,13 +2,18 @@ export type ErrorCode = 'not_found' | 'invalid_input' | 'invalid_cursor' | 'inva
 
 /** A failure the caller can act on. Facades map `code` to their own vocabulary. */
 export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly field?: string;
+
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     /** The input field at fault, when there is one. */
-    readonly field?: string,
+    field?: string,
   ) {
     super(message);
+    this.code = code;
+    this.field = field;
     this.name = new.target.name;
   }
 }

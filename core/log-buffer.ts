@@ -21,11 +21,12 @@ export class LogBuffer {
   private pending = '';
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly sink: LogSink,
-    private readonly chunkLength: number,
-    flushIntervalMs: number,
-  ) {
+  private readonly sink: LogSink;
+  private readonly chunkLength: number;
+
+  constructor(sink: LogSink, chunkLength: number, flushIntervalMs: number) {
+    this.sink = sink;
+    this.chunkLength = chunkLength;
     this.timer = setInterval(() => this.flush(), flushIntervalMs);
     this.timer.unref();
   }

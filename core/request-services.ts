@@ -66,7 +66,11 @@ export class RequestServices implements Services {
   private em: EntityManager | undefined;
   private built: Partial<Services> = {};
 
-  constructor(private readonly roots: ServiceRoots) {}
+  private readonly roots: ServiceRoots;
+
+  constructor(roots: ServiceRoots) {
+    this.roots = roots;
+  }
 
   /** The request's EntityManager, forked on first use (a function, for services that fork lazily). */
   private readonly fork = (): EntityManager => (this.em ??= this.roots.db.em.fork());

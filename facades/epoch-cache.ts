@@ -44,10 +44,10 @@ export class EpochCache<V extends object> {
   /** Computations under way, so that callers missing the same key together share one. */
   private readonly pending = new Map<string, { promise: Promise<V>; mark: number; generation: number }>();
 
-  constructor(
-    private readonly feed: CacheFeed,
-    options: EpochCacheOptions<V> = {},
-  ) {
+  private readonly feed: CacheFeed;
+
+  constructor(feed: CacheFeed, options: EpochCacheOptions<V> = {}) {
+    this.feed = feed;
     const { maxEntries = 10_000, maxBytes, sizeOf, keep = () => true, tags = () => [], windowMs = 5_000, now = Date.now } = options;
     this.entries = new LRUCache<string, Entry<V>>({
       max: maxEntries,

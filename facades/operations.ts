@@ -35,12 +35,12 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
   /** How each operation runs, settled on its first run (see `runnerOf`). */
   private readonly runners = new Map<string, Runner>();
 
+  private readonly schema: GraphQLSchema;
+
   constructor(schema: GraphQLSchema, source: string);
   constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode });
-  constructor(
-    private readonly schema: GraphQLSchema,
-    source: string | { readonly [name: string]: DocumentNode },
-  ) {
+  constructor(schema: GraphQLSchema, source: string | { readonly [name: string]: DocumentNode }) {
+    this.schema = schema;
     if (typeof source === 'string') {
       const document = parse(source);
       for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION && d.name) this.documents.set(d.name.value, document);

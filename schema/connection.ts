@@ -26,10 +26,13 @@ export function toConnection<T>(page: Page<T>) {
 }
 
 class Edge<T> {
-  constructor(
-    private readonly page: Page<T>,
-    readonly node: T,
-  ) {}
+  private readonly page: Page<T>;
+  readonly node: T;
+
+  constructor(page: Page<T>, node: T) {
+    this.page = page;
+    this.node = node;
+  }
 
   get cursor(): string {
     return this.page.cursorFor(this.node);
@@ -40,10 +43,12 @@ class PageInfo<T> {
   readonly hasNextPage: boolean;
   readonly hasPreviousPage = false;
 
-  constructor(
-    private readonly page: Page<T>,
-    private readonly edges: Edge<T>[],
-  ) {
+  private readonly page: Page<T>;
+  private readonly edges: Edge<T>[];
+
+  constructor(page: Page<T>, edges: Edge<T>[]) {
+    this.page = page;
+    this.edges = edges;
     this.hasNextPage = page.nextCursor !== null;
   }
 

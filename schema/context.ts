@@ -17,10 +17,10 @@ export interface Context {
 export class Contexts {
   private readonly internalToken: Buffer;
 
-  constructor(
-    private readonly core: Core,
-    internalToken: string,
-  ) {
+  private readonly core: Core;
+
+  constructor(core: Core, internalToken: string) {
+    this.core = core;
     this.internalToken = Buffer.from(internalToken);
   }
 

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds the container image as packline:local (npm run image:build) with podman or docker,
-# whichever works here. NODE_IMAGE (default node:20-bookworm-slim) is the base; when it cannot be
+# whichever works here. NODE_IMAGE (default node:24-bookworm-slim) is the base; when it cannot be
 # pulled (no registry reachable), a local stand-in is made from Debian packages
-# (debootstrap --variant=minbase bookworm) plus this machine's Node 20 and npm, and the build
-# says so. Extra arguments go to `build` (e.g. --no-cache).
-#   IMAGE=packline:local NODE_IMAGE=node:20-bookworm-slim npm run image:build
+# (debootstrap --variant=minbase bookworm) plus the Node 24 that `npm install` put in
+# node_modules/node (the registry's `node` package) and this machine's npm, and the build says so. Extra arguments go to `build` (e.g. --no-cache).
+#   IMAGE=packline:local NODE_IMAGE=node:24-bookworm-slim npm run image:build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 IMAGE=${IMAGE:-packline:local}
-NODE_IMAGE=${NODE_IMAGE:-node:20-bookworm-slim}
-STANDIN=${STANDIN_IMAGE:-localhost/packline-node-standin:20-bookworm}
+NODE_IMAGE=${NODE_IMAGE:-node:24-bookworm-slim}
+STANDIN=${STANDIN_IMAGE:-localhost/packline-node-standin:24-bookworm}
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$PWD/deploy/containers.conf}
 
 say() { echo "image-build: $*" >&2; }
@@ -27,13 +27,15 @@ say "using $engine"
 
 have_image() { "$engine" image inspect "$1" >/dev/null 2>&1; }
 
-# A Debian bookworm base with Node 20 and npm from this machine, imported as $STANDIN.
+# A Debian bookworm base with Node 24 (node_modules/node, from the npm registry) and this machine's
+# npm, imported as $STANDIN.
 make_standin() {
   command -v debootstrap >/dev/null 2>&1 || { say "debootstrap is needed to make a stand-in base (apt-get install debootstrap)"; exit 1; }
   local node_bin node_major npm_dir root
-  node_bin=$(readlink -f "$(command -v node)")
+  node_bin=$(readlink -f node_modules/node/bin/node 2>/dev/null || true)
+  [ -x "$node_bin" ] || { say "node_modules/node/bin/node is missing: run npm install first"; exit 1; }
   node_major=$("$node_bin" -p 'process.versions.node.split(".")[0]')
-  [ "$node_major" = 20 ] || { say "this machine's node is $("$node_bin" -v), not 20: cannot make a Node 20 stand-in"; exit 1; }
+  [ "$node_major" = 24 ] || { say "node_modules/node is Node $("$node_bin" -v), not 24: cannot make a Node 24 stand-in"; exit 1; }
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
   root=$(mktemp -d /var/tmp/packline-standin.XXXXXX)
   trap 'rm -rf "$root"' RETURN
@@ -60,7 +62,7 @@ elif timeout 60 "$engine" pull -q "$NODE_IMAGE" >/dev/null 2>&1; then
 else
   base=$STANDIN
   if have_image "$STANDIN"; then
-    say "$NODE_IMAGE cannot be pulled here; using the local stand-in $STANDIN made earlier (Debian bookworm minbase + this machine's Node 20)"
+    say "$NODE_IMAGE cannot be pulled here; using the local stand-in $STANDIN made earlier (Debian bookworm minbase + Node 24 from the npm registry)"
   else
     say "$NODE_IMAGE cannot be pulled here; building a local stand-in instead"
     make_standin

@@ -86,7 +86,10 @@ export class Dispatcher {
   private stopped = true;
   private cutOff = false;
 
-  constructor(private readonly options: DispatcherOptions) {
+  private readonly options: DispatcherOptions;
+
+  constructor(options: DispatcherOptions) {
+    this.options = options;
     this.store = options.store;
     this.feed = options.feed;
     this.log = options.log;

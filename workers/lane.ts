@@ -68,10 +68,13 @@ export class Lane {
   private closed = false;
   private target: { value: LaneSettings | null; at: number; version: number } | undefined;
 
-  constructor(
-    readonly destinationId: string,
-    private readonly port: LanePort,
-  ) {}
+  readonly destinationId: string;
+  private readonly port: LanePort;
+
+  constructor(destinationId: string, port: LanePort) {
+    this.destinationId = destinationId;
+    this.port = port;
+  }
 
   /** Asks the lane to look at its queue; runs are never concurrent. */
   kick(): void {

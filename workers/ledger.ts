@@ -21,10 +21,13 @@ export class Ledger {
   private upcoming: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly store: DeliveryStore,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+  private readonly store: DeliveryStore;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(store: DeliveryStore, onError: (error: unknown) => void) {
+    this.store = store;
+    this.onError = onError;
+  }
 
   add(outcome: AttemptOutcome, plan: Plan): void {
     this.queued.push(outcome);

@@ -63,7 +63,7 @@ function leasePool(threads: number): SharedPool {
   if (!shared) {
     shared = {
       pool: new Piscina({
-        filename: new URL('./tasks.worker.mjs', import.meta.url).href,
+        filename: new URL('./tasks.ts', import.meta.url).href,
         name: 'preparePooledDeliveries',
         minThreads: threads,
         maxThreads: threads,

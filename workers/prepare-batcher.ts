@@ -9,7 +9,11 @@ export class PrepareBatcher {
   private waiting: { jobs: DeliveryJob[]; resolve: (out: PreparedDelivery[]) => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
 
-  constructor(private readonly preparer: DeliveryPreparer) {}
+  private readonly preparer: DeliveryPreparer;
+
+  constructor(preparer: DeliveryPreparer) {
+    this.preparer = preparer;
+  }
 
   prepare(jobs: DeliveryJob[]): Promise<PreparedDelivery[]> {
     return new Promise((resolve, reject) => {

@@ -80,10 +80,12 @@ class Attempt implements Dispatcher.DispatchHandler {
   private cutShort = false;
   private settled = false;
 
-  constructor(
-    private readonly resolve: (result: SendResult) => void,
-    private readonly requestHeaders: string | null,
-  ) {
+  private readonly resolve: (result: SendResult) => void;
+  private readonly requestHeaders: string | null;
+
+  constructor(resolve: (result: SendResult) => void, requestHeaders: string | null) {
+    this.resolve = resolve;
+    this.requestHeaders = requestHeaders;
     inFlight.add(this);
     sweep ??= setInterval(sweepDeadlines, SWEEP_MS).unref();
   }

@@ -1,5 +1,5 @@
 // The Piscina task module: pure functions over plain data (structured-clone in, structured-clone out).
-// Loaded in worker threads through tasks.worker.mjs; also called directly on the main thread.
+// Loaded by the pool's worker threads (Node strips the types) and called directly on the main thread.
 import type { DeliveryJob, PreparedDelivery, WebhookEnvelope } from '../core/webhooks/envelope.ts';
 import { renderSuiteCard } from './render/suite-card.ts';
 import { renderTeamChat } from './render/team-chat.ts';

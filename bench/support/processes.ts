@@ -236,12 +236,10 @@ export interface CliResult {
   err: string;
 }
 
-/** Runs the CLI's `main` for each argv, in order, in ONE child process (tsx starts once). */
+/** Runs the CLI's `main` for each argv, in order, in ONE child process (Node starts once). */
 const CLI_BATCH = `
-import { register } from 'tsx/esm/api';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-register();
 const { main } = await import(pathToFileURL(join(process.cwd(), 'facades/cli/main.ts')).href);
 const results = [];
 for (const argv of JSON.parse(process.env.PACKLINE_BENCH_CLI_BATCH)) {

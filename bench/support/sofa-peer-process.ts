@@ -25,14 +25,14 @@ export interface StartSofaPeerOptions {
   timeoutMs?: number;
 }
 
-/** `node --import tsx bench/support/sofa-peer-server.ts` on a port the kernel picks. */
+/** `node bench/support/sofa-peer-server.ts` on a port the kernel picks. */
 export async function startSofaPeer({
   env,
   publicBaseUrl,
   noLimits = false,
   timeoutMs = 60_000,
 }: StartSofaPeerOptions): Promise<SofaPeerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/support/sofa-peer-server.ts')], {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/support/sofa-peer-server.ts')], {
     cwd: ROOT,
     env: { ...env, PORT: '0', HOST: '127.0.0.1', PUBLIC_BASE_URL: publicBaseUrl, PEER_LIMITS: noLimits ? '0' : '1', NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-// The SOFA peer as a process: `node --import tsx bench/support/sofa-peer-server.ts`.
+// The SOFA peer as a process: `node bench/support/sofa-peer-server.ts`.
 //
 // Reads Packline's configuration from the environment (DATA_DIR or DATABASE_URL of a running
 // Packline, PUBLIC_BASE_URL, RATE_LIMIT_PER_MINUTE), opens the same core on the same database,

@@ -39,7 +39,7 @@ export interface WebhookReceiver {
   stop(): Promise<void>;
 }
 
-/** Plain JS run with `node -e`: no tsx, no imports besides node:http and node:fs. */
+/** Plain JS run with `node -e`: no imports besides node:http and node:fs. */
 const RECEIVER = `
 const http = require('node:http');
 const fs = require('node:fs');

@@ -4,7 +4,11 @@ import type { DatabaseKind } from './orm.ts';
 
 /** Column values as each database keeps them: MikroORM's SQLite platform stores dates as epoch milliseconds and JSON as text. */
 export class RowCodec {
-  constructor(readonly kind: DatabaseKind) {}
+  readonly kind: DatabaseKind;
+
+  constructor(kind: DatabaseKind) {
+    this.kind = kind;
+  }
 
   date(value: Date | number): Date | number {
     const ms = typeof value === 'number' ? value : value.getTime();

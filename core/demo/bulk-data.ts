@@ -264,13 +264,16 @@ export class TimeLine {
   private readonly burstAt: number;
   private burstLeft: number;
 
-  constructor(
-    private readonly random: () => number,
-    private readonly from: number,
-    private readonly span: number,
-    private readonly step: number,
-    total: number,
-  ) {
+  private readonly random: () => number;
+  private readonly from: number;
+  private readonly span: number;
+  private readonly step: number;
+
+  constructor(random: () => number, from: number, span: number, step: number, total: number) {
+    this.random = random;
+    this.from = from;
+    this.span = span;
+    this.step = step;
     this.burstAt = Math.floor(total / 3);
     this.burstLeft = Math.min(500, Math.floor(total / 20));
   }

@@ -36,10 +36,13 @@ export interface NewApiKey {
 const MAX_LIFETIME_MS = 2 * 366 * 24 * 3600 * 1000;
 
 export class ApiKeyService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+
+  constructor(em: EntityManager, deps: ServiceDeps) {
+    this.em = em;
+    this.deps = deps;
+  }
 
   /** Creates a key; the returned `key` is the only time its value is ever shown. */
   async create(actor: Actor, input: NewApiKey, now = new Date()): Promise<{ apiKey: ApiKeyView; key: string }> {

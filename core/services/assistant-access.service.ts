@@ -61,11 +61,12 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 export class AssistantAccessService {
   private readonly resource: string;
 
-  constructor(
-    private readonly em: EntityManager,
-    deps: ServiceDeps,
-    private readonly policy: MemberAccessPolicy,
-  ) {
+  private readonly em: EntityManager;
+  private readonly policy: MemberAccessPolicy;
+
+  constructor(em: EntityManager, deps: ServiceDeps, policy: MemberAccessPolicy) {
+    this.em = em;
+    this.policy = policy;
     this.resource = memberConnectorUrl(deps.links.publicBaseUrl);
   }
 

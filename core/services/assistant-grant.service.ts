@@ -39,7 +39,11 @@ export interface AuditEntryView {
  * session) sees and ends their own; internal callers name the member.
  */
 export class AssistantGrantService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.em = em;
+  }
 
   /** The signed-in member's active grants, or (internal) every grant of `member`, newest first. */
   async list(actor: Actor, member?: string | null): Promise<GrantView[]> {

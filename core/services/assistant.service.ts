@@ -54,11 +54,15 @@ export interface DraftNeedInput extends NeedContent {
  * tool's ability, then runs, and is written to the member's audit log whatever its outcome.
  */
 export class AssistantService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-    private readonly needs: NeedService,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+  private readonly needs: NeedService;
+
+  constructor(em: EntityManager, deps: ServiceDeps, needs: NeedService) {
+    this.em = em;
+    this.deps = deps;
+    this.needs = needs;
+  }
 
   async account(actor: Actor): Promise<AssistantAccountView> {
     return this.audited(actor, 'my_account', async ({ memberId }) => {

@@ -16,10 +16,10 @@ export class RedisChangeBus implements ChangeBus {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
 
-  constructor(
-    url: string,
-    private readonly channel: string,
-  ) {
+  private readonly channel: string;
+
+  constructor(url: string, channel: string) {
+    this.channel = channel;
     // Publishing never waits for a connection: the database feed covers what is not sent.
     this.publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
     this.subscriber = new Redis(url, { connectTimeout: 2_000 });

@@ -115,10 +115,10 @@ export class ChangeFeed {
   private readonly intervalMs: number;
   private readonly keepMs: number;
 
-  constructor(
-    private readonly db: Database,
-    { intervalMs = 100, keepMs = 600_000 }: ChangeFeedOptions = {},
-  ) {
+  private readonly db: Database;
+
+  constructor(db: Database, { intervalMs = 100, keepMs = 600_000 }: ChangeFeedOptions = {}) {
+    this.db = db;
     this.intervalMs = intervalMs;
     this.keepMs = keepMs;
   }

@@ -23,10 +23,13 @@ const LIST = 'deliveries';
 
 /** The retained deliveries of an organization's destinations, and manual retry. */
 export class DeliveryService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+
+  constructor(em: EntityManager, deps: ServiceDeps) {
+    this.em = em;
+    this.deps = deps;
+  }
 
   /** Newest first; optionally one destination's only. */
   async list(

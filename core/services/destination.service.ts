@@ -52,10 +52,13 @@ export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** Webhook destinations: creation, edits, secret rotation, pause and resume, test signals (the team-chat flow: team-chat-connection.service.ts). */
 export class DestinationService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+
+  constructor(em: EntityManager, deps: ServiceDeps) {
+    this.em = em;
+    this.deps = deps;
+  }
 
   /** Creates a destination; the standard JSON signing secret is returned this once. */
   async create(actor: Actor, input: NewDestination): Promise<CreatedDestination> {

@@ -23,10 +23,13 @@ export class DirectorySnapshot {
   private current: (Stamp & { directory: Directory }) | undefined;
   private loading: (Stamp & { promise: Promise<Directory> }) | undefined;
 
-  constructor(
-    private readonly reads: PublicReads,
-    private readonly feed: ChangeFeed,
-  ) {}
+  private readonly reads: PublicReads;
+  private readonly feed: ChangeFeed;
+
+  constructor(reads: PublicReads, feed: ChangeFeed) {
+    this.reads = reads;
+    this.feed = feed;
+  }
 
   get(): Promise<Directory> {
     if (this.current && this.fresh(this.current)) return Promise.resolve(this.current.directory);

@@ -39,10 +39,13 @@ export const MAX_DIRECTORY_TEXT_LENGTH = 200;
  * Keeps nothing it is given: the need text of a team request is read and dropped.
  */
 export class DirectoryService {
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly snapshot: DirectorySnapshot,
-  ) {}
+  private readonly deps: ServiceDeps;
+  private readonly snapshot: DirectorySnapshot;
+
+  constructor(deps: ServiceDeps, snapshot: DirectorySnapshot) {
+    this.deps = deps;
+    this.snapshot = snapshot;
+  }
 
   /**
    * Discoverable organizations matching every given filter. Without `text`, by id; with it,

@@ -48,10 +48,13 @@ const UNKNOWN_CONNECTION_SECRET = newEsignSecret();
  * update pact signature state. Nothing here is public: no outbox row, no change epoch.
  */
 export class EsignService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+
+  constructor(em: EntityManager, deps: ServiceDeps) {
+    this.em = em;
+    this.deps = deps;
+  }
 
   /** Connects a provider; the returned secret, which signs its notifications, is shown this once. */
   async connect(actor: Actor, input: { organizationId: string; provider: string }, now = new Date()): Promise<ConnectedEsignProvider> {

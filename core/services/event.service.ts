@@ -38,11 +38,11 @@ const NO_LISTS: readonly PublicList[] = [];
 const PUBLIC_FIELDS = ['title', 'description', 'startsAt', 'endsAt', 'timezone', 'online', 'city', 'region', 'country'] as const;
 
 export class EventService {
+  private readonly deps: ServiceDeps;
+
   /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(
-    em: EntityManager | (() => EntityManager),
-    private readonly deps: ServiceDeps,
-  ) {
+  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
+    this.deps = deps;
     this.lazyEm = typeof em === 'function' ? em : () => em;
   }
 

@@ -32,11 +32,10 @@ export class KeyAuthenticator {
   private readonly lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly db: Database,
-    feed: ChangeFeed,
-    { ttlMs = 30_000, flushIntervalMs = 15_000 }: KeyAuthenticatorOptions = {},
-  ) {
+  private readonly db: Database;
+
+  constructor(db: Database, feed: ChangeFeed, { ttlMs = 30_000, flushIntervalMs = 15_000 }: KeyAuthenticatorOptions = {}) {
+    this.db = db;
     this.cache = new LRUCache({ max: 20_000, ttl: ttlMs });
     feed.onChange((notice) => this.retire(notice));
     this.timer = setInterval(() => void this.flush(), flushIntervalMs);

@@ -45,11 +45,15 @@ export interface CredentialsReset {
 
 /** A member's own credentials: sign-in, password, sessions. Ending credentials ends every assistant grant. */
 export class MemberAccountService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-    private readonly policy: MemberAccessPolicy,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+  private readonly policy: MemberAccessPolicy;
+
+  constructor(em: EntityManager, deps: ServiceDeps, policy: MemberAccessPolicy) {
+    this.em = em;
+    this.deps = deps;
+    this.policy = policy;
+  }
 
   /** Checks an email and password (the sign-in page) and opens a session. */
   async signIn(actor: Actor, email: string, password: string): Promise<OpenedSession> {

@@ -24,7 +24,11 @@ export interface AuthenticatedSession {
  * revoked grant, a changed password or a sign-out everywhere refuses the very next request.
  */
 export class MemberAuthenticator {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
 
   async accessToken(token: string, now = Date.now()): Promise<AccessTokenCheck> {
     if (!isWellFormedSecret('accessToken', token)) return { ok: false, reason: 'unknown' };

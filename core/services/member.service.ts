@@ -18,10 +18,11 @@ export interface MemberView {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class MemberService {
-  constructor(
-    private readonly em: EntityManager,
-    _deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+
+  constructor(em: EntityManager, _deps: ServiceDeps) {
+    this.em = em;
+  }
 
   /** Creates a member; with a password, the member can sign in (consent and account pages). */
   async create(

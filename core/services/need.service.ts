@@ -48,11 +48,11 @@ const LISTS: readonly PublicList[] = ['opportunities'];
 const NO_LISTS: readonly PublicList[] = [];
 
 export class NeedService {
+  private readonly deps: ServiceDeps;
+
   /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(
-    em: EntityManager | (() => EntityManager),
-    private readonly deps: ServiceDeps,
-  ) {
+  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
+    this.deps = deps;
     this.lazyEm = typeof em === 'function' ? em : () => em;
   }
 

@@ -37,11 +37,11 @@ export interface NewOrganization extends OrganizationProfileInput {
 const EMBEDDED_IN: readonly PublicList[] = ['opportunities', 'events'];
 
 export class OrganizationService {
+  private readonly deps: ServiceDeps;
+
   /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(
-    em: EntityManager | (() => EntityManager),
-    private readonly deps: ServiceDeps,
-  ) {
+  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
+    this.deps = deps;
     this.lazyEm = typeof em === 'function' ? em : () => em;
   }
 

@@ -37,10 +37,12 @@ export class PublicReads {
   private readonly organizations: DataLoader<string, OrganizationProfile | null>;
   private readonly names: DataLoader<string, OrganizationSummary | null>;
 
-  constructor(
-    private readonly runner: QueryRunner,
-    private readonly links: Links,
-  ) {
+  private readonly runner: QueryRunner;
+  private readonly links: Links;
+
+  constructor(runner: QueryRunner, links: Links) {
+    this.runner = runner;
+    this.links = links;
     this.codec = rowCodec(runner.kind);
     const loader = <V>(load: (ids: readonly string[]) => Promise<Map<string, V>>) =>
       new DataLoader<string, V | null>(

@@ -20,10 +20,13 @@ const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
  * team-chat destination.
  */
 export class TeamChatConnectionService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly deps: ServiceDeps,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly deps: ServiceDeps;
+
+  constructor(em: EntityManager, deps: ServiceDeps) {
+    this.em = em;
+    this.deps = deps;
+  }
 
   /**
    * Starts the flow: keeps the settings under a one-time `state` the provider hands back with

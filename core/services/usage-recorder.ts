@@ -12,10 +12,10 @@ export class UsageRecorder {
   private pending = new Map<string, Map<string, number>>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly db: Database,
-    flushIntervalMs = 5_000,
-  ) {
+  private readonly db: Database;
+
+  constructor(db: Database, flushIntervalMs = 5_000) {
+    this.db = db;
     this.timer = setInterval(() => void this.flush(), flushIntervalMs);
     this.timer.unref();
   }

@@ -44,11 +44,15 @@ export interface UsageReport {
 
 /** What an organization's API keys have used: the monthly quota, the minute windows, calls per day. */
 export class UsageService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly recorder: UsageRecorder,
-    private readonly live: () => LiveLimits | undefined,
-  ) {}
+  private readonly em: EntityManager;
+  private readonly recorder: UsageRecorder;
+  private readonly live: () => LiveLimits | undefined;
+
+  constructor(em: EntityManager, recorder: UsageRecorder, live: () => LiveLimits | undefined) {
+    this.em = em;
+    this.recorder = recorder;
+    this.live = live;
+  }
 
   async report(actor: Actor, organizationId: string, now = new Date()): Promise<UsageReport> {
     await requireOrganizationAdmin(this.em, actor, organizationId, 'read API usage');

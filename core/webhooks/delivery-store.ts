@@ -57,10 +57,13 @@ export class DeliveryStore {
   /** Outbox reads under way, by sequence number. */
   private readonly signalReads = new Map<number, Promise<SignalRow[]>>();
 
-  constructor(
-    private readonly sql: ScriptRunner,
-    private readonly box: SecretBox,
-  ) {}
+  private readonly sql: ScriptRunner;
+  private readonly box: SecretBox;
+
+  constructor(sql: ScriptRunner, box: SecretBox) {
+    this.sql = sql;
+    this.box = box;
+  }
 
   /**
    * Turns outbox rows not yet fanned out into one delivery per matching destination, a chunk at a

@@ -41,14 +41,17 @@ export interface AttemptedDelivery {
  * the receiver's longer `Retry-After` up to MAX_RETRY_AFTER_S, until the schedule runs out.
  */
 export class RetryPolicy {
+  readonly schedule: readonly number[];
+  private readonly random: () => number;
+
   /**
    * @param schedule delay in seconds before each attempt; its length is the number of attempts.
    * @param random the jitter's source, a value in [0, 1) per retry.
    */
-  constructor(
-    readonly schedule: readonly number[] = DEFAULT_RETRY_SCHEDULE,
-    private readonly random: () => number = Math.random,
-  ) {}
+  constructor(schedule: readonly number[] = DEFAULT_RETRY_SCHEDULE, random: () => number = Math.random) {
+    this.schedule = schedule;
+    this.random = random;
+  }
 
   judge(delivery: AttemptedDelivery, destinationId: string, result: AttemptResult, at: Date): AttemptOutcome {
     const number = delivery.attempts + 1;

@@ -20,7 +20,11 @@ export class PostgresScriptRunner implements ScriptRunner {
   private readonly codec = new RowCodec('postgresql');
   private closed = false;
 
-  constructor(private readonly runner: PostgresRunner) {}
+  private readonly runner: PostgresRunner;
+
+  constructor(runner: PostgresRunner) {
+    this.runner = runner;
+  }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
@@ -53,7 +57,11 @@ export class SqliteThreadRunner implements ScriptRunner {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly path: string) {}
+  private readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+  }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
@@ -80,7 +88,7 @@ export class SqliteThreadRunner implements ScriptRunner {
   /** The thread, started on first use and again after a crash (calls in flight then fail). */
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./sqlite-thread.worker.mjs', import.meta.url), { workerData: { path: this.path } });
+    const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), { workerData: { path: this.path } });
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);

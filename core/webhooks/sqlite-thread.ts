@@ -11,7 +11,11 @@ import { DELIVERY_SCRIPTS, scriptOf, type ScriptArgs, type ScriptName, type Scri
 export class SqliteScriptRunner {
   private readonly codec = new RowCodec('sqlite');
 
-  constructor(private readonly connection: SqliteConnection) {}
+  private readonly connection: SqliteConnection;
+
+  constructor(connection: SqliteConnection) {
+    this.connection = connection;
+  }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): ScriptResult<N> {
     const { mode, script } = scriptOf(name, this.codec, args);

@@ -1,7 +1,7 @@
 // Example Packline webhook consumer: verify, deduplicate durably, apply, answer fast, re-read.
 //
 //   WEBHOOK_SECRET=whsec_… PACKLINE_API_URL=http://127.0.0.1:8080/api/v1 PACKLINE_API_KEY=live_… \
-//     npx tsx examples/consumer/receiver.ts
+//     node examples/consumer/receiver.ts
 //
 // Env: PORT (default 8787), WEBHOOK_SECRET (comma-separated during your own rotation),
 // PACKLINE_API_URL, PACKLINE_API_KEY, CONSUMER_DB (default ./consumer.db).

@@ -23,9 +23,15 @@ export interface Output {
  * an internal caller. The database opens on first use, so `--help` needs none.
  */
 export class Runtime {
+  /** The command being run (`orgs`, `start`, …). */
+  readonly command: string;
   private core: Core | undefined;
   private operations: Operations | undefined;
   private configValue: Config | undefined;
+
+  constructor(command: string) {
+    this.command = command;
+  }
 
   get config(): Config {
     this.configValue ??= loadConfig();

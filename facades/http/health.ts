@@ -85,8 +85,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 export class TimeoutError extends Error {
-  constructor(readonly ms: number) {
+  readonly ms: number;
+
+  constructor(ms: number) {
     super(`no answer within ${ms} ms`);
+    this.ms = ms;
     this.name = 'TimeoutError';
   }
 }

@@ -30,12 +30,13 @@ export class LatencySeries {
 export class RouteLatency extends Histogram<'route'> {
   private readonly routes = new Map<string, LatencySeries>();
 
-  constructor(
-    private readonly metricName: string,
-    private readonly metricHelp: string,
-    registers: Registry[],
-  ) {
+  private readonly metricName: string;
+  private readonly metricHelp: string;
+
+  constructor(metricName: string, metricHelp: string, registers: Registry[]) {
     super({ name: metricName, help: metricHelp, labelNames: ['route'], buckets: BUCKETS, registers });
+    this.metricName = metricName;
+    this.metricHelp = metricHelp;
   }
 
   /** The route's series, made on first use. */

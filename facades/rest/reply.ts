@@ -12,10 +12,12 @@ const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 export class Reply {
   private readonly headers: (string | number)[];
 
-  constructor(
-    private readonly res: ServerResponse,
-    readonly requestId: string,
-  ) {
+  private readonly res: ServerResponse;
+  readonly requestId: string;
+
+  constructor(res: ServerResponse, requestId: string) {
+    this.res = res;
+    this.requestId = requestId;
     this.headers = ['x-content-type-options', 'nosniff', 'x-request-id', requestId];
   }
 

@@ -38,12 +38,13 @@ export interface Route {
 
 /** A bad query or path parameter (400). */
 export class ParameterError extends Error {
-  constructor(
-    readonly code: Extract<ProblemCode, 'invalid_parameter' | 'invalid_cursor'>,
-    readonly parameter: string,
-    message: string,
-  ) {
+  readonly code: Extract<ProblemCode, 'invalid_parameter' | 'invalid_cursor'>;
+  readonly parameter: string;
+
+  constructor(code: Extract<ProblemCode, 'invalid_parameter' | 'invalid_cursor'>, parameter: string, message: string) {
     super(message);
+    this.code = code;
+    this.parameter = parameter;
     this.name = 'ParameterError';
   }
 }

@@ -19,7 +19,11 @@ export interface WindowCounter {
 
 /** A rate-limiter-flexible limiter (Redis, with its in-memory insurance) as a WindowCounter. */
 export class FlexibleWindows implements WindowCounter {
-  constructor(private readonly limiter: RateLimiterAbstract) {}
+  private readonly limiter: RateLimiterAbstract;
+
+  constructor(limiter: RateLimiterAbstract) {
+    this.limiter = limiter;
+  }
 
   consume(key: string, points: number, durationSec: number): Promise<WindowCount> {
     // The limiter rejects with its result when points run out; both are counts here.

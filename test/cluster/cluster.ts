@@ -27,10 +27,12 @@ export class Relay {
   private open = true;
   port = 0;
 
-  constructor(
-    private readonly host: string,
-    private readonly targetPort: number,
-  ) {
+  private readonly host: string;
+  private readonly targetPort: number;
+
+  constructor(host: string, targetPort: number) {
+    this.host = host;
+    this.targetPort = targetPort;
     this.server = createServer((client) => {
       if (!this.open) {
         client.resetAndDestroy();
@@ -97,7 +99,10 @@ export class Cluster {
   /** Given to every process, as in production: instances must share one sealing key. */
   private readonly encryptionKey = randomBytes(32).toString('base64');
 
-  constructor(private readonly extraEnv: Record<string, string> = {}) {
+  private readonly extraEnv: Record<string, string>;
+
+  constructor(extraEnv: Record<string, string> = {}) {
+    this.extraEnv = extraEnv;
     const databaseUrl = required('DATABASE_URL');
     const redisUrl = required('REDIS_URL');
     this.database = new Relay(new URL(databaseUrl).hostname, portOf(databaseUrl, 5432));

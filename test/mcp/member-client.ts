@@ -29,10 +29,13 @@ export class TestOAuthClient implements OAuthClientProvider {
   verifier = '';
   authorizationUrl: URL | undefined;
 
-  constructor(
-    private readonly name = 'Test Assistant',
-    private readonly redirect = REDIRECT_URL,
-  ) {}
+  private readonly name: string;
+  private readonly redirect: string;
+
+  constructor(name = 'Test Assistant', redirect = REDIRECT_URL) {
+    this.name = name;
+    this.redirect = redirect;
+  }
 
   get redirectUrl() {
     return this.redirect;
@@ -79,7 +82,11 @@ export class TestOAuthClient implements OAuthClientProvider {
 export class TestBrowser {
   private readonly cookies = new Map<string, string>();
 
-  constructor(private readonly stack: Stack) {}
+  private readonly stack: Stack;
+
+  constructor(stack: Stack) {
+    this.stack = stack;
+  }
 
   async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const absolute = new URL(url, PUBLIC_BASE_URL).href;

@@ -60,7 +60,10 @@ export class ContractValidator {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(readonly doc: OpenApiDocument) {
+  readonly doc: OpenApiDocument;
+
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
     this.ajv = new Ajv2020({ allErrors: true, strict: true });
     addFormats(this.ajv);
     this.ajv.addVocabulary(OPENAPI_KEYWORDS);

@@ -9,10 +9,13 @@ export interface Sample {
 }
 
 export class Scrape {
-  constructor(
-    readonly text: string,
-    readonly samples: Sample[],
-  ) {}
+  readonly text: string;
+  readonly samples: Sample[];
+
+  constructor(text: string, samples: Sample[]) {
+    this.text = text;
+    this.samples = samples;
+  }
 
   /** The value of the sample with exactly these labels; undefined when absent. */
   value(name: string, labels: Record<string, string> = {}): number | undefined {

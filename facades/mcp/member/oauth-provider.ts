@@ -39,7 +39,10 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   readonly skipLocalPkceValidation = true;
   readonly clientsStore: OAuthRegisteredClientsStore;
 
-  constructor(private readonly options: MemberOAuthProviderOptions) {
+  private readonly options: MemberOAuthProviderOptions;
+
+  constructor(options: MemberOAuthProviderOptions) {
+    this.options = options;
     this.clientsStore = {
       getClient: (clientId) => this.getClient(clientId),
       registerClient: (client) => this.registerClient(client),

@@ -8,7 +8,11 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Markup that is already safe: built only by `html`. */
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 type Part = string | number | null | undefined | Html | readonly Part[];
