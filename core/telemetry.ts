@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as Api from '@opentelemetry/api';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** True while tracing runs. Hooks read it per call; read nothing else when it is false. */
 export let tracingOn = false;
@@ -50,22 +50,29 @@ export async function startTelemetry(options: TelemetryOptions = {}): Promise<bo
   if (active) return true;
   const env = options.env ?? process.env;
   if (!options.spanProcessors && !tracingRequested(env)) return false;
-  const [api, node, resources] = await Promise.all([
+  const [api, sdk, core, resources, contexts] = await Promise.all([
     import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/core'),
     import('@opentelemetry/resources'),
+    import('@opentelemetry/context-async-hooks'),
   ]);
   let processors = options.spanProcessors;
   if (!processors) {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    processors = [new node.BatchSpanProcessor(new OTLPTraceExporter())];
+    processors = [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter() })];
   }
-  const provider = new node.NodeTracerProvider({
+  const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': options.serviceName ?? env.OTEL_SERVICE_NAME ?? 'packline' }),
     spanProcessors: processors,
   });
-  // Sets the global tracer provider, the AsyncLocalStorage context manager and the W3C propagator.
-  provider.register();
+  // The global tracer provider, the AsyncLocalStorage context manager and the W3C propagators
+  // (what the Node SDK's provider registered by itself before OpenTelemetry JS 3).
+  api.trace.setGlobalTracerProvider(provider);
+  api.context.setGlobalContextManager(new contexts.AsyncLocalStorageContextManager().enable());
+  api.propagation.setGlobalPropagator(
+    new core.CompositePropagator({ propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()] }),
+  );
   active = {
     api,
     tracer: api.trace.getTracer('packline'),

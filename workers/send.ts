@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors, type Dispatcher } from 'undici';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { guardedLookup } from '../core/webhooks/url-policy.ts';
@@ -64,11 +65,11 @@ export function send(agent: Agent, target: SendTarget, prepared: PreparedDeliver
   });
 }
 
-/** The legacy handler shape, which the agent calls without an adapter in between. */
+/** undici's dispatch handler: callbacks on the request's controller, no response stream. */
 class Attempt implements Dispatcher.DispatchHandler {
   readonly started = performance.now();
   readonly deadline = this.started + DELIVERY_TIMEOUT_MS;
-  private abortRequest: ((reason?: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private statusCode: number | null = null;
   private location: string | null = null;
   private retryAfterSeconds: number | null = null;
@@ -90,20 +91,20 @@ class Attempt implements Dispatcher.DispatchHandler {
     sweep ??= setInterval(sweepDeadlines, SWEEP_MS).unref();
   }
 
-  onConnect(abort: (reason?: Error) => void): void {
-    this.abortRequest = abort;
-    if (this.settled) abort(new errors.RequestAbortedError());
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new errors.RequestAbortedError());
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.statusCode = statusCode;
-    this.responseHeaders = rawHeadersText(rawHeaders);
-    if (statusCode < 200 || statusCode >= 300) this.readHeaders(rawHeaders);
-    return true;
+    const raw = rawPairs(controller.rawHeaders, headers);
+    this.responseHeaders = rawHeadersText(raw);
+    if (statusCode < 200 || statusCode >= 300) this.readHeaders(raw);
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.cutShort) return false;
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.cutShort) return;
     this.seen += chunk.length;
     if (this.excerptBytes < EXCERPT_BYTES) {
       const kept = chunk.subarray(0, EXCERPT_BYTES - this.excerptBytes);
@@ -112,17 +113,16 @@ class Attempt implements Dispatcher.DispatchHandler {
     }
     if (this.seen > DRAIN_BYTES) {
       this.cutShort = true;
-      this.abortRequest?.(new errors.ResponseExceededMaxSizeError());
+      this.controller?.abort(new errors.ResponseExceededMaxSizeError());
       this.answered();
     }
-    return true;
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.answered();
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.cutShort) return;
     this.finish({ statusCode: null, error: describe(error), responseExcerpt: null, retryAfterSeconds: null });
   }
@@ -136,7 +136,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       responseExcerpt: null,
       retryAfterSeconds: null,
     });
-    this.abortRequest?.(new errors.RequestAbortedError());
+    this.controller?.abort(new errors.RequestAbortedError());
   }
 
   private answered(): void {
@@ -175,6 +175,16 @@ class Attempt implements Dispatcher.DispatchHandler {
         this.retryAfterSeconds = retryAfter(raw[i + 1]!.toString('latin1'));
     }
   }
+}
+
+/** The answer's headers as name, value, name, value…: the raw list when undici gives one, else the parsed object's. */
+function rawPairs(raw: Dispatcher.DispatchController['rawHeaders'], parsed: IncomingHttpHeaders): Buffer[] {
+  if (Array.isArray(raw)) return raw.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part));
+  const pairs: Buffer[] = [];
+  for (const [name, value] of Object.entries(raw ?? parsed)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) pairs.push(Buffer.from(name, 'latin1'), Buffer.from(one, 'latin1'));
+  }
+  return pairs;
 }
 
 const inFlight = new Set<Attempt>();

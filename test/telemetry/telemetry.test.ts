@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelemetry, stopTelemetry, tracingOn, tracingRequested } from '../../core/telemetry.ts';
 import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
@@ -30,7 +30,7 @@ class Collector {
   readonly processor: SpanProcessor;
 
   constructor() {
-    const simple = new SimpleSpanProcessor(this.exporter);
+    const simple = new SimpleSpanProcessor({ exporter: this.exporter });
     this.processor = {
       onStart: (span, context) => simple.onStart(span, context),
       onEnd: (span) => {
