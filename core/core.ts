@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { CursorCodec } from './cursor.ts';

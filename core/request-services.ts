@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from './db/orm.ts';
 import { ApiKeyService } from './services/api-key.service.ts';
 import { AssistantAccessService } from './services/assistant-access.service.ts';

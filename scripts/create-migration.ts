@@ -25,9 +25,9 @@ async function generate(kind: DatabaseKind) {
   }
   try {
     const orm = await MikroORM.init(ormOptions({ databaseUrl, dataDir: scratch, migrationsPath }));
-    const migrator = orm.getMigrator();
+    const migrator = orm.migrator;
     await migrator.up();
-    const result = await migrator.createMigration(migrationsPath);
+    const result = await migrator.create(migrationsPath);
     await orm.close(true);
     console.log(result.fileName ? `${kind}: wrote ${result.fileName}` : `${kind}: schema is up to date`);
   } finally {

@@ -1,6 +1,5 @@
 // The deep-page benchmark's pieces: a database per run, the seed, cursors minted from the
 // database, the plans and in-process timings of the list queries, and load that never hits the cache.
-import type { AbstractSqlConnection } from '@mikro-orm/knex';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -135,17 +134,20 @@ export async function plans(
   deepCursor: string,
   postgres: boolean,
 ): Promise<Record<'first' | 'deep', { sql: string; plan: string[] }>> {
-  const knex = (core.db.em.getConnection() as AbstractSqlConnection).getKnex();
+  // Every statement the ORM runs passes its `onQuery` hook: the list statements are recorded
+  // with their values written in, ready to explain.
+  const config = core.db.config;
+  const onQuery = config.get('onQuery');
   const seen: string[] = [];
-  const listen = (q: { sql: string }) => {
-    if (/ order by /.test(q.sql)) seen.push(q.sql);
-  };
-  knex.on('query', listen);
+  config.set('onQuery', (sql, params) => {
+    if (/ order by /.test(sql)) seen.push(core.db.em.getPlatform().formatQuery(sql, params));
+    return onQuery(sql, params);
+  });
   try {
     await page(core, list, undefined);
     await page(core, list, deepCursor);
   } finally {
-    knex.off('query', listen);
+    config.set('onQuery', onQuery);
   }
   const explain = async (sql: string) => {
     const rows = await execute<Record<string, string>>(core, postgres ? `explain (analyze, buffers) ${sql}` : `explain query plan ${sql}`);

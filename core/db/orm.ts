@@ -1,17 +1,42 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { type AbstractSqlDriver, type EntityManager, SqliteDriver } from '@mikro-orm/sql';
 import { join } from 'node:path';
+import type { Pool, PoolClient } from 'pg';
 import { ENTITIES } from '../entities/index.ts';
 import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
-import { SqliteDriver } from './sqlite-driver.ts';
-import { SQLITE_CONNECTION_PRAGMAS } from './sqlite-pragmas.ts';
+import { LibsqlDialect, type SqliteHandle } from './sqlite-dialect.ts';
 import { privateDirectory, privateFile, restrictExisting, sqliteFiles } from '../private-files.ts';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 
-export type Database = MikroORM;
+export type Database = MikroORM<AbstractSqlDriver, EntityManager>;
+type SqlOptions = Partial<Options<AbstractSqlDriver, EntityManager>>;
 export type DatabaseKind = 'sqlite' | 'postgresql';
+
+/**
+ * PostgreSQL's driver options: they receive the pool MikroORM creates for its Kysely dialect, so
+ * the query layer's named statements and the start-up lock use the ORM's own connections.
+ */
+export class PostgresPoolOptions {
+  pool: Pool | undefined;
+  readonly onPoolCreated = (pool: Pool): void => {
+    this.pool = pool;
+  };
+}
+
+/** The SQLite connection behind `orm`; undefined on PostgreSQL or before it connects. */
+export function sqliteHandle(orm: Database): SqliteHandle | undefined {
+  const options = orm.config.get('driverOptions');
+  return options instanceof LibsqlDialect ? options.handle : undefined;
+}
+
+/** The PostgreSQL pool behind `orm`; undefined on SQLite or before it connects. */
+export function postgresPool(orm: Database): Pool | undefined {
+  const options = orm.config.get('driverOptions');
+  return options instanceof PostgresPoolOptions ? options.pool : undefined;
+}
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; SQLite at `sqlitePath` when absent. */
@@ -28,7 +53,7 @@ export interface DatabaseOptions {
 export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): DatabaseKind =>
   options.databaseUrl ? 'postgresql' : 'sqlite';
 
-export function ormOptions(options: DatabaseOptions): Options {
+export function ormOptions(options: DatabaseOptions): SqlOptions {
   const kind = databaseKind(options);
   const migrations = {
     tableName: 'packline_migrations',
@@ -49,42 +74,32 @@ export function ormOptions(options: DatabaseOptions): Options {
     allowGlobalContext: false,
     debug: false,
     logger: options.log ?? (() => {}),
-  } satisfies Options;
+  } satisfies SqlOptions;
 
   if (kind === 'postgresql') {
-    return { ...common, driver: PostgreSqlDriver, clientUrl: options.databaseUrl, pool: { min: 1, max: 10 } };
+    return {
+      ...common,
+      driver: PostgreSqlDriver,
+      clientUrl: options.databaseUrl,
+      pool: { min: 1, max: 10 },
+      driverOptions: new PostgresPoolOptions(),
+    };
   }
   const dbName = options.sqlitePath ?? join(options.dataDir, 'packline.sqlite');
   privateDirectory(options.dataDir);
   const onDisk = dbName !== ':memory:' && !dbName.startsWith('file:');
   // Created 0600 before SQLite opens it: SQLite gives -wal and -shm the database file's mode.
   if (onDisk) privateFile(dbName);
-  return {
-    ...common,
-    driver: SqliteDriver,
-    dbName,
-    pool: {
-      min: 1,
-      max: 1,
-      // WAL lets the CLI write while the server reads; busy_timeout makes a second writer wait for the
-      // lock that SqliteDriver's transactions take at BEGIN IMMEDIATE.
-      afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
-        try {
-          conn.exec(`pragma journal_mode = wal; pragma busy_timeout = 10000; ${SQLITE_CONNECTION_PRAGMAS}`);
-          if (onDisk) restrictExisting(sqliteFiles(dbName));
-          done(null, conn);
-        } catch (error) {
-          done(error as Error, conn);
-        }
-      },
-    },
-  };
+  // WAL lets the CLI write while the server reads; busy_timeout makes a second writer wait for the
+  // lock that the dialect's transactions take at BEGIN IMMEDIATE.
+  const dialect = new LibsqlDialect({ path: dbName, onOpen: onDisk ? () => restrictExisting(sqliteFiles(dbName)) : undefined });
+  return { ...common, driver: SqliteDriver, dbName, driverOptions: dialect };
 }
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const orm = await MikroORM.init(ormOptions(options));
-  await underStartupLock(orm, () => orm.getMigrator().up());
+  const orm = await MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
+  await underStartupLock(orm, () => orm.migrator.up());
   if (tracingOn) traceOrmQueries(orm, databaseKind(options));
   return orm;
 }
@@ -115,8 +130,10 @@ const STARTUP_LOCK = 7_316_022;
  */
 export async function underStartupLock<T>(orm: Database, work: () => Promise<T>): Promise<T> {
   if (orm.config.get('driver') !== PostgreSqlDriver) return work();
-  const knex = (orm.em as unknown as { getKnex(): { client: PooledClient } }).getKnex();
-  const connection = await knex.client.acquireConnection();
+  await orm.em.getConnection().ensureConnection();
+  const pool = postgresPool(orm);
+  if (!pool) throw new Error('The PostgreSQL pool is not open');
+  const connection: PoolClient = await pool.connect();
   try {
     await connection.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
     try {
@@ -125,21 +142,16 @@ export async function underStartupLock<T>(orm: Database, work: () => Promise<T>)
       await connection.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
     }
   } finally {
-    await knex.client.releaseConnection(connection);
+    connection.release();
   }
-}
-
-interface PooledClient {
-  acquireConnection(): Promise<{ query(sql: string, values: unknown[]): Promise<unknown> }>;
-  releaseConnection(connection: unknown): Promise<void>;
 }
 
 /** Applies pending migrations; returns the names of those applied now and of all applied. */
 export async function migrateDatabase(options: DatabaseOptions): Promise<{ applied: string[]; total: number }> {
-  const orm = await MikroORM.init(ormOptions(options));
+  const orm = await MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
   try {
-    const applied = await underStartupLock(orm, () => orm.getMigrator().up());
-    const executed = await orm.getMigrator().getExecutedMigrations();
+    const applied = await underStartupLock(orm, () => orm.migrator.up());
+    const executed = await orm.migrator.getExecuted();
     return { applied: applied.map((m) => m.name), total: executed.length };
   } finally {
     await orm.close(true);

@@ -1,10 +1,14 @@
 // Cheap reads for readiness checks and metrics scrapes: never on a request's path.
-import { OutboxEventEntity } from '../entities/index.ts';
+import { sql } from 'kysely';
 import type { Database } from './orm.ts';
+import { sqlOf } from './sql.ts';
 
-/** One round trip to the database; rejects when it cannot answer. */
+/**
+ * One round trip to the database; rejects when it cannot answer. Through the SQL layer rather than
+ * the ORM's connection, which would open itself again: a database closed under the service fails.
+ */
 export async function pingDatabase(db: Database): Promise<void> {
-  await db.em.fork().getConnection().execute('select 1');
+  await sql`select 1`.execute(sqlOf(db.em.fork()));
 }
 
 /**
@@ -12,6 +16,12 @@ export async function pingDatabase(db: Database): Promise<void> {
  * webhook dispatchers lag behind the changes. One probe of the fan-out index.
  */
 export async function outboxLagSeconds(db: Database, now = Date.now()): Promise<number> {
-  const oldest = await db.em.fork().findOne(OutboxEventEntity, { fannedOutAt: null }, { orderBy: { seq: 'asc' }, fields: ['occurredAt'] });
+  const oldest = await sqlOf(db.em.fork())
+    .selectFrom('OutboxEvent')
+    .select('occurredAt')
+    .where('fannedOutAt', 'is', null)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
   return oldest ? Math.max(0, (now - oldest.occurredAt.getTime()) / 1000) : 0;
 }

@@ -1,7 +1,8 @@
-import type { MikroORM } from '@mikro-orm/core';
 import { LRUCache } from 'lru-cache';
+import type { Pool, PoolClient } from 'pg';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
-import type { DatabaseKind } from './orm.ts';
+import { postgresPool, sqliteHandle, type Database, type DatabaseKind } from './orm.ts';
+import type { SqliteHandle } from './sqlite-dialect.ts';
 import { insertSql, type Script, type SqlOp } from './scripts.ts';
 
 /**
@@ -44,70 +45,36 @@ export function columnIndexes<const C extends readonly string[]>(columns: C): { 
   return Object.fromEntries(columns.map((column, i) => [column, i])) as { readonly [K in C[number]]: number };
 }
 
-interface Pool<Connection> {
-  acquireConnection(): Promise<Connection>;
-  releaseConnection(connection: Connection): Promise<void>;
-}
-
-interface SqliteStatement {
-  all(params: readonly unknown[]): unknown[];
-  raw(on: boolean): unknown;
-}
-
-interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
-  readonly inTransaction: boolean;
-  readonly open?: boolean;
-}
-
-interface PostgresClient {
-  query(config: { name?: string; text: string; values?: readonly unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
-}
-
 /** Rows per multi-row insert on PostgreSQL: fewer round trips; far below its parameter limit. */
 const POSTGRESQL_INSERT_ROWS = 400;
 /** Texts of script statements kept with their numbered placeholders. */
 const TEXTS_KEPT = 1_000;
 
-const poolOf = <C>(orm: MikroORM) => (orm.em as unknown as { getKnex(): { client: Pool<C> } }).getKnex().client;
-
 /**
- * SQLite: the ORM's one connection, whose statements SqliteDriver prepares once and keeps.
- * libsql runs a statement to completion synchronously, so a read needs the connection only
- * for that instant: while no transaction is open on it, the read runs at once; during a
- * write transaction it waits for the connection like any other query (it never sees a
- * transaction's uncommitted rows).
+ * SQLite: the ORM's one connection (sqlite-dialect.ts), which prepares each statement once and
+ * keeps it. libsql runs a statement to completion synchronously, so a read needs the connection
+ * only for that instant: while nobody holds it, the read runs at once; during a write
+ * transaction it waits for the connection like any other query (it never sees a transaction's
+ * uncommitted rows).
  */
 class SqliteRunner implements QueryRunner {
   readonly kind = 'sqlite' as const;
-  private connection: SqliteConnection | undefined;
-  private readonly pool: Pool<SqliteConnection>;
-  /** Statements switched to array rows (the connection keeps one per SQL text, used by this layer only). */
-  private readonly arrays = new WeakSet<SqliteStatement>();
+  private readonly handle: SqliteHandle;
 
-  constructor(orm: MikroORM) {
-    this.pool = poolOf<SqliteConnection>(orm);
+  constructor(orm: Database) {
+    const handle = sqliteHandle(orm);
+    if (!handle) throw new Error('The SQLite connection is not open');
+    this.handle = handle;
   }
 
   async all<Row extends readonly unknown[]>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
-    const idle = this.connection;
-    if (idle && idle.open !== false && !idle.inTransaction) return this.run(idle, statement, params);
-    const connection = await this.pool.acquireConnection();
+    if (this.handle.idle) return this.handle.arrayRows(statement.sqlite, params) as unknown as Row[];
+    const handle = await this.handle.acquire();
     try {
-      this.connection = connection;
-      return this.run(connection, statement, params);
+      return handle.arrayRows(statement.sqlite, params) as unknown as Row[];
     } finally {
-      await this.pool.releaseConnection(connection);
+      handle.unlock();
     }
-  }
-
-  private run<Row extends readonly unknown[]>(connection: SqliteConnection, statement: Statement<Row>, params: readonly unknown[]): Row[] {
-    const prepared = connection.prepare(statement.sqlite);
-    if (!this.arrays.has(prepared)) {
-      prepared.raw(true);
-      this.arrays.add(prepared);
-    }
-    return prepared.all(params) as Row[];
   }
 }
 
@@ -118,25 +85,28 @@ class SqliteRunner implements QueryRunner {
  */
 export class PostgresRunner implements QueryRunner {
   readonly kind = 'postgresql' as const;
-  private readonly pool: Pool<PostgresClient>;
+  private readonly pool: Pool;
   private readonly texts = new LRUCache<string, string>({ max: TEXTS_KEPT });
 
-  constructor(orm: MikroORM) {
-    this.pool = poolOf<PostgresClient>(orm);
+  constructor(orm: Database) {
+    const pool = postgresPool(orm);
+    if (!pool) throw new Error('The PostgreSQL pool is not open');
+    this.pool = pool;
   }
 
   async all<Row extends readonly unknown[]>(statement: Statement<Row>, params: readonly unknown[]): Promise<Row[]> {
-    const client = await this.pool.acquireConnection();
+    const client = await this.pool.connect();
     try {
-      return (await client.query({ name: statement.name, text: statement.postgresql, values: params, rowMode: 'array' })).rows as Row[];
+      return (await client.query({ name: statement.name, text: statement.postgresql, values: params as unknown[], rowMode: 'array' }))
+        .rows as unknown as Row[];
     } finally {
-      await this.pool.releaseConnection(client);
+      client.release();
     }
   }
 
   /** Runs `script` on one connection; `write` wraps it in a transaction, rolled back if it throws. */
   async script<T>(mode: 'read' | 'write', script: Script<T>): Promise<T> {
-    const client = await this.pool.acquireConnection();
+    const client = await this.pool.connect();
     let open = false;
     try {
       if (mode === 'write') {
@@ -153,11 +123,11 @@ export class PostgresRunner implements QueryRunner {
       if (open) await client.query({ text: 'rollback' }).catch(() => undefined);
       throw error;
     } finally {
-      await this.pool.releaseConnection(client);
+      client.release();
     }
   }
 
-  private async drive<T>(client: PostgresClient, script: Script<T>): Promise<T> {
+  private async drive<T>(client: PoolClient, script: Script<T>): Promise<T> {
     let step = script.next();
     while (!step.done) {
       const op: SqlOp = step.value;
@@ -176,13 +146,13 @@ export class PostgresRunner implements QueryRunner {
   }
 
   /** One statement of a script: rows as objects (scripts read columns by name), a span when tracing. */
-  private async execute(client: PostgresClient, sql: string, params: readonly unknown[]): Promise<unknown[]> {
+  private async execute(client: PoolClient, sql: string, params: readonly unknown[]): Promise<unknown[]> {
     let text = this.texts.get(sql);
     if (text === undefined) {
       text = numbered(sql);
       this.texts.set(sql, text);
     }
-    const query = { text, values: params };
+    const query = { text, values: params as unknown[] };
     if (!tracingOn) return (await client.query(query)).rows;
     return withSpan('SQL', sqlAttributes('postgresql', text), async () => (await client.query(query)).rows);
   }
@@ -192,7 +162,7 @@ export class PostgresRunner implements QueryRunner {
  * The query runner of the database behind `orm`: one per database, for the life of the process.
  * On PostgreSQL it is a `PostgresRunner`, which runs the dispatcher's scripts as well.
  */
-export function createQueryRunner(orm: MikroORM, kind: DatabaseKind): QueryRunner {
+export function createQueryRunner(orm: Database, kind: DatabaseKind): QueryRunner {
   const runner = kind === 'sqlite' ? new SqliteRunner(orm) : new PostgresRunner(orm);
   // Decided once: with tracing off, statements run with no hook at all.
   return tracingOn ? tracedRunner(runner) : runner;

@@ -1,7 +1,8 @@
-import type { AbstractSqlConnection, Knex } from '@mikro-orm/knex';
+import { sql, type Insertable } from 'kysely';
 import { randomInt } from 'node:crypto';
 import type { Core } from '../core.ts';
 import type { DatabaseKind } from '../db/orm.ts';
+import { sqlOf, type DB, type Sql } from '../db/sql.ts';
 import { invalidInput } from '../errors.ts';
 import { DISCOVERABLE_ORGANIZATION_FILTER, PUBLIC_EVENT_FILTER, PUBLIC_NEED_FILTER } from '../visibility.ts';
 import {
@@ -64,21 +65,20 @@ export async function bulkSeed(core: Core, kind: DatabaseKind, options: BulkSeed
   const started = performance.now();
   const now = (options.now ?? new Date()).getTime();
   const random = randomSource(options.seed ?? randomInt(2 ** 32));
-  const knex = (core.db.em.getConnection() as AbstractSqlConnection).getKnex();
-  const value = dialectValues(kind);
+  const em = core.db.em.fork();
   const progress: BulkSeedProgress = { needs: 0, events: 0, totalNeeds: needs, totalEvents: events };
 
-  await knex.transaction(async (trx) => {
-    await insert(
-      trx,
-      'organizations',
-      ORGANIZATION_COLUMNS,
-      BULK_ORGANIZATIONS.map((o) => organizationRow(o, value, now)),
-      'on conflict (id) do nothing',
-    );
-    await trx.raw('update change_epoch set value = value + 1 where id = 1');
-  });
-  await refuseHiddenOrganizations(knex, value);
+  await sqlOf(em)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto('Organization')
+        .values(BULK_ORGANIZATIONS.map((o) => organizationRow(o, now)))
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .execute();
+      await bumpEpoch(trx);
+    });
+  await refuseHiddenOrganizations(sqlOf(em));
 
   const report = (rows: 'needs' | 'events') => (done: number) => {
     progress[rows] = done;
@@ -86,20 +86,23 @@ export async function bulkSeed(core: Core, kind: DatabaseKind, options: BulkSeed
   };
   const needTimes = needTimeLine(random, now, needs);
   const eventTimes = eventTimeLine(random, now, events);
-  await withLargeCache(knex, kind, async () => {
-    await insertInBatches(knex, 'needs', NEED_COLUMNS, needs, () => needRow(bulkNeed(random, needTimes.next()), value), report('needs'));
-    await insertInBatches(
-      knex,
-      'events',
-      EVENT_COLUMNS,
-      events,
-      () => eventRow(bulkEvent(random, eventTimes.next(), now), value, now),
-      report('events'),
+  await withLargeCache(sqlOf(em), kind, async () => {
+    await insertInBatches(sqlOf(em), needs, report('needs'), (trx, count) =>
+      trx
+        .insertInto('Need')
+        .values(Array.from({ length: count }, () => needRow(bulkNeed(random, needTimes.next()))))
+        .execute(),
+    );
+    await insertInBatches(sqlOf(em), events, report('events'), (trx, count) =>
+      trx
+        .insertInto('Event')
+        .values(Array.from({ length: count }, () => eventRow(bulkEvent(random, eventTimes.next(), now), now)))
+        .execute(),
     );
   });
   // Fresh statistics, so the planner costs the feed indexes for the new size at once rather than
   // after autovacuum's next pass. (SQLite plans without statistics; none are kept here.)
-  if (kind === 'postgresql') await knex.raw('analyze organizations, needs, events');
+  if (kind === 'postgresql') await sql`analyze organizations, needs, events`.execute(sqlOf(em));
   core.feed.changed();
   return { organizations: BULK_ORGANIZATIONS.map((o) => o.id), needs, events, seconds: (performance.now() - started) / 1000 };
 }
@@ -111,66 +114,34 @@ function checkCount(name: string, value: number): number {
   return value;
 }
 
-/** How each database takes booleans and datetimes (SQLite: 0/1 and epoch ms, as the ORM stores them). */
-interface DialectValues {
-  bool(value: boolean): boolean | number;
-  date(ms: number | null): string | number | null;
-}
-
-function dialectValues(kind: DatabaseKind): DialectValues {
-  if (kind === 'postgresql') return { bool: (b) => b, date: (ms) => (ms === null ? null : new Date(ms).toISOString()) };
-  return { bool: (b) => (b ? 1 : 0), date: (ms) => ms };
-}
-
-const ORGANIZATION_COLUMNS = [
-  'id',
-  'name',
-  'plan',
-  'listed',
-  'demo',
-  'complete',
-  'description',
-  'website',
-  'sectors',
-  'capabilities',
-  'networks',
-  'city',
-  'region',
-  'country',
-  'created_at',
-  'updated_at',
-];
-
-function organizationRow(o: (typeof BULK_ORGANIZATIONS)[number], v: DialectValues, now: number): unknown[] {
-  const { listed, complete, demo } = DISCOVERABLE_ORGANIZATION_FILTER;
-  const since = v.date(now - 800 * 24 * 3600_000);
-  return [
-    o.id,
-    o.name,
-    o.plan,
-    v.bool(listed),
-    v.bool(demo),
-    v.bool(complete),
-    o.description,
-    `https://${o.id.slice('scale-'.length)}.example`,
-    JSON.stringify(o.sectors),
-    JSON.stringify(o.capabilities),
-    '[]',
-    o.city,
-    o.region,
-    o.country,
-    since,
-    since,
-  ];
+function organizationRow(o: (typeof BULK_ORGANIZATIONS)[number], now: number) {
+  const since = new Date(now - 800 * 24 * 3600_000);
+  return {
+    ...DISCOVERABLE_ORGANIZATION_FILTER,
+    id: o.id,
+    name: o.name,
+    plan: o.plan,
+    description: o.description,
+    website: `https://${o.id.slice('scale-'.length)}.example`,
+    sectors: o.sectors,
+    capabilities: o.capabilities,
+    networks: [],
+    city: o.city,
+    region: o.region,
+    country: o.country,
+    createdAt: since,
+    updatedAt: since,
+  } satisfies Insertable<DB['Organization']>;
 }
 
 /** A generated organization that already existed and is hidden would hide or mislabel the rows. */
-async function refuseHiddenOrganizations(knex: Knex, v: DialectValues): Promise<void> {
-  const ids = BULK_ORGANIZATIONS.map((o) => o.id);
-  const hidden = (await knex('organizations')
-    .whereIn('id', ids)
-    .andWhere((q) => q.where('demo', v.bool(true)).orWhere('listed', v.bool(false)).orWhere('complete', v.bool(false)))
-    .select('id')) as { id: string }[];
+async function refuseHiddenOrganizations(db: Sql): Promise<void> {
+  const hidden = await db
+    .selectFrom('Organization')
+    .select('id')
+    .where('id', 'in', BULK_ORGANIZATIONS.map((o) => o.id))
+    .where((w) => w.or([w('demo', '=', true), w('listed', '=', false), w('complete', '=', false)]))
+    .execute();
   if (hidden.length > 0) {
     throw invalidInput(
       'needs',
@@ -179,132 +150,84 @@ async function refuseHiddenOrganizations(knex: Knex, v: DialectValues): Promise<
   }
 }
 
-const NEED_COLUMNS = [
-  'id',
-  'organization_id',
-  'title',
-  'description',
-  'required_expertise',
-  'remote_allowed',
-  'city',
-  'region',
-  'country',
-  'deadline',
-  'state',
-  'discreet',
-  'demo',
-  'version',
-  'published_at',
-  'created_at',
-  'updated_at',
-];
-
-function needRow(n: BulkNeed, v: DialectValues): unknown[] {
-  const published = v.date(n.publishedAt);
+function needRow(n: BulkNeed) {
+  const published = new Date(n.publishedAt);
   // Version 1: published once, its `need.created` long delivered (see bulkSeed).
-  return [
-    n.id,
-    n.organizationId,
-    n.title,
-    n.description,
-    JSON.stringify(n.requiredExpertise),
-    v.bool(n.remoteAllowed),
-    n.city,
-    n.region,
-    n.country,
-    v.date(n.deadline),
-    PUBLIC_NEED_FILTER.state,
-    v.bool(false),
-    v.bool(PUBLIC_NEED_FILTER.demo),
-    1,
-    published,
-    published,
-    published,
-  ];
+  return {
+    ...PUBLIC_NEED_FILTER,
+    id: n.id,
+    organization: n.organizationId,
+    title: n.title,
+    description: n.description,
+    requiredExpertise: n.requiredExpertise,
+    remoteAllowed: n.remoteAllowed,
+    city: n.city,
+    region: n.region,
+    country: n.country,
+    deadline: n.deadline === null ? null : new Date(n.deadline),
+    discreet: false,
+    version: 1,
+    publishedAt: published,
+    createdAt: published,
+    updatedAt: published,
+  } satisfies Insertable<DB['Need']>;
 }
 
-const EVENT_COLUMNS = [
-  'id',
-  'host_id',
-  'title',
-  'description',
-  'starts_at',
-  'ends_at',
-  'timezone',
-  'online',
-  'city',
-  'region',
-  'country',
-  'status',
-  'demo',
-  'version',
-  'created_at',
-  'updated_at',
-];
-
-function eventRow(e: BulkEvent, v: DialectValues, now: number): unknown[] {
-  const created = v.date(Math.min(e.createdAt, now));
-  return [
-    e.id,
-    e.hostId,
-    e.title,
-    e.description,
-    v.date(e.startsAt),
-    v.date(e.endsAt),
-    e.timezone,
-    v.bool(e.online),
-    e.city,
-    e.region,
-    e.country,
-    PUBLIC_EVENT_FILTER.status,
-    v.bool(PUBLIC_EVENT_FILTER.demo),
-    1,
-    created,
-    created,
-  ];
+function eventRow(e: BulkEvent, now: number) {
+  const created = new Date(Math.min(e.createdAt, now));
+  return {
+    ...PUBLIC_EVENT_FILTER,
+    id: e.id,
+    host: e.hostId,
+    title: e.title,
+    description: e.description,
+    startsAt: new Date(e.startsAt),
+    endsAt: new Date(e.endsAt),
+    timezone: e.timezone,
+    online: e.online,
+    city: e.city,
+    region: e.region,
+    country: e.country,
+    version: 1,
+    createdAt: created,
+    updatedAt: created,
+  } satisfies Insertable<DB['Event']>;
 }
+
+/** Running servers drop their caches and see the rows. */
+const bumpEpoch = (db: Sql) =>
+  db
+    .updateTable('ChangeEpoch')
+    .set((set) => ({ value: set('value', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
 
 /**
  * Random ids land all over the primary-key index: with SQLite's default 2 MB page cache, every
  * batch rereads and rewrites the same pages. The connection gets 256 MB while seeding, then its
  * own size back.
  */
-async function withLargeCache(knex: Knex, kind: DatabaseKind, work: () => Promise<void>): Promise<void> {
+async function withLargeCache(db: Sql, kind: DatabaseKind, work: () => Promise<void>): Promise<void> {
   if (kind !== 'sqlite') return work();
-  const [row] = (await knex.raw('pragma cache_size')) as { cache_size: number }[];
-  await knex.raw('pragma cache_size = -262144');
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+  await sql`pragma cache_size = -262144`.execute(db);
   try {
     await work();
   } finally {
-    await knex.raw(`pragma cache_size = ${Number(row?.cache_size ?? -2000)}`);
+    await sql.raw(`pragma cache_size = ${Number(rows[0]?.cache_size ?? -2000)}`).execute(db);
   }
 }
 
-async function insert(trx: Knex.Transaction, table: string, columns: string[], rows: unknown[][], suffix = ''): Promise<void> {
-  if (rows.length === 0) return;
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const sql = `insert into ${table} (${columns.join(', ')}) values ${rows.map(() => tuple).join(', ')} ${suffix}`;
-  await trx.raw(sql, rows.flat() as Knex.ValueDict[keyof Knex.ValueDict][]);
-}
-
-/** Generates and inserts `total` rows, ROWS_PER_STATEMENT per INSERT, STATEMENTS_PER_TRANSACTION per commit. */
-async function insertInBatches(
-  knex: Knex,
-  table: string,
-  columns: string[],
-  total: number,
-  row: () => unknown[],
-  committed: (done: number) => void,
-) {
+/** Inserts `total` rows, ROWS_PER_STATEMENT per INSERT, STATEMENTS_PER_TRANSACTION per commit. */
+async function insertInBatches(db: Sql, total: number, committed: (done: number) => void, insert: (trx: Sql, count: number) => Promise<unknown>) {
   let done = 0;
   while (done < total) {
     const inTransaction = Math.min(total - done, ROWS_PER_STATEMENT * STATEMENTS_PER_TRANSACTION);
-    await knex.transaction(async (trx) => {
+    await db.transaction().execute(async (trx) => {
       for (let written = 0; written < inTransaction; written += ROWS_PER_STATEMENT) {
-        const count = Math.min(ROWS_PER_STATEMENT, inTransaction - written);
-        await insert(trx, table, columns, Array.from({ length: count }, row));
+        await insert(trx, Math.min(ROWS_PER_STATEMENT, inTransaction - written));
       }
-      await trx.raw('update change_epoch set value = value + 1 where id = 1');
+      await bumpEpoch(trx);
     });
     done += inTransaction;
     committed(done);

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { INTERNAL } from '../actor.ts';
 import type { Core } from '../core.ts';
 import { underStartupLock } from '../db/orm.ts';

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../api-key-format.ts';
 import { API_SCOPES, ApiKeyEntity, OrganizationEntity, type ApiKey, type ApiScope } from '../entities/index.ts';

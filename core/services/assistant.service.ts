@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor, AssistantActor } from '../actor.ts';
 import {
   AssistantAuditEntryEntity,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { raw } from '@mikro-orm/core';
 import { ChangeEntity, ChangeEpochEntity } from '../entities/index.ts';
 import type { Database } from '../db/orm.ts';

@@ -1,4 +1,5 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../actor.ts';
 import {
   DELIVERY_STATUSES,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../actor.ts';
 import { DeliveryAttemptEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';

@@ -1,4 +1,5 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { requireInternal, type Actor } from '../actor.ts';
 import {
   EsignConnectionEntity,

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { newSecret, hashSecret } from '../access-secrets.ts';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
 import {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { requireInternal, type Actor } from '../actor.ts';
 import { MemberEntity, MembershipEntity, OrganizationEntity, ROLES, type Member, type Role } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';

@@ -1,4 +1,5 @@
-import { ForeignKeyConstraintViolationException, type EntityManager, type FilterQuery } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
 import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedState } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';

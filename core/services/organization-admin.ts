@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../actor.ts';
 import { MembershipEntity } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';

@@ -1,4 +1,5 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';

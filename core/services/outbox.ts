@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { OutboxEventEntity, type SignalType } from '../entities/index.ts';
 import { lockOutbox } from './change-feed.ts';
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import { createHash } from 'node:crypto';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, TeamChatAuthorizationEntity, type DestinationScope } from '../entities/index.ts';

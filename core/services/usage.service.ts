@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../actor.ts';
 import { ApiKeyEntity, OrganizationEntity, type Plan } from '../entities/index.ts';
 import { notFound } from '../errors.ts';

@@ -78,7 +78,9 @@ export class SqliteThreadRunner implements ScriptRunner {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
-    // Calls already sent finish first: the thread handles its messages in order.
+    // Calls already sent finish first: the thread handles its messages in order. The thread is
+    // unref'd while it serves; waiting for its exit must keep the process alive.
+    worker.ref();
     await new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
       worker.postMessage({ close: true });

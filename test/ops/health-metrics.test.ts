@@ -1,6 +1,8 @@
 // Operator endpoints of a running service: /healthz, /readyz (database, Redis when configured)
 // and Prometheus metrics at /metrics behind the internal token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renameSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createLogger } from '../../core/index.ts';
 import { createReadiness } from '../../facades/http/health.ts';
 import { Metrics } from '../../facades/http/metrics.ts';
@@ -158,6 +160,28 @@ describe('health and metrics of a running service', () => {
   });
 });
 
+/** Takes the stack's database away for real; resolves to what gives it back. */
+async function loseDatabase(stack: Stack): Promise<() => Promise<void>> {
+  const url = stack.config.databaseUrl;
+  if (!url) {
+    const dataDir = stack.config.dataDir;
+    await stack.app.core.db.close(true);
+    renameSync(dataDir, `${dataDir}.gone`);
+    return async () => renameSync(`${dataDir}.gone`, dataDir);
+  }
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`alter database ${name} with allow_connections false`);
+  await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  return async () => {
+    await client.query(`alter database ${name} with allow_connections true`);
+    await client.end();
+  };
+}
+
 describe('readiness when a dependency does not answer', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -167,8 +191,10 @@ describe('readiness when a dependency does not answer', () => {
 
   it('answers 503 naming the database once the service has lost its database connection', async () => {
     expect((await fetch(`${stack.origin}/readyz`)).status).toBe(200);
-    // The real database client, closed under the running service: every query now fails.
-    await stack.app.core.db.close(true);
+    // The database taken away under the running service (the ORM would open a closed client again):
+    // PostgreSQL refuses the database's connections and ends those open; SQLite's file is gone.
+    const restore = await loseDatabase(stack);
+    onTestFinished(restore);
     const res = await fetch(`${stack.origin}/readyz`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({
