@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
+import { PreparedStatements } from './db/prepared.ts';
+import { sqlOf } from './db/sql.ts';
 import { createQueryRunner } from './db/query-layer.ts';
 import { PublicReads } from './services/public-reads.ts';
 import { RequestServices, type ServiceRoots, type Services } from './request-services.ts';
@@ -41,6 +43,8 @@ export interface CoreOptions extends DatabaseOptions {
 /** Everything the domain holds for the life of the process. */
 export interface Core {
   db: Database;
+  /** The hot paths' statements, compiled once (the public read path's). */
+  statements: PreparedStatements;
   feed: ChangeFeed;
   keys: KeyAuthenticator;
   /** Resolves member connector tokens and member sessions. */
@@ -82,13 +86,14 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const bus = options.redisUrl ? new RedisChangeBus(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
   if (bus) feed.attachBus(bus);
   const links = { publicBaseUrl: options.publicBaseUrl };
-  // One query runner per database: the public reads' statements and, on PostgreSQL, the dispatcher's scripts.
+  const statements = new PreparedStatements(db);
+  // On PostgreSQL, the dispatcher's scripts run on the ORM's pool through the query layer.
   const queries = createQueryRunner(db, databaseKind(options));
   const deps: ServiceDeps = {
     links,
     cursors: new CursorCodec(secret),
     feed,
-    reads: new PublicReads(queries, links),
+    reads: new PublicReads(statements, links),
     forUpdate: lockOptions(databaseKind(options)),
     webhooks: { box, policy: urlPolicy },
   };
@@ -101,6 +106,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, liveLimits: () => liveLimits };
   return {
     db,
+    statements,
     feed,
     keys,
     memberAuth: new MemberAuthenticator(db),
@@ -126,11 +132,20 @@ export async function openCore(options: CoreOptions): Promise<Core> {
 
 /** Rows every instance shares: the change epoch and the cursor signing secret. */
 async function ensureSingletons(em: EntityManager): Promise<string> {
-  const connection = em.getConnection();
-  await connection.execute('insert into change_epoch (id, value) values (1, 0), (2, 0) on conflict (id) do nothing');
-  await connection.execute("insert into settings (key, value) values ('cursor_secret', ?) on conflict (key) do nothing", [
-    randomBytes(32).toString('base64url'),
-  ]);
-  const rows = await connection.execute<{ value: string }[]>("select value from settings where key = 'cursor_secret'");
-  return rows[0]!.value;
+  const db = sqlOf(em);
+  await db
+    .insertInto('ChangeEpoch')
+    .values([
+      { id: 1, value: 0 },
+      { id: 2, value: 0 },
+    ])
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
+  await db
+    .insertInto('Setting')
+    .values({ key: 'cursor_secret', value: randomBytes(32).toString('base64url') })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('Setting').select('value').where('key', '=', 'cursor_secret').executeTakeFirstOrThrow();
+  return row.value;
 }

@@ -72,61 +72,94 @@ export interface EventView {
   admin: { status: Event['status']; demo: boolean; version: number; cancelledAt: Date | null };
 }
 
-/** Query filter of needs any API key may read. */
-export const PUBLIC_NEED_FILTER = { state: 'public', demo: false } as const;
-/** Query filter of events any API key may read. */
-export const PUBLIC_EVENT_FILTER = { status: 'public', demo: false } as const;
+// Each rule is written once, as a filter of entity properties: MikroORM queries take it as it is
+// (`em.find(NeedEntity, PUBLIC_NEED_FILTER)`), the SQL layer's queries through `eb.and(...)`, and
+// the predicates below test an object against it.
 
-/**
- * The same rules as SQL conditions on the row's own table, for the public read path's prepared
- * statements (services/public-reads.ts). Kept beside the filters above: change them together.
- */
-export const PUBLIC_NEED_SQL = "state = 'public' and demo = false";
-export const PUBLIC_EVENT_SQL = "status = 'public' and demo = false";
-export const DISCOVERABLE_ORGANIZATION_SQL = 'listed = true and complete = true and demo = false';
+/** Needs any API key may read. */
+export const PUBLIC_NEED_FILTER = { state: 'public', demo: false } as const satisfies Partial<Need>;
+/** Events any API key may read (ended ones drop out of lists by date). */
+export const PUBLIC_EVENT_FILTER = { status: 'public', demo: false } as const satisfies Partial<Event>;
+/** Organizations the public directory may show. */
+export const DISCOVERABLE_ORGANIZATION_FILTER = { listed: true, complete: true, demo: false } as const satisfies Partial<Organization>;
 
-/** What the projections read of a need, an event and an organization: an entity, or a row of the public read path. */
-export type NeedRecord = Pick<
-  Need,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'requiredExpertise'
-  | 'remoteAllowed'
-  | 'city'
-  | 'region'
-  | 'country'
-  | 'deadline'
-  | 'state'
-  | 'discreet'
-  | 'demo'
-  | 'version'
-  | 'publishedAt'
-  | 'withdrawnAt'
-  | 'updatedAt'
-> & { organization: { id: string } };
-export type EventRecord = Pick<
-  Event,
-  | 'id'
-  | 'title'
-  | 'description'
-  | 'startsAt'
-  | 'endsAt'
-  | 'timezone'
-  | 'online'
-  | 'city'
-  | 'region'
-  | 'country'
-  | 'status'
-  | 'demo'
-  | 'version'
-  | 'cancelledAt'
-  | 'updatedAt'
-> & { host: { id: string } };
-export type OrganizationRecord = Omit<Organization, 'billingEmail' | 'internalNotes'>;
+/** Whether `value` has every property of `filter` with the filter's value. */
+const matches = <F extends object>(filter: F, value: { [K in keyof F]: unknown }) =>
+  (Object.keys(filter) as (keyof F)[]).every((key) => value[key] === filter[key]);
 
-export const isNeedPublic = (need: Pick<Need, 'state' | 'demo'>) => need.state === 'public' && !need.demo;
-export const isEventPublic = (event: Pick<Event, 'status' | 'demo'>) => event.status === 'public' && !event.demo;
+// What the projections read of a need, an event and an organization: the entity, or a row of the
+// public read path, which selects exactly these properties. Nothing else of the row is read, so a
+// private property (billing e-mail, host contact fields, internal notes) cannot reach a view.
+export const NEED_RECORD = [
+  'id',
+  'organization',
+  'title',
+  'description',
+  'requiredExpertise',
+  'remoteAllowed',
+  'city',
+  'region',
+  'country',
+  'deadline',
+  'state',
+  'discreet',
+  'demo',
+  'version',
+  'publishedAt',
+  'withdrawnAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Need)[];
+export const EVENT_RECORD = [
+  'id',
+  'host',
+  'title',
+  'description',
+  'startsAt',
+  'endsAt',
+  'timezone',
+  'online',
+  'city',
+  'region',
+  'country',
+  'status',
+  'demo',
+  'version',
+  'cancelledAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Event)[];
+export const ORGANIZATION_RECORD = [
+  'id',
+  'name',
+  'plan',
+  'listed',
+  'demo',
+  'complete',
+  'description',
+  'website',
+  'logoUrl',
+  'sectors',
+  'capabilities',
+  'networks',
+  'city',
+  'region',
+  'country',
+  'partnerPaymentsDue',
+  'partnerPaymentsConfirmed',
+  'partnersCount',
+  'completedPacks',
+  'referencesCount',
+  'certificationsCount',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Organization)[];
+
+type Reference = { id: string };
+export type NeedRecord = Pick<Need, Exclude<(typeof NEED_RECORD)[number], 'organization'>> & { organization: Reference };
+export type EventRecord = Pick<Event, Exclude<(typeof EVENT_RECORD)[number], 'host'>> & { host: Reference };
+export type OrganizationRecord = Pick<Organization, (typeof ORGANIZATION_RECORD)[number]>;
+
+export const isNeedPublic = (need: Pick<Need, 'state' | 'demo'>) => matches(PUBLIC_NEED_FILTER, need);
+export const isEventPublic = (event: Pick<Event, 'status' | 'demo'>) => matches(PUBLIC_EVENT_FILTER, event);
 
 /**
  * Whether a public change of this need may be pushed to webhook destinations: never for
@@ -139,12 +172,9 @@ export const isNeedDeliverable = (need: Pick<Need, 'state' | 'demo' | 'discreet'
   !mentionsAmount(need.description) &&
   !need.requiredExpertise.some(mentionsAmount);
 
-/** Query filter of organizations the public directory may show (see isOrganizationDiscoverable). */
-export const DISCOVERABLE_ORGANIZATION_FILTER = { listed: true, complete: true, demo: false } as const;
-
 /** Demonstration, incomplete and unlisted organizations never appear in public directories. */
 export const isOrganizationDiscoverable = (org: Pick<Organization, 'listed' | 'complete' | 'demo'>) =>
-  org.listed && org.complete && !org.demo;
+  matches(DISCOVERABLE_ORGANIZATION_FILTER, org);
 
 const place = (x: { city?: string | null; region?: string | null; country?: string | null }): Place => ({
   city: x.city ?? null,

@@ -1,5 +1,5 @@
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/sql';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ENTITIES } from '../entities/index.ts';
 
 /**
@@ -18,3 +18,12 @@ export type Sql = Kysely<DB>;
 
 /** The typed Kysely of `em` (its transaction, when it is in one). */
 export const sqlOf = (em: EntityManager): Sql => em.getKysely<DB, typeof SQL_OPTIONS>(SQL_OPTIONS);
+
+/**
+ * A condition that each property of `filter` equals its value: a visibility rule of
+ * core/visibility.ts in a SQL layer query. (Kysely's own `eb.and(object)` writes `is` for booleans,
+ * which the databases do not seek an index with.)
+ */
+export function matching<D, TB extends keyof D>(eb: ExpressionBuilder<D, TB>, filter: { readonly [property: string]: unknown }) {
+  return eb.and(Object.entries(filter).map(([property, value]) => eb(eb.ref(property as never), '=', value as never)));
+}

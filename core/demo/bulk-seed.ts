@@ -139,7 +139,11 @@ async function refuseHiddenOrganizations(db: Sql): Promise<void> {
   const hidden = await db
     .selectFrom('Organization')
     .select('id')
-    .where('id', 'in', BULK_ORGANIZATIONS.map((o) => o.id))
+    .where(
+      'id',
+      'in',
+      BULK_ORGANIZATIONS.map((o) => o.id),
+    )
     .where((w) => w.or([w('demo', '=', true), w('listed', '=', false), w('complete', '=', false)]))
     .execute();
   if (hidden.length > 0) {
@@ -219,7 +223,12 @@ async function withLargeCache(db: Sql, kind: DatabaseKind, work: () => Promise<v
 }
 
 /** Inserts `total` rows, ROWS_PER_STATEMENT per INSERT, STATEMENTS_PER_TRANSACTION per commit. */
-async function insertInBatches(db: Sql, total: number, committed: (done: number) => void, insert: (trx: Sql, count: number) => Promise<unknown>) {
+async function insertInBatches(
+  db: Sql,
+  total: number,
+  committed: (done: number) => void,
+  insert: (trx: Sql, count: number) => Promise<unknown>,
+) {
   let done = 0;
   while (done < total) {
     const inTransaction = Math.min(total - done, ROWS_PER_STATEMENT * STATEMENTS_PER_TRANSACTION);

@@ -6,7 +6,7 @@ export { EventEntity, EVENT_STATUSES, type Event, type EventStatus } from './eve
 export { ApiKeyEntity, API_SCOPES, type ApiKey, type ApiScope } from './api-key.entity.ts';
 export { OutboxEventEntity, SIGNAL_TYPES, type OutboxEvent, type SignalType } from './outbox-event.entity.ts';
 export { ChangeEpochEntity } from './change-epoch.entity.ts';
-export { ChangeEntity } from './change.entity.ts';
+export { ChangeEntity, type Change } from './change.entity.ts';
 export {
   WebhookDestinationEntity,
   DESTINATION_SCOPES,

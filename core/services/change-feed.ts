@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { raw } from '@mikro-orm/core';
-import { ChangeEntity, ChangeEpochEntity } from '../entities/index.ts';
+import { ChangeEntity, ChangeEpochEntity, type Change } from '../entities/index.ts';
+import { sqlOf } from '../db/sql.ts';
 import type { Database } from '../db/orm.ts';
 
 export const CHANGE_KINDS = ['need', 'event', 'organization', 'api_key', 'destination', 'delivery'] as const;
@@ -186,21 +187,21 @@ export class ChangeFeed {
   }
 
   private async read(): Promise<void> {
-    const connection = this.db.em.getConnection();
+    const db = sqlOf(this.db.em.fork());
     const now = Date.now();
-    const [epochRow] = await connection.execute<{ value: number }[]>('select value from change_epoch where id = 1');
+    const epochRow = await db.selectFrom('ChangeEpoch').select('value').where('id', '=', 1).executeTakeFirst();
     const epoch = Number(epochRow?.value ?? 0);
     if (this.lastSeq === undefined) {
-      const [top] = await connection.execute<{ seq: number | null }[]>('select max(seq) as seq from changes');
+      const top = await db
+        .selectFrom('Change')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
       this.lastSeq = Number(top?.seq ?? 0);
       this.lastEpoch = epoch;
       this.lastPollAt = now;
       return;
     }
-    const rows = await connection.execute<ChangeRow[]>(
-      'select seq, kind, resource_id, lists from changes where seq > ? order by seq limit ?',
-      [this.lastSeq, POLL_ROWS],
-    );
+    const rows = await db.selectFrom('Change').select(CHANGE_ROW).where('seq', '>', this.lastSeq).orderBy('seq').limit(POLL_ROWS).execute();
     const late = this.gaps.size > 0 ? await this.lateRows(now) : [];
     const behind = now - this.lastPollAt > this.keepMs / 2 || rows.length === POLL_ROWS || epoch !== this.lastEpoch;
     this.lastPollAt = now;
@@ -217,7 +218,7 @@ export class ChangeFeed {
       }
       this.gaps.delete(seq);
       if (applied) continue;
-      fresh.push({ kind: row.kind as ChangeKind, id: row.resource_id, lists: row.lists ? (row.lists.split(',') as PublicList[]) : [] });
+      fresh.push({ kind: row.kind as ChangeKind, id: row.resourceId, lists: row.lists ? (row.lists.split(',') as PublicList[]) : [] });
     }
     for (const seq of this.seen) if (seq <= this.lastSeq && !this.gaps.has(seq)) this.seen.delete(seq);
     if (behind) this.notify(undefined);
@@ -232,10 +233,11 @@ export class ChangeFeed {
   private async lateRows(now: number): Promise<ChangeRow[]> {
     for (const [seq, since] of this.gaps) if (now - since > GAP_MS) this.gaps.delete(seq);
     if (this.gaps.size === 0) return [];
-    const seqs = [...this.gaps.keys()];
-    return this.db.em
-      .getConnection()
-      .execute<ChangeRow[]>(`select seq, kind, resource_id, lists from changes where seq in (${seqs.map(() => '?').join(', ')})`, seqs);
+    return sqlOf(this.db.em.fork())
+      .selectFrom('Change')
+      .select(CHANGE_ROW)
+      .where('seq', 'in', [...this.gaps.keys()])
+      .execute();
   }
 
   /** True when the sequence number was applied already. */
@@ -265,9 +267,6 @@ export class ChangeFeed {
   }
 }
 
-interface ChangeRow {
-  seq: number | string;
-  kind: string;
-  resource_id: string;
-  lists: string;
-}
+/** What the feed reads of a change row. */
+const CHANGE_ROW = ['seq', 'kind', 'resourceId', 'lists'] as const;
+type ChangeRow = Pick<Change, (typeof CHANGE_ROW)[number]>;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/sql';
+import { sqlOf } from '../db/sql.ts';
 import {
   DESTINATION_SCOPES,
   OrganizationEntity,
@@ -69,10 +70,11 @@ export function oneOf<T extends string>(field: string, value: string, allowed: r
 
 /** The outbox's last sequence number, read in `em`'s transaction. */
 export async function lastSeq(em: EntityManager): Promise<number> {
-  const rows = await em
-    .getConnection()
-    .execute<{ seq: number | null }[]>('select max(seq) as seq from outbox_events', [], 'all', em.getTransactionContext());
-  return Number(rows[0]?.seq ?? 0);
+  const row = await sqlOf(em)
+    .selectFrom('OutboxEvent')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
 }
 
 /** Refuses a destination beyond the plan's allowance. */

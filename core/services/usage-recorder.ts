@@ -1,4 +1,5 @@
 import type { Database } from '../db/orm.ts';
+import { sqlOf } from '../db/sql.ts';
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export const utcMonth = (at: Date) => at.toISOString().slice(0, 7);
@@ -27,13 +28,14 @@ export class UsageRecorder {
   /** Calls recorded this UTC month, written or still pending. */
   async monthCalls(organizationId: string, at = new Date()): Promise<number> {
     const month = utcMonth(at);
-    const rows = await this.db.em
-      .getConnection()
-      .execute<{ total: number | string | null }[]>(
-        'select sum(calls) as total from api_usage where organization_id = ? and day >= ? and day <= ?',
-        [organizationId, `${month}-01`, `${month}-31`],
-      );
-    let total = Number(rows[0]?.total ?? 0);
+    const row = await sqlOf(this.db.em.fork())
+      .selectFrom('ApiUsage')
+      .select((eb) => eb.fn.sum<number | string | null>('calls').as('total'))
+      .where('organizationId', '=', organizationId)
+      .where('day', '>=', `${month}-01`)
+      .where('day', '<=', `${month}-31`)
+      .executeTakeFirst();
+    let total = Number(row?.total ?? 0);
     for (const [day, calls] of this.pending.get(organizationId) ?? []) {
       if (day.startsWith(month)) total += calls;
     }
@@ -43,28 +45,34 @@ export class UsageRecorder {
   /** Calls per UTC day of one month, written or still pending. */
   async daily(organizationId: string, month: string): Promise<{ day: string; calls: number }[]> {
     await this.flush();
-    const rows = await this.db.em
-      .getConnection()
-      .execute<{ day: string; calls: number }[]>(
-        'select day, calls from api_usage where organization_id = ? and day >= ? and day <= ? order by day',
-        [organizationId, `${month}-01`, `${month}-31`],
-      );
-    return rows.map((r: { day: string; calls: number }) => ({ day: r.day, calls: Number(r.calls) }));
+    const rows = await sqlOf(this.db.em.fork())
+      .selectFrom('ApiUsage')
+      .select(['day', 'calls'])
+      .where('organizationId', '=', organizationId)
+      .where('day', '>=', `${month}-01`)
+      .where('day', '<=', `${month}-31`)
+      .orderBy('day')
+      .execute();
+    return rows.map((r) => ({ day: r.day, calls: Number(r.calls) }));
   }
 
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending].flatMap(([organizationId, days]) => [...days].map(([day, calls]) => ({ organizationId, day, calls })));
     this.pending = new Map();
-    const connection = this.db.em.getConnection();
+    const db = sqlOf(this.db.em.fork());
     let written = 0;
     try {
       for (const { organizationId, day, calls } of batch) {
-        await connection.execute(
-          'insert into api_usage (organization_id, day, calls) values (?, ?, ?) ' +
-            'on conflict (organization_id, day) do update set calls = api_usage.calls + excluded.calls',
-          [organizationId, day, calls],
-        );
+        await db
+          .insertInto('ApiUsage')
+          .values({ organizationId, day, calls })
+          .onConflict((conflict) =>
+            conflict
+              .columns(['organizationId', 'day'])
+              .doUpdateSet((eb) => ({ calls: eb('ApiUsage.calls', '+', eb.ref('excluded.calls')) })),
+          )
+          .execute();
         written++;
       }
     } catch {

@@ -155,7 +155,8 @@ describe('packline seed --needs/--events', () => {
 
     // The public read path's own list statements, with the position of a row deep in each list.
     const { needsFirst, needsAfter, eventsAfter } = PUBLIC_LIST_STATEMENTS;
-    const at = (value: unknown) => (postgres ? value : Number(value));
+    const statements = stack.app.core.statements;
+    const at = (value: unknown) => new Date(postgres ? (value as string | Date) : Number(value));
     const [needRow] = await sql(
       stack,
       "select published_at as t, id from needs where state = 'public' and demo = false order by published_at desc, id desc limit 1 offset 2000",
@@ -166,9 +167,10 @@ describe('packline seed --needs/--events', () => {
       "select starts_at as t, id from events where status = 'public' and demo = false and ends_at > ? order by starts_at, id limit 1 offset 300",
       [now],
     );
-    const deepNeeds = { sql: needsAfter.sqlite, params: [at(needRow.t), needRow.id, 51] };
-    const deepEvents = { sql: eventsAfter.sqlite, params: [now, at(eventRow.t), eventRow.id, 51] };
-    const firstNeeds = { sql: needsFirst.sqlite, params: [51] };
+    const bound = (b: { sql: string; parameters: unknown[] }) => ({ sql: b.sql, params: b.parameters });
+    const deepNeeds = bound(statements.bound(needsAfter, { publishedAt: at(needRow.t), id: needRow.id, limit: 51 }));
+    const deepEvents = bound(statements.bound(eventsAfter, { now: new Date(now), startsAt: at(eventRow.t), id: eventRow.id, limit: 51 }));
+    const firstNeeds = bound(statements.bound(needsFirst, { limit: 51 }));
 
     if (postgres) {
       await sql(stack, 'analyze needs');
@@ -186,7 +188,7 @@ describe('packline seed --needs/--events', () => {
         expect(page).toMatch(row);
         expect(page).not.toMatch(/Seq Scan|Rows Removed by Filter/);
         expect(Math.max(...[...page.matchAll(/actual time=\S+ rows=(\d+)/g)].map((m) => Number(m[1])))).toBeLessThanOrEqual(51);
-        expect(name).toMatch(/on organizations o .*rows=1 loops=\d+\)/);
+        expect(name).toMatch(/on organizations .*rows=1 loops=\d+\)/);
       };
       expectSeek(await plan(deepNeeds), 'needs_public_feed_idx', /Index Cond: .*ROW\(published_at, \(id\)::text\) < ROW\(/);
       expectSeek(await plan(deepEvents), 'events_upcoming_feed_idx', /Index Cond: .*ROW\(starts_at, \(id\)::text\) > ROW\(.*ends_at >/);
@@ -196,7 +198,7 @@ describe('packline seed --needs/--events', () => {
         ((await sql(stack, `explain query plan ${q.sql}`, q.params)) as { detail: string }[]).map((r) => r.detail).join('\n');
       // Then, per row, the organization's name by its primary key.
       const withName = (seek: string) =>
-        `${seek}\nCORRELATED SCALAR SUBQUERY 1\nSEARCH o USING INDEX sqlite_autoindex_organizations_1 (id=?)`;
+        `${seek}\nCORRELATED SCALAR SUBQUERY 1\nSEARCH organizations USING INDEX sqlite_autoindex_organizations_1 (id=?)`;
       expect(await plan(deepNeeds)).toBe(
         withName('SEARCH needs USING INDEX needs_public_feed_idx (state=? AND demo=? AND (published_at,id)<(?,?))'),
       );

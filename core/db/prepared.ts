@@ -1,0 +1,242 @@
+import type { EntityMetadata, EntityProperty, Platform } from '@mikro-orm/core';
+import {
+  AliasNode,
+  type CompiledQuery,
+  type Expression,
+  FromNode,
+  JoinNode,
+  type OperationNode,
+  type RawBuilder,
+  ReferenceNode,
+  SelectionNode,
+  SelectQueryNode,
+  sql,
+  TableNode,
+} from 'kysely';
+import type { Pool } from 'pg';
+import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
+import { type Database, type DatabaseKind, postgresPool, sqliteHandle } from './orm.ts';
+import type { SqliteHandle } from './sqlite-dialect.ts';
+import { type Sql, sqlOf } from './sql.ts';
+
+// Statements of the hot paths, written with the SQL layer's query builder (sql.ts: entity and
+// property names, typed from the entity definitions) and compiled once per process. Parameters
+// are placeholders, bound at each run; rows come back as arrays (libsql's raw mode,
+// node-postgres's rowMode 'array': a driver builds an array per row for about two thirds of the
+// cost of an object) and are decoded into records keyed by property name, each value converted
+// as the entity metadata says (the ORM's own converters: JSON, booleans, dates). No column list
+// or row decoder is written by hand: both are read off the compiled query.
+
+/** A value bound when the statement runs, named in the statement's parameters. */
+class Placeholder {
+  /** MikroORM's Kysely plugin leaves values with a `kind` as they are: the binder converts them. */
+  readonly kind = 'placeholder';
+  readonly name: string;
+
+  constructor(name: string) {
+    this.name = name;
+  }
+}
+
+/** A list of ids bound as one parameter: a JSON array on SQLite (`json_each`), an array on PostgreSQL (`any`). */
+class IdListPlaceholder extends Placeholder {}
+
+export type Placeholders<P> = { readonly [K in keyof P]: Expression<P[K]> };
+
+/** What a statement's builder may use beside the query builder. */
+export interface Build<P> {
+  /** The statement's parameters, as expressions. */
+  readonly p: Placeholders<P>;
+  readonly kind: DatabaseKind;
+  /**
+   * A table of one column `value` over a list of ids (a parameter of type `readonly string[]`), to
+   * drive a join from: one statement for any number of ids, each a primary-key lookup.
+   */
+  idTable(name: keyof P & string): RawBuilder<{ value: string }>;
+}
+
+export interface StatementDefinition<P, Row> {
+  readonly name: string;
+  readonly build: (db: Sql, b: Build<P>) => { compile(): CompiledQuery<Row> };
+}
+
+/** A statement of the hot path: compiled once per process, on first use. */
+export function prepared<P extends Record<string, unknown>, Row>(
+  name: string,
+  build: (db: Sql, b: Build<P>) => { compile(): CompiledQuery<Row> },
+): StatementDefinition<P, Row> {
+  return { name, build };
+}
+
+interface Compiled {
+  readonly name: string;
+  readonly sql: string;
+  /** The compiled parameters: fixed values, or placeholders to bind. */
+  readonly parameters: readonly unknown[];
+  readonly decode: (row: readonly unknown[]) => unknown;
+}
+
+/** Runs prepared statements on one database, on MikroORM's own connections. */
+export class PreparedStatements {
+  readonly kind: DatabaseKind;
+  private readonly db: Database;
+  private readonly platform: Platform;
+  private readonly compiled = new Map<StatementDefinition<never, unknown>, Compiled>();
+  private readonly sqlite: SqliteHandle | undefined;
+  private readonly pool: Pool | undefined;
+  /** The query builder statements are compiled with: compiling runs no query and binds to no transaction. */
+  private readonly builder: Sql;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.builder = sqlOf(db.em.fork());
+    this.platform = db.em.getPlatform();
+    this.sqlite = sqliteHandle(db);
+    this.pool = postgresPool(db);
+    if (!this.sqlite && !this.pool) throw new Error('The database is not open');
+    this.kind = this.sqlite ? 'sqlite' : 'postgresql';
+  }
+
+  /** The rows of `statement` with `params` bound. */
+  async all<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): Promise<Row[]> {
+    const compiled = this.compile(statement);
+    const values = this.bind(compiled, params);
+    const rows = tracingOn
+      ? await withSpan(`SQL ${compiled.name}`, sqlAttributes(this.kind, compiled.sql, compiled.name), () => this.run(compiled, values))
+      : await this.run(compiled, values);
+    const decoded = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) decoded[i] = compiled.decode(rows[i]!) as Row;
+    return decoded;
+  }
+
+  /** The SQL of `statement` as this database runs it, and its parameters bound to `params` (tests and benchmarks read plans of it). */
+  bound<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): { sql: string; parameters: unknown[] } {
+    const compiled = this.compile(statement);
+    return { sql: compiled.sql, parameters: this.bind(compiled, params) };
+  }
+
+  private async run(compiled: Compiled, values: unknown[]): Promise<unknown[][]> {
+    const handle = this.sqlite;
+    if (handle) {
+      // libsql runs a statement to completion synchronously: while no one holds the connection
+      // (no transaction is open on it) the read runs at once, else it waits its turn.
+      if (handle.idle) return handle.arrayRows(compiled.sql, values);
+      await handle.acquire();
+      try {
+        return handle.arrayRows(compiled.sql, values);
+      } finally {
+        handle.unlock();
+      }
+    }
+    const client = await this.pool!.connect();
+    try {
+      return (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
+    } finally {
+      client.release();
+    }
+  }
+
+  private bind(compiled: Compiled, params: Record<string, unknown>): unknown[] {
+    const values = new Array<unknown>(compiled.parameters.length);
+    for (let i = 0; i < values.length; i++) {
+      const parameter = compiled.parameters[i];
+      if (!(parameter instanceof Placeholder)) values[i] = parameter;
+      else {
+        const value = params[parameter.name];
+        if (parameter instanceof IdListPlaceholder) values[i] = this.kind === 'sqlite' ? JSON.stringify(value) : value;
+        else values[i] = value instanceof Date ? this.platform.processDateProperty(value) : value;
+      }
+    }
+    return values;
+  }
+
+  private compile(statement: StatementDefinition<never, unknown>): Compiled {
+    let compiled = this.compiled.get(statement);
+    if (compiled) return compiled;
+    const names = new Map<string, Placeholder>();
+    const placeholder = (name: string, make = (n: string) => new Placeholder(n)) => {
+      let found = names.get(name);
+      if (!found) names.set(name, (found = make(name)));
+      return found;
+    };
+    const p = new Proxy({} as Placeholders<never>, { get: (_, name) => sql`${placeholder(String(name))}` });
+    const kind = this.kind;
+    const idTable = (name: string) =>
+      kind === 'sqlite'
+        ? sql<{ value: string }>`json_each(${placeholder(name, (n) => new IdListPlaceholder(n))})`
+        : sql<{ value: string }>`unnest(${placeholder(name, (n) => new IdListPlaceholder(n))}::text[])`;
+    const query = statement.build(this.builder, { p, kind, idTable }).compile();
+    compiled = {
+      name: statement.name,
+      sql: query.sql,
+      parameters: query.parameters,
+      decode: rowDecoder(query.query, this.db, this.platform),
+    };
+    this.compiled.set(statement, compiled);
+    return compiled;
+  }
+}
+
+type Convert = (value: unknown) => unknown;
+
+/**
+ * The decoder of a select statement's array rows: one entry per selection, named by the entity
+ * property it reads (or by its alias), its value converted as the property's metadata says.
+ */
+function rowDecoder(node: OperationNode, db: Database, platform: Platform): (row: readonly unknown[]) => unknown {
+  if (!SelectQueryNode.is(node)) throw new Error('Only select statements are prepared');
+  const entities = new Map<string, EntityMetadata>();
+  const byTable = new Map([...db.getMetadata().getAll().values()].map((meta) => [meta.tableName, meta]));
+  const from = (item: OperationNode) => {
+    const [table, alias] = AliasNode.is(item) ? [item.node, item.alias] : [item, undefined];
+    if (!TableNode.is(table)) return;
+    const name = table.table.identifier.name;
+    const meta = byTable.get(name);
+    if (meta) entities.set(alias && 'name' in alias ? String(alias.name) : name, meta);
+  };
+  for (const item of (node.from as FromNode | undefined)?.froms ?? []) from(item);
+  for (const join of node.joins ?? []) if (JoinNode.is(join)) from(join.table);
+  const only = entities.size === 1 ? [...entities.values()][0] : undefined;
+
+  const fields = (node.selections ?? []).map((selection): [string, Convert | undefined] => {
+    const s = SelectionNode.is(selection) ? selection.selection : selection;
+    if (ReferenceNode.is(s) && 'column' in s.column) {
+      const meta = s.table ? entities.get(s.table.table.identifier.name) : only;
+      return field(meta, s.column.column.name, platform);
+    }
+    if (AliasNode.is(s) && 'name' in s.alias) return field(only, String(s.alias.name), platform, true);
+    throw new Error('A prepared statement selects columns or aliased expressions only');
+  });
+  const names = fields.map(([name]) => name);
+  const converters = fields.map(([, convert]) => convert);
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const convert = converters[i];
+      const value = row[i];
+      record[names[i]!] = convert === undefined || value === null || value === undefined ? value : convert(value);
+    }
+    return record;
+  };
+}
+
+/** A column's property name and converter; an alias that names no column keeps its name and value. */
+function field(meta: EntityMetadata | undefined, column: string, platform: Platform, alias = false): [string, Convert | undefined] {
+  const prop = meta?.props.find((p) => p.fieldNames?.[0] === column);
+  if (!prop) {
+    if (alias) return [column, undefined];
+    throw new Error(`No property maps the column '${column}'`);
+  }
+  return [prop.name, converter(prop, platform)];
+}
+
+/** The ORM's conversion of a stored value of `prop` (what its own hydration does). */
+function converter(prop: EntityProperty, platform: Platform): Convert | undefined {
+  if (prop.kind === 'm:1' || prop.kind === '1:1') return (id) => ({ id });
+  const type = prop.customType;
+  if (type) return (value) => type.convertToJSValue(value, platform);
+  if (prop.runtimeType === 'boolean') return (value) => Boolean(value);
+  if (prop.runtimeType === 'Date') return (value) => (value instanceof Date ? value : platform.parseDate(value as string | number));
+  if (prop.runtimeType === 'number') return (value) => (typeof value === 'number' ? value : Number(value));
+  return undefined;
+}
