@@ -72,7 +72,15 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
   }
 
   const issuer = new URL(config.publicBaseUrl).href;
-  const account: PageDeps = { contexts, operations: new Operations(schema, ACCOUNT_OPERATIONS), browser, issuer, signInLimits, log };
+  const account: PageDeps = {
+    contexts,
+    operations: new Operations(schema, ACCOUNT_OPERATIONS),
+    browser,
+    issuer,
+    signInLimits,
+    trustedProxies: config.trustedProxies,
+    log,
+  };
   const admin: PageDeps = { ...account, operations: new Operations(schema, ADMIN_OPERATIONS) };
 
   const app = express();

@@ -85,7 +85,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
       return refuseForm(res, requestId, LOGIN_PATH);
     const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
     // Spent before the password is checked: parallel guesses cannot outrun the count.
-    const address = clientAddress(req);
+    const address = clientAddress(deps, req);
     const attempt = await signInLimits.attempt(address, email);
     if (!attempt.allowed) {
       const minutes = Math.ceil(attempt.retryAfter / 60);

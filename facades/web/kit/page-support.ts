@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { INTERNAL, type DomainError, type Logger, type SignInLimits } from '../../../core/index.ts';
+import { clientAddress as addressOf, INTERNAL, type DomainError, type Logger, type SignInLimits } from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
 import type { OperationOutcome, Operations } from '../../operations.ts';
 import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
@@ -14,6 +14,8 @@ export interface PageDeps {
   issuer: string;
   /** Budgets of password checks (sign-in, password change), spent before each check. */
   signInLimits: SignInLimits;
+  /** Reverse proxies in front (TRUSTED_PROXIES): how far X-Forwarded-For is believed. */
+  trustedProxies: number;
   log: Logger;
 }
 
@@ -118,8 +120,8 @@ export const when = (date: string | null) => (date ? `${date.slice(0, 16).replac
 
 export const requestIdOf = (res: Response) => String(res.getHeader('x-request-id') ?? '');
 
-/** The client's address as the proxies in front (TRUSTED_PROXIES) report it. */
-export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The client's address as the proxies in front (TRUSTED_PROXIES) report it, read as every per-address limit reads it. */
+export const clientAddress = (deps: PageDeps, req: Request) => addressOf(req, deps.trustedProxies);
 
 /** Too many password attempts: 429 with Retry-After. */
 export function tooManyAttempts(res: Response, requestId: string, retryAfter: number, back: Html): void {
