@@ -100,7 +100,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
-  const memberConnector = createMemberConnector({ contexts, config, browser, log: log.child({ facade: 'mcp-member' }) });
+  const memberConnector = createMemberConnector({ contexts, config, browser, redis, log: log.child({ facade: 'mcp-member' }) });
   const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
   const webPages = createWebPages({ contexts, config, browser, signInLimits, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Redis } from 'ioredis';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -20,6 +21,7 @@ import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';
 import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
 import { createMemberServer } from './member-server.ts';
+import { OAuthLimits } from './oauth-limits.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 
 /** Every address the member connector answers; nothing else reaches its express app. */
@@ -41,9 +43,11 @@ export interface MemberConnector {
 
 export interface MemberConnectorOptions {
   contexts: Contexts;
-  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies'>;
+  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'redisPrefix'>;
   /** Seals the authorization request into the consent page's address (facades/web). */
   browser: Browser;
+  /** Shares the OAuth endpoints' limits between instances; in this process when absent. */
+  redis?: Redis | undefined;
   log: Logger;
 }
 
@@ -53,7 +57,7 @@ export interface MemberConnectorOptions {
  * middleware. `/authorize` hands over to the consent page of facades/web. Express hosts these
  * routes only; the REST hot path never goes through it.
  */
-export function createMemberConnector({ contexts, config, browser, log }: MemberConnectorOptions): MemberConnector {
+export function createMemberConnector({ contexts, config, browser, redis, log }: MemberConnectorOptions): MemberConnector {
   const handles = (url: string) => {
     const q = url.indexOf('?');
     return EXACT.has(q === -1 ? url : url.slice(0, q));
@@ -92,6 +96,9 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
     res.setHeader('x-content-type-options', 'nosniff');
     next();
   });
+  // Per client address (an IPv6 /64), shared through Redis; the SDK's own limiters are off.
+  const limits = new OAuthLimits({ redis, prefix: config.redisPrefix, trustedProxies: config.trustedProxies });
+  for (const endpoint of ['register', 'authorize', 'token', 'revoke'] as const) app.use(`/${endpoint}`, limits.middleware(endpoint));
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
@@ -130,8 +137,19 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
     }) as Response['redirect'];
     next();
   });
+  const unlimited = { rateLimit: false } as const;
   app.use(
-    mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }),
+    mcpAuthRouter({
+      provider,
+      issuerUrl: issuer,
+      resourceServerUrl: resource,
+      scopesSupported,
+      resourceName: 'Packline member connector',
+      authorizationOptions: unlimited,
+      tokenOptions: unlimited,
+      clientRegistrationOptions: unlimited,
+      revocationOptions: unlimited,
+    }),
   );
 
   const bearer = requireBearerAuth({
