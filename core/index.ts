@@ -25,5 +25,6 @@ export type { UsageRecorder } from './services/usage-recorder.ts';
 export type { LiveLimits, UsageReport, KeyRateWindow } from './services/usage.service.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './services/service-deps.ts';
 export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './services/sign-in-limits.ts';
+export { OnceMarks } from './services/once-marks.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

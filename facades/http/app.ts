@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import {
   coreOptions,
   createAccessLog,
+  OnceMarks,
   openCore,
   outboxLagSeconds,
   pingDatabase,
@@ -102,7 +103,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const memberConnector = createMemberConnector({ contexts, config, browser, redis, log: log.child({ facade: 'mcp-member' }) });
   const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
-  const webPages = createWebPages({ contexts, config, browser, signInLimits, log: log.child({ facade: 'web' }) });
+  const onceMarks = new OnceMarks({ db: core.db, redis, prefix: config.redisPrefix });
+  const webPages = createWebPages({ contexts, config, browser, signInLimits, onceMarks, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,

@@ -1,5 +1,12 @@
 import type { Request, Response } from 'express';
-import { clientAddress as addressOf, INTERNAL, type DomainError, type Logger, type SignInLimits } from '../../../core/index.ts';
+import {
+  clientAddress as addressOf,
+  INTERNAL,
+  type DomainError,
+  type Logger,
+  type OnceMarks,
+  type SignInLimits,
+} from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
 import type { OperationOutcome, Operations } from '../../operations.ts';
 import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
@@ -16,6 +23,8 @@ export interface PageDeps {
   signInLimits: SignInLimits;
   /** Reverse proxies in front (TRUSTED_PROXIES): how far X-Forwarded-For is believed. */
   trustedProxies: number;
+  /** Where a one-time secret is recorded as shown, for every instance (Redis or the database). */
+  onceMarks: OnceMarks;
   log: Logger;
 }
 
