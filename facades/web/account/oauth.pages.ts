@@ -67,7 +67,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
-    const returnTo = safeReturn(req.query.return_to);
+    const returnTo = safeReturn(req.query.return_to, browser.origin);
     if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
     const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
     await loginForm(res, requestId, {
@@ -79,7 +79,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
-    const returnTo = safeReturn(field(req, 'return_to'));
+    const returnTo = safeReturn(field(req, 'return_to'), browser.origin);
     const secret = readCookie(req, LOGIN_COOKIE);
     if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf')))
       return refuseForm(res, requestId, LOGIN_PATH);

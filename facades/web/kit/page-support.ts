@@ -83,12 +83,28 @@ export function toLogin(res: Response, returnTo: string, requestId: string): voi
   seeOther(res, `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`, requestId);
 }
 
-/** Where a sign-in may lead back to: the consent page, an account or administration page, on this site only. */
-export function safeReturn(value: unknown): string {
-  if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+/** Printable ASCII: nothing that can split a header or that a header cannot carry. */
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+/**
+ * Where a sign-in may lead back to: the consent page, an account or administration page, on
+ * this site only. `value` must be a path of printable ASCII that `new URL(value, origin)` keeps
+ * on `origin`; the answer is that URL's normalized path and query. Anything else, the account
+ * settings.
+ */
+export function safeReturn(value: unknown, origin: string): string {
+  if (typeof value !== 'string' || value.length > 4_000 || !PRINTABLE.test(value)) return SETTINGS_PATH;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return SETTINGS_PATH;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
     return SETTINGS_PATH;
-  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/')
-    ? value
+  }
+  if (url.origin !== origin) return SETTINGS_PATH;
+  const path = `${url.pathname}${url.search}`;
+  return path.startsWith('/oauth/consent?') || path.startsWith('/account/') || path === '/admin' || path.startsWith('/admin/')
+    ? path
     : SETTINGS_PATH;
 }
 
