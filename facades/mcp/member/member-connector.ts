@@ -20,6 +20,7 @@ import { CONSENT_PATH } from '../../web/account/consent-handoff.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';
 import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
+import { createHostGuard } from '../host-guard.ts';
 import { createMemberServer } from './member-server.ts';
 import { OAuthLimits } from './oauth-limits.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
@@ -43,7 +44,7 @@ export interface MemberConnector {
 
 export interface MemberConnectorOptions {
   contexts: Contexts;
-  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'redisPrefix'>;
+  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'redisPrefix' | 'mcp'>;
   /** Seals the authorization request into the consent page's address (facades/web). */
   browser: Browser;
   /** Shares the OAuth endpoints' limits between instances; in this process when absent. */
@@ -53,8 +54,8 @@ export interface MemberConnectorOptions {
 
 /**
  * The member assistant connector (DESIGN §5): OAuth 2.1 with PKCE and dynamic client
- * registration through the MCP SDK's auth router, and `/mcp/member` behind the SDK's bearer
- * middleware. `/authorize` hands over to the consent page of facades/web. Express hosts these
+ * registration through the MCP SDK's auth router, and `/mcp/member` behind the Host/Origin
+ * guard of `/mcp` and then the SDK's bearer middleware. `/authorize` hands over to the consent page of facades/web. Express hosts these
  * routes only; the REST hot path never goes through it.
  */
 export function createMemberConnector({ contexts, config, browser, redis, log }: MemberConnectorOptions): MemberConnector {
@@ -152,12 +153,21 @@ export function createMemberConnector({ contexts, config, browser, redis, log }:
     }),
   );
 
+  // DNS-rebinding protection, as on /mcp: another Host, or a foreign Origin, is refused before
+  // the bearer token is even looked at.
+  const guard = createHostGuard(config.mcp.allowedHosts);
+  const hostGuard = (req: Request, res: Response, next: NextFunction) => {
+    const refusal = guard(req);
+    if (!refusal) return next();
+    res.setHeader('cache-control', 'no-store');
+    res.status(403).json({ jsonrpc: '2.0', error: { code: -32000, message: refusal }, id: null });
+  };
   const bearer = requireBearerAuth({
     verifier: provider,
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
     expectedResource: resource,
   });
-  app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
+  app.all(MEMBER_CONNECTOR_PATH, hostGuard, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
     res.setHeader('cache-control', 'no-store');
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
