@@ -37,4 +37,29 @@ describe('logs', () => {
       expect(text).not.toContain(secret);
     }
   });
+
+  it('name the path each request was sent to, the OAuth endpoints included', async () => {
+    const sent = [
+      ['POST', '/register'],
+      ['POST', '/token'],
+      ['POST', '/revoke'],
+      ['GET', '/authorize'],
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['POST', '/mcp/member'],
+      ['GET', '/account/login'],
+    ] as const;
+    for (const [method, path] of sent) {
+      const res = await fetch(`${stack.origin}${path}?client_id=secret-looking-query`, {
+        method,
+        headers: { 'x-request-id': `path-probe-${path.replace(/\W/g, '')}`, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+      await res.arrayBuffer();
+      const line = stack.logs
+        .map((l) => JSON.parse(l) as { req_id?: string; msg: string; method?: string; path?: string; status?: number })
+        .find((l) => l.msg === 'request' && l.req_id === `path-probe-${path.replace(/\W/g, '')}`);
+      expect(line, path).toMatchObject({ method, path, status: res.status });
+    }
+    expect(stack.logs.join('\n')).not.toContain('secret-looking-query');
+  });
 });

@@ -126,7 +126,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const access = createAccessLog(log);
   function logRequest(this: TrackedResponse) {
     const req = this.req;
-    const url = req.url ?? '/';
+    const url = this.target;
     const q = url.indexOf('?');
     const elapsed = performance.now() - this.startedAt;
     const ms = Math.round(elapsed * 10) / 10;
@@ -170,6 +170,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       res.startedAt = performance.now();
       res.requestId = requestId;
+      res.target = req.url ?? '/';
       // The family now; the REST facade refines it to the route it matches.
       res.route = requestFamily(req.url ?? '/', memberFamily);
       // A response finishes once: a plain listener spares the wrapper `once` makes per request.
