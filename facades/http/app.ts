@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import {
@@ -136,6 +136,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
   function fail(res: TrackedResponse, error: unknown) {
     const { requestId } = res;
+    if (res.timedOut) return;
     log.error({ req_id: requestId, err: error }, 'request failed');
     if (res.headersSent) return res.destroy();
     const unavailable = isDatabaseDown(error);
@@ -190,7 +191,15 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   // deadlines): answered, then the socket is destroyed, as Node's own handler does, so no
   // half-open connection stays behind waiting for the client to close.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    const pending = (socket as { _httpMessage?: unknown })._httpMessage;
+    // Complete headers, then a body too slow for the request deadline: the handler is still
+    // reading it. Its response answers 408 (so the access line and the metrics count it), then
+    // the connection is closed.
+    // Every response of this server is a TrackedResponse, though express re-prototypes the ones it handles.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && pending instanceof ServerResponse && !pending.headersSent && socket.writable) {
+      return requestTimeout(pending as TrackedResponse, () => socket.destroy());
+    }
+    if (!socket.writable || pending) return socket.destroy();
     const [status, reason, title, detail] =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'Request headers too large', 'The request line or headers exceed 16 KiB']
@@ -212,6 +221,26 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       () => socket.destroy(),
     );
   });
+
+  function requestTimeout(res: TrackedResponse, close: () => void) {
+    res.timedOut = true;
+    const body = JSON.stringify({
+      type: '/api/v1/problems/invalid_parameter',
+      title: 'Request too slow',
+      status: 408,
+      detail: 'The request body was not received in time',
+      code: 'invalid_parameter',
+      request_id: res.requestId,
+    });
+    res.writeHead(408, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-content-type-options': 'nosniff',
+      'x-request-id': res.requestId,
+      connection: 'close',
+    });
+    res.end(body, close);
+  }
 
   /** Answers at once (REST calls served from memory) or returns the promise of the answer. */
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void> {

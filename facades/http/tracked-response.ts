@@ -16,4 +16,9 @@ export class TrackedResponse<Request extends IncomingMessage = IncomingMessage> 
   target = '/';
   /** Metrics label: the request family, refined to the route by the REST facade. */
   route = 'other';
+  /**
+   * Answered 408 by the server because the body came too slowly: what the handler meets after
+   * (the connection closed under the body it was reading) is no failure of its own.
+   */
+  timedOut = false;
 }

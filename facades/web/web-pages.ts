@@ -135,7 +135,9 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      // Body parser refusals: too large, malformed.
+      // Body parser refusals: too large, malformed; or a body cut off after the server already
+      // answered (the request deadline's 408).
+      if (res.headersSent) return res.destroy();
       return errorPage(req, res, status, 'This form could not be read', html`<p>${(error as Error).message}.</p>`);
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'page request failed');

@@ -205,7 +205,9 @@ export function createMemberConnector({ contexts, config, browser, redis, log }:
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      // Body parser refusals: too large, malformed.
+      // Body parser refusals: too large, malformed; or a body cut off after the server already
+      // answered (the request deadline's 408).
+      if (res.headersSent) return res.destroy();
       return res.status(status).json({ error: 'invalid_request', error_description: (error as Error).message });
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'member connector request failed');
