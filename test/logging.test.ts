@@ -62,4 +62,31 @@ describe('logs', () => {
     }
     expect(stack.logs.join('\n')).not.toContain('secret-looking-query');
   });
+
+  it('log expected domain errors of /graphql at info, with their code and without personal data', async () => {
+    const email = 'duplicate.person@atelier-nord.example';
+    const create = () =>
+      fetch(`${stack.origin}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json', 'x-request-id': 'duplicate-member' },
+        body: JSON.stringify({
+          query: 'mutation($input: NewMemberInput!) { createMember(input: $input) { id } }',
+          variables: { input: { email, name: 'Duplicate Person', organizationId: 'atelier-nord' } },
+        }),
+      }).then((r) => r.json() as Promise<{ errors?: { message: string; extensions: { code: string } }[] }>);
+    expect((await create()).errors).toBeUndefined();
+    const from = stack.logs.length;
+    const answer = await create();
+    // The caller still reads what went wrong.
+    expect(answer.errors).toEqual([
+      expect.objectContaining({ message: expect.stringContaining(email), extensions: { code: 'CONFLICT', field: 'email' } }),
+    ]);
+    const lines = stack.logs.slice(from).map((l) => JSON.parse(l) as { level: number; msg: string; code?: string });
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 30, msg: 'graphql domain error', code: 'conflict', field: 'email' }));
+    const text = stack.logs.slice(from).join('\n');
+    expect(text).not.toContain(email);
+    expect(text).not.toContain('Duplicate Person');
+    expect(text).not.toContain('stack');
+  });
 });
