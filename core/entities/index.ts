@@ -36,6 +36,7 @@ export {
   AssistantAuditEntryEntity,
   ASSISTANT_SCOPES,
   GRANT_END_REASONS,
+  UNUSED_CLIENT_DAYS,
   type AssistantClient,
   type AssistantGrant,
   type AssistantScope,
