@@ -87,7 +87,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   });
   // Usage pages read the windows this limiter enforces.
   core.attachLimits(apiLimits);
+  // With an https public address, browsers are told to come back over https only (README, Security).
+  const hsts =
+    config.http.hstsMaxAgeSeconds > 0 && new URL(config.publicBaseUrl).protocol === 'https:'
+      ? `max-age=${config.http.hstsMaxAgeSeconds}`
+      : undefined;
   const rest = createRestApi({
+    hsts,
     contexts,
     operations: Operations.generated(schema, restDocuments),
     limits: apiLimits,
@@ -217,6 +223,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
+        (hsts ? `strict-transport-security: ${hsts}\r\n` : '') +
         `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
       () => socket.destroy(),
     );
@@ -245,7 +252,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   /** Answers at once (REST calls served from memory) or returns the promise of the answer. */
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void> {
     const url = req.url ?? '/';
+    // The REST facade writes its headers in one list (its hot path), HSTS among them.
     if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return rest(req, res, requestId);
+    if (hsts) res.setHeader('strict-transport-security', hsts);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
       res.setHeader('x-content-type-options', 'nosniff');

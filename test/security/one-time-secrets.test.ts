@@ -3,15 +3,13 @@
 // recorded in Redis when it is configured, in the database otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
-import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { FLASH, PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 
 const ORG = 'atelier-nord';
 const KEYS = `/admin/orgs/${ORG}/keys`;
 const WEBHOOKS = `/admin/orgs/${ORG}/webhooks`;
-const SESSION = 'pl_member';
-const FLASH = 'pl_flash';
 
 const shownSecret = (html: string) => /<code id="secret-value">([^<]+)<\/code>/.exec(html)?.[1];
 const csrfFor = (html: string, action: string) => {

@@ -2,11 +2,11 @@
 // is followed; CR/LF, characters a header cannot carry, other sites and other pages fall back to
 // the account settings. Never a 500, and never a session created by an answer that then fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, hidden, PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { createMember, hidden, PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const HOSTILE = [
-  '/admin\r\nSet-Cookie: pl_member=forged',
+  '/admin\r\nSet-Cookie: __Host-pl_member=forged',
   '/account/settings\nLocation: https://evil.example/',
   '/admin/\u4e2d\u6587',
   '/account/caf\u00e9',
@@ -39,7 +39,7 @@ describe('return_to', () => {
       });
       expect(answer.status, JSON.stringify(returnTo)).toBe(303);
       expect(answer.headers.get('location')).toBe('/account/settings');
-      expect(browser.cookie('pl_member')).toBeDefined();
+      expect(browser.cookie(SESSION)).toBeDefined();
       // The session works: the settings page answers for it.
       expect(await browser.page('/account/settings')).toContain(email);
     }

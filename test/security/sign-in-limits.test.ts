@@ -5,7 +5,7 @@
 // of that network share its budgets (a subscriber usually holds a whole /64).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMITS } from '../../core/index.ts';
-import { createMember, hidden, PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { createMember, hidden, PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack;
@@ -64,7 +64,7 @@ describe('sign-in', () => {
     // …while the owner, from their own address, signs in.
     const owner = await signIn(email, PASSWORD, '203.0.113.20');
     expect(owner.status).toBe(303);
-    expect(owner.headers.getSetCookie().some((c) => c.startsWith('pl_member='))).toBe(true);
+    expect(owner.headers.getSetCookie().some((c) => c.startsWith(`${SESSION}=`))).toBe(true);
   });
 
   it('a right password starts the address budget for that account again', async () => {
@@ -100,7 +100,7 @@ describe('password change', () => {
     const settings = await browser.page('/account/settings');
     const at = settings.indexOf('action="/account/password"');
     const csrf = hidden(settings.slice(at), 'csrf');
-    const cookie = `pl_member=${browser.cookie('pl_member')}`;
+    const cookie = `${SESSION}=${browser.cookie(SESSION)}`;
     const change = (current: string, address: string) =>
       post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
 
@@ -160,7 +160,7 @@ describe('IPv6 clients', () => {
     await browser.signIn(email);
     const settings = await browser.page('/account/settings');
     const csrf = hidden(settings.slice(settings.indexOf('action="/account/password"')), 'csrf');
-    const cookie = `pl_member=${browser.cookie('pl_member')}`;
+    const cookie = `${SESSION}=${browser.cookie(SESSION)}`;
     const change = (current: string, address: string) =>
       post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
     for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++) {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { OnceMarks } from '../../../core/index.ts';
-import { readCookie, type Browser } from './browser.ts';
+import { FLASH_COOKIE, type Browser } from './browser.ts';
 
 // A one-time secret (a new API key, a signing secret) crosses the POST → 303 → GET of its form in
 // a flash: an encrypted, HttpOnly cookie that lives two minutes, is bound to the session and to the
@@ -10,7 +10,6 @@ import { readCookie, type Browser } from './browser.ts';
 // claimed in shared storage (OnceMarks: Redis, or the database) when it is shown, so the same
 // cookie replayed shows nothing, on this instance or another, before or after a restart.
 
-export const FLASH_COOKIE = 'pl_flash';
 const FLASH_TTL_SECONDS = 120;
 const FLASH_PATH = '/admin';
 
@@ -52,7 +51,7 @@ export async function takeFlash(
   res: Response,
   sessionToken: string,
 ): Promise<Flash | null> {
-  const raw = readCookie(req, FLASH_COOKIE);
+  const raw = browser.read(req, FLASH_COOKIE);
   if (!raw) return null;
   const boxed = browser.decrypt<Boxed>(raw);
   if (boxed && boxed.at !== req.path) return null; // For another page: left for it.

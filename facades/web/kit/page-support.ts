@@ -9,7 +9,7 @@ import {
 } from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
 import type { OperationOutcome, Operations } from '../../operations.ts';
-import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
+import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
 
 /** What every page (administration, account, consent) shares. */
@@ -63,7 +63,7 @@ export interface SignedIn {
 
 /** The member signed in on this browser, or null. */
 export async function signedIn(deps: PageDeps, req: Request): Promise<SignedIn | null> {
-  const token = readCookie(req, SESSION_COOKIE);
+  const token = deps.browser.read(req, SESSION_COOKIE);
   if (!token) return null;
   const context = await deps.contexts.memberSession(token);
   return context ? { context, token } : null;
