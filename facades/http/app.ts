@@ -179,7 +179,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       res.requestId = requestId;
       res.target = req.url ?? '/';
       // The family now; the REST facade refines it to the route it matches.
-      res.route = requestFamily(req.url ?? '/', memberFamily);
+      res.route = requestFamily(res.target, memberFamily);
       // A response finishes once: a plain listener spares the wrapper `once` makes per request.
       res.on('finish', logRequest);
       let answering: void | Promise<void>;
@@ -200,8 +200,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const pending = (socket as { _httpMessage?: unknown })._httpMessage;
     // Complete headers, then a body too slow for the request deadline: the handler is still
     // reading it. Its response answers 408 (so the access line and the metrics count it), then
-    // the connection is closed.
-    // Every response of this server is a TrackedResponse, though express re-prototypes the ones it handles.
+    // the connection is closed. Every response of this server is a TrackedResponse, though
+    // express re-prototypes the ones it handles.
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && pending instanceof ServerResponse && !pending.headersSent && socket.writable) {
       return requestTimeout(pending as TrackedResponse, () => socket.destroy());
     }
