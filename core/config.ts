@@ -63,6 +63,12 @@ export interface HttpConfig {
   headersTimeoutSeconds: number;
   /** HTTP_REQUEST_TIMEOUT_SECONDS: the whole request, body included. @default 60 */
   requestTimeoutSeconds: number;
+  /**
+   * HSTS_MAX_AGE_SECONDS: with an https PUBLIC_BASE_URL, every answer carries
+   * `Strict-Transport-Security: max-age=<this>`; 0 sends none (a proxy in front that sets it).
+   * Ignored on plain http. @default 31536000 (one year)
+   */
+  hstsMaxAgeSeconds: number;
 }
 
 /** The public assistant connector (`/mcp`). */
@@ -268,6 +274,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   const http: HttpConfig = {
     headersTimeoutSeconds: integer(value('HTTP_HEADERS_TIMEOUT_SECONDS') ?? '20', 'HTTP_HEADERS_TIMEOUT_SECONDS', 1, 300, problems),
     requestTimeoutSeconds: integer(value('HTTP_REQUEST_TIMEOUT_SECONDS') ?? '60', 'HTTP_REQUEST_TIMEOUT_SECONDS', 1, 3_600, problems),
+    hstsMaxAgeSeconds: integer(value('HSTS_MAX_AGE_SECONDS') ?? '31536000', 'HSTS_MAX_AGE_SECONDS', 0, 63_072_000, problems),
   };
   if (http.headersTimeoutSeconds > http.requestTimeoutSeconds)
     problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');

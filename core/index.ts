@@ -2,6 +2,7 @@
 export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
 export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
 export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
+export { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
 export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
@@ -24,5 +25,6 @@ export type { UsageRecorder } from './services/usage-recorder.ts';
 export type { LiveLimits, UsageReport, KeyRateWindow } from './services/usage.service.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './services/service-deps.ts';
 export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './services/sign-in-limits.ts';
+export { OnceMarks } from './services/once-marks.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

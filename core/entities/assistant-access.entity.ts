@@ -12,7 +12,10 @@ export type AssistantScope = (typeof ASSISTANT_SCOPES)[number];
 export const GRANT_END_REASONS = ['revoked', 'password_changed', 'signed_out_everywhere', 'refresh_token_reused', 'code_replayed'] as const;
 export type GrantEndReason = (typeof GRANT_END_REASONS)[number];
 
-/** An application registered through dynamic client registration (RFC 7591): public clients only. */
+/**
+ * An application registered through dynamic client registration (RFC 7591): public clients only.
+ * Anyone may register one, so one that no member approves within UNUSED_CLIENT_DAYS expires.
+ */
 export const AssistantClientEntity = defineEntity({
   name: 'AssistantClient',
   tableName: 'assistant_clients',
@@ -22,8 +25,14 @@ export const AssistantClientEntity = defineEntity({
     name: p.string().length(200),
     redirectUris: p.json<string[]>(),
     createdAt: p.datetime(),
+    /** Last approved by a member, or last exchanging a code or a refresh token; null: never used. */
+    lastUsedAt: p.datetime().nullable(),
   }),
+  indexes: [{ name: 'assistant_clients_unused_idx', properties: ['lastUsedAt', 'createdAt'] }],
 });
+
+/** Days a registered application may wait for its first use before it expires. */
+export const UNUSED_CLIENT_DAYS = 30;
 
 /** An authorization code: single-use, short-lived, bound to its PKCE challenge, redirect and resource. */
 export const AuthorizationCodeEntity = defineEntity({

@@ -27,6 +27,7 @@ export { EsignConnectionEntity, EsignInboundEventEntity, type EsignConnection } 
 export { TeamChatAuthorizationEntity, type TeamChatAuthorization } from './team-chat-authorization.entity.ts';
 export { ApiUsageEntity } from './api-usage.entity.ts';
 export { SettingEntity } from './setting.entity.ts';
+export { OnceMarkEntity, type OnceMark } from './once-mark.entity.ts';
 export {
   AssistantClientEntity,
   AuthorizationCodeEntity,
@@ -35,6 +36,7 @@ export {
   AssistantAuditEntryEntity,
   ASSISTANT_SCOPES,
   GRANT_END_REASONS,
+  UNUSED_CLIENT_DAYS,
   type AssistantClient,
   type AssistantGrant,
   type AssistantScope,
@@ -72,6 +74,7 @@ import { EsignConnectionEntity, EsignInboundEventEntity } from './esign.entity.t
 import { TeamChatAuthorizationEntity } from './team-chat-authorization.entity.ts';
 import { ApiUsageEntity } from './api-usage.entity.ts';
 import { SettingEntity } from './setting.entity.ts';
+import { OnceMarkEntity } from './once-mark.entity.ts';
 import {
   AssistantClientEntity,
   AuthorizationCodeEntity,
@@ -104,6 +107,7 @@ export const ENTITIES = [
   TeamChatAuthorizationEntity,
   ApiUsageEntity,
   SettingEntity,
+  OnceMarkEntity,
   AssistantClientEntity,
   AuthorizationCodeEntity,
   AssistantGrantEntity,

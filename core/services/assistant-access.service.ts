@@ -8,6 +8,7 @@ import {
   AssistantTokenEntity,
   AuthorizationCodeEntity,
   MemberEntity,
+  UNUSED_CLIENT_DAYS,
   type AssistantClient,
   type AssistantGrant,
   type AssistantScope,
@@ -77,23 +78,38 @@ export class AssistantAccessService {
     if (input.redirectUris.length < 1 || input.redirectUris.length > 5)
       throw invalidInput('redirect_uris', 'redirect_uris takes 1 to 5 addresses');
     const redirectUris = input.redirectUris.map(checkRedirectUri);
-    const client = this.em.create(AssistantClientEntity, { id: newId('assistantClient'), name, redirectUris, createdAt: new Date() });
+    const now = new Date();
+    // Registrations nobody used in time are deleted as new ones come: the table stays bounded by
+    // the registration limit over UNUSED_CLIENT_DAYS.
+    await this.em.nativeDelete(AssistantClientEntity, { lastUsedAt: null, createdAt: { $lt: unusedSince(now) } });
+    const client = this.em.create(AssistantClientEntity, {
+      id: newId('assistantClient'),
+      name,
+      redirectUris,
+      createdAt: now,
+      lastUsedAt: null,
+    });
     await this.em.flush();
     return applicationView(client);
   }
 
   async application(actor: Actor, id: string): Promise<AssistantApplicationView> {
     if (actor.kind !== 'memberSession') requireInternal(actor, 'read applications');
+    return applicationView(await this.client(id, new Date()));
+  }
+
+  /** A registered application that has not expired: one no member used within UNUSED_CLIENT_DAYS of its registration has. */
+  private async client(id: string, now: Date): Promise<AssistantClient> {
     const client = await this.em.findOne(AssistantClientEntity, { id });
-    if (!client) throw notFound('application', id);
-    return applicationView(client);
+    if (!client || (client.lastUsedAt === null && client.createdAt < unusedSince(now))) throw notFound('application', id);
+    return client;
   }
 
   /** The member accepted: a code valid once, for `authorizationCodeTtlSeconds`, bound to the PKCE challenge. */
   async authorize(actor: Actor, request: AuthorizationRequest): Promise<{ code: string; expiresAt: Date }> {
     requireMemberSession(actor, 'approve applications');
-    const client = await this.em.findOne(AssistantClientEntity, { id: request.clientId });
-    if (!client) throw notFound('application', request.clientId);
+    const now = new Date();
+    const client = await this.client(request.clientId, now);
     if (!client.redirectUris.some((registered) => redirectMatches(request.redirectUri, registered))) {
       throw invalidInput('redirect_uri', 'redirect_uri is not registered for this application');
     }
@@ -104,7 +120,7 @@ export class AssistantAccessService {
     const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
     if (!member) throw notFound('member', actor.memberId);
     const code = newSecret('authorizationCode');
-    const now = new Date();
+    client.lastUsedAt = now;
     const expiresAt = new Date(now.getTime() + this.policy.authorizationCodeTtlSeconds * 1000);
     this.em.create(AuthorizationCodeEntity, {
       codeHash: hashSecret(code),
@@ -175,6 +191,7 @@ export class AssistantAccessService {
         });
       }
       await em.nativeUpdate(AuthorizationCodeEntity, { codeHash }, { grantId: grant.id });
+      await em.nativeUpdate(AssistantClientEntity, { id: clientId }, { lastUsedAt: now });
       return this.issue(em, grant, code.scopes, now);
     });
   }
@@ -209,6 +226,7 @@ export class AssistantAccessService {
     return this.em.transactional(async (em) => {
       // Spent and expired secrets of this grant are no longer needed, reuse detection included.
       await em.nativeDelete(AssistantTokenEntity, { grant: token.grant.id, expiresAt: { $lt: now } });
+      await em.nativeUpdate(AssistantClientEntity, { id: token.grant.client.id }, { lastUsedAt: now });
       return this.issue(em, em.getReference(AssistantGrantEntity, token.grant.id), scopes, now);
     });
   }
@@ -263,6 +281,9 @@ export class AssistantAccessService {
     return this.resource;
   }
 }
+
+/** Registered before this instant and never used: expired. */
+const unusedSince = (now: Date) => new Date(now.getTime() - UNUSED_CLIENT_DAYS * 24 * 3600 * 1000);
 
 export const isActive = (grant: Pick<AssistantGrant, 'revokedAt' | 'credentialsEpoch' | 'member'>) =>
   grant.revokedAt === null && grant.credentialsEpoch === grant.member.credentialsEpoch;

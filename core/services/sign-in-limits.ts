@@ -1,11 +1,13 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limitKey } from '../client-address.ts';
 
 /**
  * Password attempts allowed (OWASP authentication cheat sheet): a strict budget per client
  * address and account, a looser one per account from anywhere (a slow spread-out guess), and one
  * per address over every account (spraying). Strangers who spend an account's strict budget
  * from their address do not lock its owner out: the owner's own address has its own budget.
+ * An IPv6 "address" here is its whole /64 (`limitKey`).
  */
 export const SIGN_IN_LIMITS = {
   /** Per client address and account: 5 attempts per 15 minutes. */
@@ -58,14 +60,15 @@ export class SignInLimits {
   }
 
   /**
-   * Spends one attempt for `account` (a normalized email, or `member:<id>`) from `address`.
-   * The strict budget is spent first: once it refuses, the looser ones are not touched, so one
-   * address cannot drain an account's budget for everyone.
+   * Spends one attempt for `account` (a normalized email, or `member:<id>`) from `address`
+   * (counted under its /64 when it is IPv6). The strict budget is spent first: once it refuses,
+   * the looser ones are not touched, so one address cannot drain an account's budget for everyone.
    */
   async attempt(address: string, account: string): Promise<SignInDecision> {
+    const from = limitKey(address);
     for (const [limiter, key] of [
-      [this.addressAndAccount, `${address}|${account}`],
-      [this.address, address],
+      [this.addressAndAccount, `${from}|${account}`],
+      [this.address, from],
       [this.account, account],
     ] as const) {
       const refused = await spend(limiter, key);
@@ -74,9 +77,9 @@ export class SignInLimits {
     return { allowed: true, retryAfter: 0 };
   }
 
-  /** The right password: this address's budget for the account starts again. */
+  /** The right password: this address's budget (its /64's, for IPv6) for the account starts again. */
   async succeeded(address: string, account: string): Promise<void> {
-    await this.addressAndAccount.delete(`${address}|${account}`);
+    await this.addressAndAccount.delete(`${limitKey(address)}|${account}`);
   }
 }
 

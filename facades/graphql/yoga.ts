@@ -22,7 +22,7 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
       debug: (...args) => log.debug({ yoga: args }, 'graphql'),
       info: (...args) => log.info({ yoga: args }, 'graphql'),
       warn: (...args) => log.warn({ yoga: args }, 'graphql'),
-      error: (...args) => log.error({ err: args[0] }, 'graphql error'),
+      error: (...args) => logError(log, args[0]),
     },
     maskedErrors: {
       maskError(error, message, isDev) {
@@ -64,6 +64,25 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
       },
     ],
   });
+}
+
+/**
+ * Yoga reports every error of an operation. A domain error is expected (a duplicate, a missing
+ * id, a refused input): the caller reads its message and code, so the log keeps its code, field
+ * and path at info, and never its message, which can name a person. Anything else is a defect:
+ * logged at error with its stack (the caller saw only the masked message).
+ */
+function logError(log: Logger, error: unknown): void {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DomainError) {
+    const path = error instanceof GraphQLError && error.path ? error.path.join('.') : undefined;
+    log.info(
+      { code: original.code, ...(original.field ? { field: original.field } : {}), ...(path ? { graphql_path: path } : {}) },
+      'graphql domain error',
+    );
+    return;
+  }
+  log.error({ err: error }, 'graphql error');
 }
 
 /** A span per executed operation (internal caller): its name and type, never its variables. */

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import {
   coreOptions,
   createAccessLog,
+  OnceMarks,
   openCore,
   outboxLagSeconds,
   pingDatabase,
@@ -86,7 +87,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   });
   // Usage pages read the windows this limiter enforces.
   core.attachLimits(apiLimits);
+  // With an https public address, browsers are told to come back over https only (README, Security).
+  const hsts =
+    config.http.hstsMaxAgeSeconds > 0 && new URL(config.publicBaseUrl).protocol === 'https:'
+      ? `max-age=${config.http.hstsMaxAgeSeconds}`
+      : undefined;
   const rest = createRestApi({
+    hsts,
     contexts,
     operations: Operations.generated(schema, restDocuments),
     limits: apiLimits,
@@ -100,9 +107,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
-  const memberConnector = createMemberConnector({ contexts, config, browser, log: log.child({ facade: 'mcp-member' }) });
+  const memberConnector = createMemberConnector({ contexts, config, browser, redis, log: log.child({ facade: 'mcp-member' }) });
   const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
-  const webPages = createWebPages({ contexts, config, browser, signInLimits, log: log.child({ facade: 'web' }) });
+  const onceMarks = new OnceMarks({ db: core.db, redis, prefix: config.redisPrefix });
+  const webPages = createWebPages({ contexts, config, browser, signInLimits, onceMarks, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
@@ -124,7 +132,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const access = createAccessLog(log);
   function logRequest(this: TrackedResponse) {
     const req = this.req;
-    const url = req.url ?? '/';
+    const url = this.target;
     const q = url.indexOf('?');
     const elapsed = performance.now() - this.startedAt;
     const ms = Math.round(elapsed * 10) / 10;
@@ -134,6 +142,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
   function fail(res: TrackedResponse, error: unknown) {
     const { requestId } = res;
+    if (res.timedOut) return;
     log.error({ req_id: requestId, err: error }, 'request failed');
     if (res.headersSent) return res.destroy();
     const unavailable = isDatabaseDown(error);
@@ -168,8 +177,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       res.startedAt = performance.now();
       res.requestId = requestId;
+      res.target = req.url ?? '/';
       // The family now; the REST facade refines it to the route it matches.
-      res.route = requestFamily(req.url ?? '/', memberFamily);
+      res.route = requestFamily(res.target, memberFamily);
       // A response finishes once: a plain listener spares the wrapper `once` makes per request.
       res.on('finish', logRequest);
       let answering: void | Promise<void>;
@@ -187,7 +197,15 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   // deadlines): answered, then the socket is destroyed, as Node's own handler does, so no
   // half-open connection stays behind waiting for the client to close.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return socket.destroy();
+    const pending = (socket as { _httpMessage?: unknown })._httpMessage;
+    // Complete headers, then a body too slow for the request deadline: the handler is still
+    // reading it. Its response answers 408 (so the access line and the metrics count it), then
+    // the connection is closed. Every response of this server is a TrackedResponse, though
+    // express re-prototypes the ones it handles.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && pending instanceof ServerResponse && !pending.headersSent && socket.writable) {
+      return requestTimeout(pending as TrackedResponse, () => socket.destroy());
+    }
+    if (!socket.writable || pending) return socket.destroy();
     const [status, reason, title, detail] =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'Request headers too large', 'The request line or headers exceed 16 KiB']
@@ -205,15 +223,38 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     });
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/problem+json; charset=utf-8\r\nx-content-type-options: nosniff\r\n` +
+        (hsts ? `strict-transport-security: ${hsts}\r\n` : '') +
         `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
       () => socket.destroy(),
     );
   });
 
+  function requestTimeout(res: TrackedResponse, close: () => void) {
+    res.timedOut = true;
+    const body = JSON.stringify({
+      type: '/api/v1/problems/invalid_parameter',
+      title: 'Request too slow',
+      status: 408,
+      detail: 'The request body was not received in time',
+      code: 'invalid_parameter',
+      request_id: res.requestId,
+    });
+    res.writeHead(408, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-content-type-options': 'nosniff',
+      'x-request-id': res.requestId,
+      connection: 'close',
+    });
+    res.end(body, close);
+  }
+
   /** Answers at once (REST calls served from memory) or returns the promise of the answer. */
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void> {
     const url = req.url ?? '/';
+    // The REST facade writes its headers in one list (its hot path), HSTS among them.
     if (url === API_PREFIX || url.startsWith(REST_SLASH) || url.startsWith(REST_QUERY)) return rest(req, res, requestId);
+    if (hsts) res.setHeader('strict-transport-security', hsts);
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
       res.setHeader('x-content-type-options', 'nosniff');

@@ -16,7 +16,9 @@ export function queryOf(url: string | undefined): URLSearchParams {
 
 /**
  * The request body, or undefined when it is larger than `limit` bytes. A declared length over
- * the limit is refused unread; past the limit, the rest is drained without being kept.
+ * the limit is refused unread; a body without one (chunked) is read up to the limit and no
+ * further: the caller answers at once, with `connection: close`, and the server then closes the
+ * connection instead of draining the rest.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length']);
@@ -24,11 +26,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.once('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.pause();
+      resolve(undefined);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, size));
+    req.on('data', onData);
+    req.once('end', onEnd);
     req.once('error', reject);
   });
 }

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
-import { readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
+import { cookieName, readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
 import { pathOf, queryOf, sendPage } from './http-io.ts';
 
 export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
@@ -93,7 +93,7 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     const run = <T>(operation: string, variables: Record<string, unknown>) =>
       operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
     // A flow started from the administration pages ends only in the browser session that started it.
-    const token = readCookie(req, SESSION_COOKIE);
+    const token = readCookie(req, cookieName(SESSION_COOKIE, publicBaseUrl));
     const session = token ? await contexts.memberSession(token) : null;
     const sessionId = session?.actor.kind === 'memberSession' ? session.actor.sessionId : null;
     const pending = await run('IntegrationPendingTeamChatConnection', { state, sessionId });

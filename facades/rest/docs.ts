@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -77,24 +77,16 @@ export function createApiDocs({ prefix }: ApiDocsOptions) {
   // Read on first use: most processes never serve the reference.
   const load = () => (assets ??= loadAssets(prefix));
 
-  return async function docs(req: IncomingMessage, res: ServerResponse, reply: Reply, path: string): Promise<void> {
+  return async function docs(req: IncomingMessage, reply: Reply, path: string): Promise<void> {
     const asset = load().get(path);
     if (!asset) return reply.problem('not_found', `No endpoint at ${prefix}${path}`);
     const encoding = asset.body.length < COMPRESS_FROM_BYTES ? undefined : chooseEncoding(req.headers['accept-encoding']);
     const etag = `"${asset.hash}${encoding ? `-${encoding}` : ''}"`;
-    const headers = [...asset.headers, 'etag', etag, 'vary', 'accept-encoding'];
     if (matches(req.headers['if-none-match'], asset.hash)) {
-      res.writeHead(304, [
-        'x-content-type-options',
-        'nosniff',
-        'x-request-id',
-        reply.requestId,
-        'cache-control',
-        asset.cacheControl,
-        ...headers,
-      ]);
-      return void res.end();
+      for (let i = 0; i < asset.headers.length; i += 2) reply.header(asset.headers[i]!, asset.headers[i + 1]!);
+      return reply.header('vary', 'accept-encoding').notModified(etag, asset.cacheControl);
     }
+    const headers = [...asset.headers, 'etag', etag, 'vary', 'accept-encoding'];
     let body = asset.body;
     if (encoding) {
       if (!asset.compressed.has(encoding)) {

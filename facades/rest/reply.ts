@@ -15,10 +15,11 @@ export class Reply {
   private readonly res: ServerResponse;
   readonly requestId: string;
 
-  constructor(res: ServerResponse, requestId: string) {
+  constructor(res: ServerResponse, requestId: string, hsts?: string) {
     this.res = res;
     this.requestId = requestId;
     this.headers = ['x-content-type-options', 'nosniff', 'x-request-id', requestId];
+    if (hsts) this.headers.push('strict-transport-security', hsts);
   }
 
   header(name: string, value: string | number): this {
@@ -43,8 +44,8 @@ export class Reply {
   }
 
   /** 304 Not Modified: the validator and the other headers, no body (RFC 9110 §15.4.5). */
-  notModified(etag: string): void {
-    this.headers.push('etag', etag, 'cache-control', 'no-store');
+  notModified(etag: string, cacheControl = 'no-store'): void {
+    this.headers.push('etag', etag, 'cache-control', cacheControl);
     this.res.writeHead(304, this.headers as unknown as string[]);
     this.res.end();
   }

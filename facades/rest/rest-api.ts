@@ -28,6 +28,8 @@ export interface RestApiOptions {
   openapi: object;
   /** Told which route a request matched, before any check (metrics label it by route). */
   onRoute?: (res: ServerResponse, route: Route) => void;
+  /** Strict-Transport-Security value sent with every answer; none when absent. */
+  hsts?: string | undefined;
 }
 
 interface Matcher {
@@ -44,7 +46,7 @@ interface MatchedRoute {
  * The public REST API: parse, authorize, meter, run the route's named operation, answer.
  * Order of checks (DESIGN §3): key (401) → rate (429) → scope (403) → quota (429) → handler.
  */
-export function createRestApi({ contexts, operations, limits, cache, openapi, onRoute }: RestApiOptions) {
+export function createRestApi({ contexts, operations, limits, cache, openapi, onRoute, hsts }: RestApiOptions) {
   const matchers: Matcher[] = ROUTES.map((route) => ({
     route,
     regex: new RegExp(`^${route.path.replace('{id}', '([^/]*)')}$`),
@@ -56,12 +58,12 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(API_PREFIX.length) || '/';
-    const reply = new Reply(res, requestId);
+    const reply = new Reply(res, requestId, hsts);
 
     if (req.method !== 'GET')
       return reply.header('allow', 'GET').problem('method_not_allowed', `${req.method} is not allowed: this API is read-only`);
     if (path === '/openapi.json') return reply.send(200, openapiBody, { cacheControl: 'public, max-age=300' });
-    if (path === DOCS_PATH || path.startsWith(DOCS_SLASH)) return docs(req, res, reply, path);
+    if (path === DOCS_PATH || path.startsWith(DOCS_SLASH)) return docs(req, reply, path);
     if (path.startsWith('/problems/')) return problemPage(reply, path.slice('/problems/'.length));
     if (req.headers.origin !== undefined) {
       return reply.problem(

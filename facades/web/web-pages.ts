@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Config, Logger, SignInLimits } from '../../core/index.ts';
+import type { Config, Logger, OnceMarks, SignInLimits } from '../../core/index.ts';
 import { schema, type Contexts } from '../../schema/index.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
@@ -36,6 +36,8 @@ export interface WebPagesOptions {
   browser: Browser;
   /** Budgets of password checks: sign-in and the password change. */
   signInLimits: SignInLimits;
+  /** Records one-time secrets as shown, for every instance and across restarts. */
+  onceMarks: OnceMarks;
   log: Logger;
 }
 
@@ -45,7 +47,7 @@ export interface WebPagesOptions {
  * administration pages of an organization's admins. Forms only, no script but the copy button;
  * each page runs named GraphQL operations as the signed-in member.
  */
-export function createWebPages({ contexts, config, browser, signInLimits, log }: WebPagesOptions): WebPages {
+export function createWebPages({ contexts, config, browser, signInLimits, onceMarks, log }: WebPagesOptions): WebPages {
   const handles = (url: string) => {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
@@ -72,7 +74,16 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
   }
 
   const issuer = new URL(config.publicBaseUrl).href;
-  const account: PageDeps = { contexts, operations: new Operations(schema, ACCOUNT_OPERATIONS), browser, issuer, signInLimits, log };
+  const account: PageDeps = {
+    contexts,
+    operations: new Operations(schema, ACCOUNT_OPERATIONS),
+    browser,
+    issuer,
+    signInLimits,
+    trustedProxies: config.trustedProxies,
+    onceMarks,
+    log,
+  };
   const admin: PageDeps = { ...account, operations: new Operations(schema, ADMIN_OPERATIONS) };
 
   const app = express();
@@ -124,7 +135,9 @@ export function createWebPages({ contexts, config, browser, signInLimits, log }:
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      // Body parser refusals: too large, malformed.
+      // Body parser refusals: too large, malformed; or a body cut off after the server already
+      // answered (the request deadline's 408).
+      if (res.headersSent) return res.destroy();
       return errorPage(req, res, status, 'This form could not be read', html`<p>${(error as Error).message}.</p>`);
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'page request failed');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCanaries } from '../../core/demo/canaries.ts';
-import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { FLASH, PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 // The administration pages over HTTP, as a browser without script uses them: sign-in, who may
@@ -62,17 +62,17 @@ describe('administration pages', () => {
 
   it('renews the session at sign-in and sets it HttpOnly and SameSite', async () => {
     const browser = new TestBrowser(stack);
-    browser.setCookie('pl_member', 'planted-by-someone-else');
+    browser.setCookie(SESSION, 'planted-by-someone-else');
     const form = await (await browser.request('/account/login?return_to=/admin')).text();
     const res = await browser.request('/account/login', {
       form: { email: 'ada@atelier-nord.example', password: PASSWORD, return_to: '/admin', csrf: hidden(form, 'csrf') },
     });
     expect(res.status).toBe(303);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pl_member='))!;
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/);
-    expect(browser.cookie('pl_member')).not.toBe('planted-by-someone-else');
+    expect(browser.cookie(SESSION)).not.toBe('planted-by-someone-else');
   });
 
   it('takes an admin of one organization straight to it', async () => {
@@ -116,18 +116,18 @@ describe('administration pages', () => {
     // POST → 303 → GET: the key is carried by a short-lived cookie, never by the address.
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/admin/orgs/atelier-nord/keys');
-    expect(posted.headers.get('set-cookie')).toMatch(/^pl_flash=[^;]+; Path=\/admin; Max-Age=120; HttpOnly; SameSite=Lax/);
-    const flash = clanAdmin.cookie('pl_flash')!;
+    expect(posted.headers.get('set-cookie')).toMatch(/^__Host-pl_flash=[^;]+; Path=\/; Max-Age=120; HttpOnly; SameSite=Lax; Secure$/);
+    const flash = clanAdmin.cookie(FLASH)!;
     expect(flash).not.toContain('live_');
     const created = await clanAdmin.request('/admin/orgs/atelier-nord/keys');
     const shown = await created.text();
     // Shown once: the answer clears the cookie, and the same cookie replayed shows nothing.
-    expect(created.headers.get('set-cookie')).toMatch(/^pl_flash=; Path=\/admin; Max-Age=0/);
-    expect(clanAdmin.cookie('pl_flash')).toBeUndefined();
-    clanAdmin.setCookie('pl_flash', flash);
+    expect(created.headers.get('set-cookie')).toMatch(/^__Host-pl_flash=; Path=\/; Max-Age=0/);
+    expect(clanAdmin.cookie(FLASH)).toBeUndefined();
+    clanAdmin.setCookie(FLASH, flash);
     expect(await page(clanAdmin, '/admin/orgs/atelier-nord/keys')).not.toContain('id="secret-value"');
     // Nor does it show in another session.
-    baseAdmin.setCookie('pl_flash', flash);
+    baseAdmin.setCookie(FLASH, flash);
     expect(await page(baseAdmin, '/admin/orgs/cobalt-data/keys')).not.toContain('id="secret-value"');
     expect(created.status, shown).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');

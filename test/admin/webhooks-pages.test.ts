@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/envelope.ts';
-import { Browser, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
-import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { Browser } from '../../facades/web/kit/browser.ts';
+import { PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
@@ -286,7 +286,7 @@ describe('webhook administration pages', () => {
     expect(delivery).not.toContain('/retry"');
 
     const forged = await base.request(`/admin/orgs/${BASE}/deliveries/${deliveryId}/retry`, {
-      form: { csrf: pageKeys.csrf(base.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) },
+      form: { csrf: pageKeys.csrf(base.cookie(SESSION)!, `delivery-retry\n${deliveryId}`) },
     });
     expect(forged.status).toBe(403);
     expect(await forged.text()).toContain('Manual retry is part of the clan plan');
@@ -438,7 +438,7 @@ describe('webhook administration pages', () => {
     ]) {
       expect(await page(other, path, 403)).toContain('Only the admins of organization');
     }
-    const testForm = pageKeys.csrf(other.cookie(SESSION_COOKIE)!, `webhook-test\n${id}`);
+    const testForm = pageKeys.csrf(other.cookie(SESSION)!, `webhook-test\n${id}`);
     expect((await other.request(`${destination(CLAN, id)}/test`, { form: { csrf: testForm } })).status).toBe(403);
     await page(other, destination(OTHER, id), 404);
     await page(other, `/admin/orgs/${OTHER}/deliveries/${deliveryId}`, 404);
@@ -457,11 +457,11 @@ describe('webhook administration pages', () => {
       const token =
         action === 'test'
           ? csrfFor(details, `${destination(CLAN, id)}/test`)
-          : pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `webhook-delete\n${id}`);
+          : pageKeys.csrf(clan.cookie(SESSION)!, `webhook-delete\n${id}`);
       expect((await clan.request(`${destination(OTHER, id)}/${action}`, { form: { csrf: token } })).status).toBe(404);
     }
     const retry = await clan.request(`/admin/orgs/${OTHER}/deliveries/${deliveryId}/retry`, {
-      form: { csrf: pageKeys.csrf(clan.cookie(SESSION_COOKIE)!, `delivery-retry\n${deliveryId}`) },
+      form: { csrf: pageKeys.csrf(clan.cookie(SESSION)!, `delivery-retry\n${deliveryId}`) },
     });
     expect(retry.status).toBe(404);
     await page(clan, destination(CLAN, id));
@@ -542,7 +542,7 @@ describe('webhook administration pages under the production URL rules', () => {
     expect(html).toContain('paste its URL above with the team-chat format');
     expect(html).not.toContain('Connect a team-chat channel</button>');
     const refused = await browser.request(`${webhooks(ORG)}/team-chat`, {
-      form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION_COOKIE)!, 'webhook-team-chat') },
+      form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION)!, 'webhook-team-chat') },
     });
     expect(refused.status).toBe(404);
     expect(await refused.text()).toContain('not set up on this service');

@@ -99,6 +99,21 @@ describe('/graphql', () => {
     expect(allowed.errors.map((e) => e.message).join('\n')).not.toMatch(/limit/);
   });
 
+  it('counts aliases of __typename too: 300 of them are refused, and the limit holds exactly', async () => {
+    const typenames = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' ')} }`;
+    const refused = await post(typenames(300));
+    expect(refused.errors.map((e) => e.message)).toEqual([`Syntax Error: Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found 300.`]);
+    expect((await post(typenames(GRAPHQL_LIMITS.aliases + 1))).errors.map((e) => e.message)).toEqual([
+      `Syntax Error: Aliases limit of ${GRAPHQL_LIMITS.aliases} exceeded, found ${GRAPHQL_LIMITS.aliases + 1}.`,
+    ]);
+    // A field aliased as __typename counts as well.
+    const disguised = `{ ${Array.from({ length: GRAPHQL_LIMITS.aliases + 1 }, () => '__typename: __typename').join(' ')} }`;
+    expect((await post(disguised)).errors.map((e) => e.message).join('\n')).toMatch(/Aliases limit/);
+    expect((await post(typenames(GRAPHQL_LIMITS.aliases))).errors).toEqual([]);
+    // Plain __typename is no alias.
+    expect((await post('{ __typename }')).errors).toEqual([]);
+  });
+
   it('refuses nesting deeper than allowed', async () => {
     // organization → needs → edges → node → organization → needs → … : one level each.
     let selection = 'id';

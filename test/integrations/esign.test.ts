@@ -1,5 +1,7 @@
 // The e-signature provider's inbound address over real HTTP: signed notifications update pact
 // signature state once, and nothing of it reaches the outbox or any webhook destination.
+import { once } from 'node:events';
+import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../../core/demo/canaries.ts';
 import { signEsignNotification } from '../../core/esign/esign-signature.ts';
@@ -187,6 +189,31 @@ describe('e-signature inbound address', () => {
     expect((await fetch(`${stack.origin}/inbound/other`, { method: 'POST', body: '{}' })).status).toBe(404);
     expect({ signatures: await signatures(), events: await count('esign_inbound_events') }).toEqual(before);
   });
+
+  it('answers 413 to an oversized chunked body as soon as it passes the limit, without waiting for its end', async () => {
+    const socket = connectSocket({ host: '127.0.0.1', port: Number(new URL(stack.origin).port) });
+    await once(socket, 'connect');
+    let received = '';
+    const answered = new Promise<void>((resolve) =>
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) resolve();
+      }),
+    );
+    const closed = once(socket, 'close');
+    socket.write(
+      `POST /inbound/e-signature/${connection.id} HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
+    // 320 KiB in 64 KiB chunks, past the 256 KiB limit, and never the last chunk: the body has no end.
+    const chunk = 'x'.repeat(64 * 1024);
+    for (let i = 0; i < 5; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    await answered;
+    expect(received).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(received.toLowerCase()).toContain('connection: close');
+    // The server closes the connection rather than reading on.
+    await closed;
+    expect(received).toContain('"error":"payload_too_large"');
+  }, 20_000);
 
   /** Connects through internal GraphQL (the CLI's path is covered above). */
   async function connect(organizationId: string, provider: string): Promise<{ id: string; secret: string }> {

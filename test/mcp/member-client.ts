@@ -7,11 +7,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'vitest';
+import { cookieName, FLASH_COOKIE, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
 import { PUBLIC_BASE_URL, type Stack } from '../support/stack.ts';
 
 export const MEMBER_URL = `${PUBLIC_BASE_URL}/mcp/member`;
 export const REDIRECT_URL = 'http://127.0.0.1:47321/callback';
 export const PASSWORD = 'correct horse battery staple';
+/** The pages' cookies as the test server names them: its public address is https, so `__Host-` prefixed. */
+export const SESSION = cookieName(SESSION_COOKIE, PUBLIC_BASE_URL);
+export const FLASH = cookieName(FLASH_COOKIE, PUBLIC_BASE_URL);
 
 /** fetch for the service's public addresses: https://packline.test/... goes to the test server. */
 export function stackFetch(stack: Stack): typeof fetch {

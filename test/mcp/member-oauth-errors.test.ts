@@ -11,6 +11,7 @@ import {
   MEMBER_URL,
   rawToolCall,
   REDIRECT_URL,
+  SESSION,
   stackFetch,
   TestBrowser,
   TestOAuthClient,
@@ -157,7 +158,7 @@ describe('consent', () => {
       form: { email, password: 'correct horse battery staple', return_to: '/account/settings', csrf },
     });
     expect(res.status).toBe(303);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pl_member='))!;
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/);

@@ -3,9 +3,18 @@
 // very next tool call a 401 carrying the resource metadata challenge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJson } from '../cli/run-cli.ts';
-import { Browser, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
+import { Browser } from '../../facades/web/kit/browser.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
-import { connectMember, createMember, mcpClient, PASSWORD, rawToolCall, TestBrowser, type TestOAuthClient } from './member-client.ts';
+import {
+  connectMember,
+  createMember,
+  mcpClient,
+  PASSWORD,
+  rawToolCall,
+  SESSION,
+  TestBrowser,
+  type TestOAuthClient,
+} from './member-client.ts';
 
 let stack: Stack;
 
@@ -296,7 +305,7 @@ describe('discarding a draft from its review page', () => {
     expect(seen).toContain('only they can discard it');
     const pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
     const theirs = await colleague.request(`/account/drafts/${draft.id}/discard`, {
-      form: { csrf: pageKeys.csrf(colleague.cookie(SESSION_COOKIE)!, `discard\n${draft.id}`) },
+      form: { csrf: pageKeys.csrf(colleague.cookie(SESSION)!, `discard\n${draft.id}`) },
     });
     expect(theirs.status).toBeGreaterThanOrEqual(400);
     expect(theirs.status).toBeLessThan(500);

@@ -48,11 +48,14 @@ export interface RawAnswer {
 const RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /**
- * One raw HTTP request to `/mcp` with full control of the headers, Host included (fetch would
- * not send another Host). A JSON-RPC body is sent as is.
+ * One raw HTTP request to `/mcp` (or `path`) with full control of the headers, Host included
+ * (fetch would not send another Host). A JSON-RPC body is sent as is.
  */
-export function raw(stack: Stack, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<RawAnswer> {
-  const url = new URL(`${stack.origin}/mcp`);
+export function raw(
+  stack: Stack,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown; path?: string } = {},
+): Promise<RawAnswer> {
+  const url = new URL(`${stack.origin}${options.path ?? '/mcp'}`);
   const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = request(

@@ -3,7 +3,7 @@
 // the answer is a page or a redirect, never a server failure.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, hidden, TestBrowser } from '../mcp/member-client.ts';
+import { createMember, hidden, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 const EMAIL = 'fuzzed@atelier-nord.example';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     .join('; ');
   tokens['/account/login'] = hidden(await login.text(), 'csrf');
   await browser.signIn(EMAIL);
-  sessionCookie = `pl_member=${browser.cookie('pl_member')}`;
+  sessionCookie = `${SESSION}=${browser.cookie(SESSION)}`;
   const settings = await browser.page('/account/settings');
   tokens['/account/password'] = hidden(settings.slice(settings.indexOf('action="/account/password"')), 'csrf');
 });

@@ -1,10 +1,11 @@
 // Password checks are budgeted before they run (issue: parallel guesses all checked before the
 // old counter answered): sign-in and the current password of a password change, per address and
 // account, per account, per address; the owner, from their own address, is never locked out by
-// strangers spending an account's strict budget.
+// strangers spending an account's strict budget. An IPv6 client is its /64: the other addresses
+// of that network share its budgets (a subscriber usually holds a whole /64).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMITS } from '../../core/index.ts';
-import { createMember, hidden, PASSWORD, TestBrowser } from '../mcp/member-client.ts';
+import { createMember, hidden, PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 
 let stack: Stack;
@@ -63,7 +64,7 @@ describe('sign-in', () => {
     // …while the owner, from their own address, signs in.
     const owner = await signIn(email, PASSWORD, '203.0.113.20');
     expect(owner.status).toBe(303);
-    expect(owner.headers.getSetCookie().some((c) => c.startsWith('pl_member='))).toBe(true);
+    expect(owner.headers.getSetCookie().some((c) => c.startsWith(`${SESSION}=`))).toBe(true);
   });
 
   it('a right password starts the address budget for that account again', async () => {
@@ -99,7 +100,7 @@ describe('password change', () => {
     const settings = await browser.page('/account/settings');
     const at = settings.indexOf('action="/account/password"');
     const csrf = hidden(settings.slice(at), 'csrf');
-    const cookie = `pl_member=${browser.cookie('pl_member')}`;
+    const cookie = `${SESSION}=${browser.cookie(SESSION)}`;
     const change = (current: string, address: string) =>
       post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
 
@@ -121,5 +122,53 @@ describe('password change', () => {
     const done = await change(PASSWORD, '203.0.113.21');
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/account/settings?done=password');
+  });
+});
+
+describe('IPv6 clients', () => {
+  it('count as their /64: the strict budget spent from one address refuses the others of that network', async () => {
+    const email = 'rotating-guesser@atelier-nord.example';
+    await createMember(stack, email);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++)
+      expect((await signIn(email, `wrong password ${i}`, '2001:db8:1:1::1')).status).toBe(401);
+    for (const next of ['2001:db8:1:1::2', '2001:db8:1:1::3', '2001:db8:1:1::7', '2001:db8:1:1:ffff:ffff:ffff:ffff']) {
+      const refused = await signIn(email, 'yet another guess', next);
+      expect(refused.status, next).toBe(429);
+      expect(refused.headers.get('retry-after'), next).toMatch(/^[1-9]\d*$/);
+    }
+    // Written differently, the same network is still the same client.
+    expect((await signIn(email, 'yet another guess', '2001:0DB8:0001:0001:0000:0000:0000:0009')).status).toBe(429);
+    // Another /64 is another client: the owner signs in from theirs.
+    expect((await signIn(email, PASSWORD, '2001:db8:1:2::1')).status).toBe(303);
+  });
+
+  it('a right password from one address of the /64 starts the budget of the whole network again', async () => {
+    const email = 'two-devices@atelier-nord.example';
+    await createMember(stack, email);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points - 1; i++)
+      expect((await signIn(email, `wrong password ${i}`, '2001:db8:2:1::1')).status).toBe(401);
+    expect((await signIn(email, PASSWORD, '2001:db8:2:1::2')).status).toBe(303);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++)
+      expect((await signIn(email, `wrong again ${i}`, '2001:db8:2:1::1')).status).toBe(401);
+    expect((await signIn(email, PASSWORD, '2001:db8:2:1::3')).status).toBe(429);
+  });
+
+  it('budget the current password of a password change by /64 too', async () => {
+    const email = 'ipv6-session@atelier-nord.example';
+    await createMember(stack, email);
+    const browser = new TestBrowser(stack);
+    await browser.signIn(email);
+    const settings = await browser.page('/account/settings');
+    const csrf = hidden(settings.slice(settings.indexOf('action="/account/password"')), 'csrf');
+    const cookie = `${SESSION}=${browser.cookie(SESSION)}`;
+    const change = (current: string, address: string) =>
+      post('/account/password', { cookie, address, form: { csrf, current_password: current, new_password: 'a brand new password' } });
+    for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++) {
+      const wrong = await change(`guess number ${i}`, `2001:db8:3:1::${i + 1}`);
+      expect(wrong.status).toBe(303);
+      expect(wrong.headers.get('location')).toBe('/account/settings?error=current_password');
+    }
+    expect((await change(PASSWORD, '2001:db8:3:1::99')).status).toBe(429);
+    expect((await change(PASSWORD, '2001:db8:3:2::1')).headers.get('location')).toBe('/account/settings?done=password');
   });
 });

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/index.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
 
 /** A raw connection that never ends its side, and the server's socket for it. */
 async function rawConnection(stack: Stack): Promise<{ client: Socket; server: Socket; received: () => string }> {
@@ -56,14 +56,34 @@ describe('deadlines', () => {
     client.destroy();
   });
 
-  it('a body sent too slowly is cut off once the request deadline passes', async () => {
-    const { client, server, received } = await rawConnection(stack);
-    const closed = once(server, 'close');
-    client.write('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"query":');
-    await closed;
-    // Whatever was answered, nothing was a server failure.
-    expect(received()).not.toMatch(/^HTTP\/1\.1 5/);
-    client.destroy();
+  // Each reads its body before anything else could answer.
+  for (const [where, path, headers] of [
+    ['internal GraphQL', '/graphql', `authorization: Bearer ${INTERNAL_TOKEN}\r\ncontent-type: application/json`],
+    ['the e-signature inbound address', '/inbound/e-signature/esc_none', 'content-type: application/json'],
+    ['the public connector', '/mcp', 'content-type: application/json\r\naccept: application/json, text/event-stream'],
+    ['the pages', '/account/login', 'content-type: application/x-www-form-urlencoded'],
+    ['the OAuth registration', '/register', 'content-type: application/json'],
+  ] as const) {
+    it(`a body sent too slowly to ${where} is answered 408 once the request deadline passes, then the server closes the connection`, async () => {
+      const { client, server, received } = await rawConnection(stack);
+      const closed = once(server, 'close');
+      const ended = once(client, 'end');
+      client.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: 100\r\n\r\n{"query":`);
+      await ended;
+      await closed;
+      expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(received().toLowerCase()).toContain('connection: close');
+      expect(received()).toContain('"status":408');
+      client.destroy();
+    });
+  }
+
+  it('the deadline answers are access-logged as 408, and no request is logged as failed', () => {
+    const lines = stack.logs.map((l) => JSON.parse(l) as { level: number; msg: string; status?: number; path?: string });
+    expect(lines.filter((l) => l.msg === 'request' && l.status === 408).map((l) => l.path)).toEqual(
+      expect.arrayContaining(['/graphql', '/inbound/e-signature/esc_none', '/mcp', '/account/login', '/register']),
+    );
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 
   it('rejects deadlines that contradict each other', () => {

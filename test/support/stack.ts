@@ -24,10 +24,14 @@ export interface Stack {
   logs: string[];
   /** Environment for CLI processes that must reach the same database. */
   env: Record<string, string>;
+  /** The whole environment the server was configured from (database, data directory, Redis prefix). */
+  serverEnv: Record<string, string>;
   /** GET under /api/v1 with the demo key (or `key`). */
   get(path: string, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Response>;
   /** Internal GraphQL over HTTP; throws on GraphQL errors unless `raw`. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** Stops the server (a process ending) and keeps the database: another instance can start `over` it. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,10 +45,17 @@ export interface StackOptions {
    * set Secure cookies unless it is plain http on a loopback address. @default false
    */
   localOrigin?: boolean;
+  /**
+   * Another instance over the same database, data directory (so the same generated keys) and
+   * Redis prefix as this stack: a second process, or the same one after a restart. Closing it
+   * leaves them to their owner. Its demo data defaults to none (it is there already).
+   */
+  over?: Stack;
 }
 
 /** The whole service on a random port over a fresh database, as `npm start` runs it. */
-export async function startStack({ env = {}, demo = true, localOrigin = false }: StackOptions = {}): Promise<Stack> {
+export async function startStack({ env = {}, demo, localOrigin = false, over }: StackOptions = {}): Promise<Stack> {
+  if (over) return startInstance(over, env, demo ?? false);
   const port = localOrigin ? await freePort() : 0;
   const publicBaseUrl = localOrigin ? `http://127.0.0.1:${port}` : PUBLIC_BASE_URL;
   const dataDir = mkdtempSync(join(tmpdir(), 'packline-test-'));
@@ -60,6 +71,30 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-test-${randomBytes(4).toString('hex')}` } : {}),
     ...env,
   };
+  const cliEnv = {
+    ...env,
+    DATA_DIR: dataDir,
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+    PUBLIC_BASE_URL: publicBaseUrl,
+  };
+  return launch(stackEnv, demo ?? true, cliEnv, async () => {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+/** Another server over `over`'s database, data directory and Redis prefix. */
+function startInstance(over: Stack, env: Record<string, string>, demo: boolean): Promise<Stack> {
+  return launch({ ...over.serverEnv, PORT: '0', ...env }, demo, over.env, async () => {});
+}
+
+async function launch(
+  stackEnv: Record<string, string>,
+  demo: boolean,
+  cliEnv: Record<string, string>,
+  release: () => Promise<void>,
+): Promise<Stack> {
   const config = loadConfig(stackEnv);
   const logs: string[] = [];
   const sink = new Writable({
@@ -73,6 +108,7 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
     },
   });
   const app = await createApp(config, createLogger(config.logLevel, { destination: sink, pretty: false }));
+  let stopped: Promise<void> | undefined;
   const seeded = demo ? await seedDemo(app.core) : undefined;
   const address = await app.listen();
   const origin = `http://127.0.0.1:${address.port}`;
@@ -85,13 +121,8 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
     api,
     demoKey,
     logs,
-    env: {
-      ...env,
-      DATA_DIR: dataDir,
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
-      INTERNAL_API_TOKEN: INTERNAL_TOKEN,
-      PUBLIC_BASE_URL: publicBaseUrl,
-    },
+    env: cliEnv,
+    serverEnv: stackEnv,
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },
@@ -109,10 +140,14 @@ export async function startStack({ env = {}, demo = true, localOrigin = false }:
       }
       return body.data;
     },
+    async stop() {
+      stopped ??= app.close();
+      await stopped;
+    },
     async close() {
-      await app.close();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      stopped ??= app.close();
+      await stopped;
+      await release();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Redis } from 'ioredis';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -19,7 +20,9 @@ import { CONSENT_PATH } from '../../web/account/consent-handoff.ts';
 import { pagesServable, type Browser } from '../../web/kit/browser.ts';
 import { html, sendHtml } from '../../web/kit/html.ts';
 import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
+import { createHostGuard } from '../host-guard.ts';
 import { createMemberServer } from './member-server.ts';
+import { OAuthLimits } from './oauth-limits.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
 
 /** Every address the member connector answers; nothing else reaches its express app. */
@@ -41,19 +44,21 @@ export interface MemberConnector {
 
 export interface MemberConnectorOptions {
   contexts: Contexts;
-  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies'>;
+  config: Pick<Config, 'publicBaseUrl' | 'trustedProxies' | 'redisPrefix' | 'mcp'>;
   /** Seals the authorization request into the consent page's address (facades/web). */
   browser: Browser;
+  /** Shares the OAuth endpoints' limits between instances; in this process when absent. */
+  redis?: Redis | undefined;
   log: Logger;
 }
 
 /**
  * The member assistant connector (DESIGN §5): OAuth 2.1 with PKCE and dynamic client
- * registration through the MCP SDK's auth router, and `/mcp/member` behind the SDK's bearer
- * middleware. `/authorize` hands over to the consent page of facades/web. Express hosts these
- * routes only; the REST hot path never goes through it.
+ * registration through the MCP SDK's auth router, and `/mcp/member` behind the Host/Origin
+ * guard of `/mcp`, then the SDK's bearer middleware. `/authorize` hands over to the consent page
+ * of facades/web. Express hosts these routes only; the REST hot path never goes through it.
  */
-export function createMemberConnector({ contexts, config, browser, log }: MemberConnectorOptions): MemberConnector {
+export function createMemberConnector({ contexts, config, browser, redis, log }: MemberConnectorOptions): MemberConnector {
   const handles = (url: string) => {
     const q = url.indexOf('?');
     return EXACT.has(q === -1 ? url : url.slice(0, q));
@@ -92,6 +97,9 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
     res.setHeader('x-content-type-options', 'nosniff');
     next();
   });
+  // Per client address (an IPv6 /64), shared through Redis; the SDK's own limiters are off.
+  const limits = new OAuthLimits({ redis, prefix: config.redisPrefix, trustedProxies: config.trustedProxies });
+  for (const endpoint of ['register', 'authorize', 'token', 'revoke'] as const) app.use(`/${endpoint}`, limits.middleware(endpoint));
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
@@ -130,16 +138,36 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
     }) as Response['redirect'];
     next();
   });
+  const unlimited = { rateLimit: false } as const;
   app.use(
-    mcpAuthRouter({ provider, issuerUrl: issuer, resourceServerUrl: resource, scopesSupported, resourceName: 'Packline member connector' }),
+    mcpAuthRouter({
+      provider,
+      issuerUrl: issuer,
+      resourceServerUrl: resource,
+      scopesSupported,
+      resourceName: 'Packline member connector',
+      authorizationOptions: unlimited,
+      tokenOptions: unlimited,
+      clientRegistrationOptions: unlimited,
+      revocationOptions: unlimited,
+    }),
   );
 
+  // DNS-rebinding protection, as on /mcp: another Host, or a foreign Origin, is refused before
+  // the bearer token is even looked at.
+  const guard = createHostGuard(config.mcp.allowedHosts);
+  const hostGuard = (req: Request, res: Response, next: NextFunction) => {
+    const refusal = guard(req);
+    if (!refusal) return next();
+    res.setHeader('cache-control', 'no-store');
+    res.status(403).json({ jsonrpc: '2.0', error: { code: -32000, message: refusal }, id: null });
+  };
   const bearer = requireBearerAuth({
     verifier: provider,
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
     expectedResource: resource,
   });
-  app.all(MEMBER_CONNECTOR_PATH, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
+  app.all(MEMBER_CONNECTOR_PATH, hostGuard, bearer, express.json({ limit: '256kb' }), async (req: Request, res: Response) => {
     res.setHeader('cache-control', 'no-store');
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
@@ -177,7 +205,9 @@ export function createMemberConnector({ contexts, config, browser, log }: Member
     const requestId = String(res.getHeader('x-request-id') ?? '');
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      // Body parser refusals: too large, malformed.
+      // Body parser refusals: too large, malformed; or a body cut off after the server already
+      // answered (the request deadline's 408).
+      if (res.headersSent) return res.destroy();
       return res.status(status).json({ error: 'invalid_request', error_description: (error as Error).message });
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'member connector request failed');

@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PUBLIC, kindTag, type ChangeFeed, type Logger } from '../../../core/index.ts';
+import { clientAddress, limitKey, PUBLIC, kindTag, type ChangeFeed, type Logger } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
 import type { PublicMcpOperations } from './operations.ts';
-import { clientAddress, limitKey } from './client-address.ts';
-import { createHostGuard } from './host-guard.ts';
+import { createHostGuard } from '../host-guard.ts';
 import type { McpLimits } from './mcp-limits.ts';
 import { createPublicServer } from './public-server.ts';
 

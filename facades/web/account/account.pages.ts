@@ -178,7 +178,7 @@ ${form(
     const session = await member(req, res, 'password', SETTINGS_PATH);
     if (!session) return;
     // The current password is a password check like sign-in: same budgets, spent before it.
-    const address = clientAddress(req);
+    const address = clientAddress(deps, req);
     const account = session.context.actor.kind === 'memberSession' ? `member:${session.context.actor.memberId}` : 'member:?';
     const attempt = await deps.signInLimits.attempt(address, account);
     if (!attempt.allowed) return tooManyAttempts(res, requestIdOf(res), attempt.retryAfter, backToSettings);

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
+import { LOGIN_COOKIE, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
 import {
@@ -67,9 +67,9 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 
   router.get(LOGIN_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
-    const returnTo = safeReturn(req.query.return_to);
+    const returnTo = safeReturn(req.query.return_to, browser.origin);
     if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
-    const secret = readCookie(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
+    const secret = browser.read(req, LOGIN_COOKIE) ?? browser.newLoginSecret();
     await loginForm(res, requestId, {
       returnTo,
       secret,
@@ -79,13 +79,13 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 
   router.post(LOGIN_PATH, async (req: Request, res: Response) => {
     const requestId = requestIdOf(res);
-    const returnTo = safeReturn(field(req, 'return_to'));
-    const secret = readCookie(req, LOGIN_COOKIE);
+    const returnTo = safeReturn(field(req, 'return_to'), browser.origin);
+    const secret = browser.read(req, LOGIN_COOKIE);
     if (!secret || !browser.sameOrigin(req) || !browser.checkCsrf(secret, 'login', field(req, 'csrf')))
       return refuseForm(res, requestId, LOGIN_PATH);
     const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
     // Spent before the password is checked: parallel guesses cannot outrun the count.
-    const address = clientAddress(req);
+    const address = clientAddress(deps, req);
     const attempt = await signInLimits.attempt(address, email);
     if (!attempt.allowed) {
       const minutes = Math.ceil(attempt.retryAfter / 60);

@@ -116,7 +116,7 @@ ${fieldError(form, 'expires_on')}
   router.get(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await keys(visit), takeFlash(deps.browser, req, res, visit.session.token));
+    listPage(req, res, visit, await keys(visit), await takeFlash(deps, req, res, visit.session.token));
   });
 
   router.post(`${ADMIN_PATH}/orgs/:org/keys`, async (req: Request, res: Response) => {

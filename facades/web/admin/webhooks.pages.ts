@@ -247,7 +247,7 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
   }
 
   async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string) {
-    const shown = takeFlash(deps.browser, req, res, visit.session.token);
+    const shown = await takeFlash(deps, req, res, visit.session.token);
     const after = typeof req.query.after === 'string' ? req.query.after : undefined;
     // Filters: known values only; anything else shows every delivery.
     const status =

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Browser } from './browser.ts';
 import { html } from './html.ts';
@@ -45,11 +46,27 @@ describe('member pages: browser security', () => {
 
   it('sets Secure cookies except for http on loopback', () => {
     expect(new Browser({ secret, publicBaseUrl: 'https://packline.test' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe(
-      'a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax; Secure',
+      '__Host-a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax; Secure',
     );
     expect(new Browser({ secret, publicBaseUrl: 'http://127.0.0.1:8080' }).cookie('a', 'b', { maxAgeSeconds: 5 })).toBe(
       'a=b; Path=/; Max-Age=5; HttpOnly; SameSite=Lax',
     );
+  });
+
+  it('names cookies __Host- on https, where they are always Path=/, and reads them only under that name', () => {
+    const https = new Browser({ secret, publicBaseUrl: 'https://packline.test' });
+    expect(https.name('pl_member')).toBe('__Host-pl_member');
+    expect(https.cookie('pl_login', 'x', { maxAgeSeconds: 60, path: '/account/login' })).toBe(
+      '__Host-pl_login=x; Path=/; Max-Age=60; HttpOnly; SameSite=Lax; Secure',
+    );
+    const request = (cookie: string) => ({ headers: { cookie } }) as IncomingMessage;
+    expect(https.read(request('pl_member=plain; __Host-pl_member=prefixed'), 'pl_member')).toBe('prefixed');
+    expect(https.read(request('pl_member=plain'), 'pl_member')).toBeUndefined();
+    const http = new Browser({ secret, publicBaseUrl: 'http://127.0.0.1:8080' });
+    expect(http.cookie('pl_login', 'x', { maxAgeSeconds: 60, path: '/account/login' })).toBe(
+      'pl_login=x; Path=/account/login; Max-Age=60; HttpOnly; SameSite=Lax',
+    );
+    expect(http.read(request('pl_member=plain'), 'pl_member')).toBe('plain');
   });
 
   it('escapes every interpolated value, nested markup excepted', () => {

@@ -4,8 +4,21 @@ import type { IncomingMessage } from 'node:http';
 // What the pages need from the browser side: cookies, per-form CSRF tokens and signed
 // hand-offs between pages.
 
+/** Base names of the pages' cookies; on an https address each is sent as `__Host-<name>` (`cookieName`). */
 export const SESSION_COOKIE = 'pl_member';
 export const LOGIN_COOKIE = 'pl_login';
+export const FLASH_COOKIE = 'pl_flash';
+
+const HOST_PREFIX = '__Host-';
+
+/**
+ * A cookie's name as sent for the service at `publicBaseUrl`: `__Host-` prefixed on https, so the
+ * browser accepts it only Secure, with Path=/ and no Domain: no subdomain and no plain-http page
+ * can set or shadow it. Plain http (loopback only) cannot carry the prefix.
+ */
+export function cookieName(base: string, publicBaseUrl: string): string {
+  return new URL(publicBaseUrl).protocol === 'https:' ? `${HOST_PREFIX}${base}` : base;
+}
 
 export interface BrowserOptions {
   /** Configuration secret the page keys are derived from (DATA_ENCRYPTION_KEY). */
@@ -20,11 +33,13 @@ export class Browser {
   /** Secure cookies everywhere but on a loopback address served over http. */
   readonly secureCookies: boolean;
   readonly origin: string;
+  private readonly publicBaseUrl: string;
 
   constructor({ secret, publicBaseUrl }: BrowserOptions) {
     this.key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'base64'), Buffer.alloc(0), 'packline member pages v1', 32));
     this.boxKey = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'base64'), Buffer.alloc(0), 'packline page flash v1', 32));
     const url = new URL(publicBaseUrl);
+    this.publicBaseUrl = publicBaseUrl;
     this.origin = url.origin;
     this.secureCookies = !(url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }
@@ -90,8 +105,21 @@ export class Browser {
     return origin === undefined || origin === this.origin;
   }
 
-  cookie(name: string, value: string, { maxAgeSeconds, path = '/' }: { maxAgeSeconds: number; path?: string }): string {
-    return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
+  /** The name the cookie `base` (SESSION_COOKIE, …) is sent under: `__Host-` prefixed on https. */
+  name(base: string): string {
+    return cookieName(base, this.publicBaseUrl);
+  }
+
+  /** The value of the cookie `base` (under its sent name), if the request carries it. */
+  read(req: IncomingMessage, base: string): string | undefined {
+    return readCookie(req, this.name(base));
+  }
+
+  /** Set-Cookie for the cookie `base`; a `__Host-` cookie is always Path=/ (the prefix requires it). */
+  cookie(base: string, value: string, { maxAgeSeconds, path = '/' }: { maxAgeSeconds: number; path?: string }): string {
+    const name = this.name(base);
+    const scope = name.startsWith(HOST_PREFIX) ? '/' : path;
+    return `${name}=${value}; Path=${scope}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
   }
 
   newLoginSecret = () => randomBytes(24).toString('base64url');

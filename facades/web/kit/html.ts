@@ -102,10 +102,20 @@ ${body}
 /** 303 to another page (after a form), with cookies when given. */
 export function seeOther(res: ServerResponse, location: string, requestId: string, cookies: string[] = []): void {
   res.writeHead(303, {
-    location,
+    location: headerSafe(location),
     'cache-control': 'no-store',
     'x-request-id': requestId,
     ...(cookies.length ? { 'set-cookie': cookies } : {}),
   });
   res.end();
+}
+
+/**
+ * A Location value a header can carry: every character outside printable ASCII (CR, LF, Latin-1,
+ * anything wider) percent-encoded as UTF-8, so no value can split the header or fail to be written.
+ */
+export function headerSafe(location: string): string {
+  return location.replace(/[^\x21-\x7e]/gu, (c) =>
+    [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }

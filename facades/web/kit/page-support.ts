@@ -1,8 +1,15 @@
 import type { Request, Response } from 'express';
-import { INTERNAL, type DomainError, type Logger, type SignInLimits } from '../../../core/index.ts';
+import {
+  clientAddress as addressOf,
+  INTERNAL,
+  type DomainError,
+  type Logger,
+  type OnceMarks,
+  type SignInLimits,
+} from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
 import type { OperationOutcome, Operations } from '../../operations.ts';
-import { readCookie, SESSION_COOKIE, type Browser } from './browser.ts';
+import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
 
 /** What every page (administration, account, consent) shares. */
@@ -14,6 +21,10 @@ export interface PageDeps {
   issuer: string;
   /** Budgets of password checks (sign-in, password change), spent before each check. */
   signInLimits: SignInLimits;
+  /** Reverse proxies in front (TRUSTED_PROXIES): how far X-Forwarded-For is believed. */
+  trustedProxies: number;
+  /** Where a one-time secret is recorded as shown, for every instance (Redis or the database). */
+  onceMarks: OnceMarks;
   log: Logger;
 }
 
@@ -52,7 +63,7 @@ export interface SignedIn {
 
 /** The member signed in on this browser, or null. */
 export async function signedIn(deps: PageDeps, req: Request): Promise<SignedIn | null> {
-  const token = readCookie(req, SESSION_COOKIE);
+  const token = deps.browser.read(req, SESSION_COOKIE);
   if (!token) return null;
   const context = await deps.contexts.memberSession(token);
   return context ? { context, token } : null;
@@ -72,12 +83,28 @@ export function toLogin(res: Response, returnTo: string, requestId: string): voi
   seeOther(res, `${LOGIN_PATH}?return_to=${encodeURIComponent(returnTo)}`, requestId);
 }
 
-/** Where a sign-in may lead back to: the consent page, an account or administration page, on this site only. */
-export function safeReturn(value: unknown): string {
-  if (typeof value !== 'string' || value.length > 4_000 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+/** Printable ASCII: nothing that can split a header or that a header cannot carry. */
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+/**
+ * Where a sign-in may lead back to: the consent page, an account or administration page, on
+ * this site only. `value` must be a path of printable ASCII that `new URL(value, origin)` keeps
+ * on `origin`; the answer is that URL's normalized path and query. Anything else, the account
+ * settings.
+ */
+export function safeReturn(value: unknown, origin: string): string {
+  if (typeof value !== 'string' || value.length > 4_000 || !PRINTABLE.test(value)) return SETTINGS_PATH;
+  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return SETTINGS_PATH;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
     return SETTINGS_PATH;
-  return value.startsWith('/oauth/consent?') || value.startsWith('/account/') || value === '/admin' || value.startsWith('/admin/')
-    ? value
+  }
+  if (url.origin !== origin) return SETTINGS_PATH;
+  const path = `${url.pathname}${url.search}`;
+  return path.startsWith('/oauth/consent?') || path.startsWith('/account/') || path === '/admin' || path.startsWith('/admin/')
+    ? path
     : SETTINGS_PATH;
 }
 
@@ -118,8 +145,8 @@ export const when = (date: string | null) => (date ? `${date.slice(0, 16).replac
 
 export const requestIdOf = (res: Response) => String(res.getHeader('x-request-id') ?? '');
 
-/** The client's address as the proxies in front (TRUSTED_PROXIES) report it. */
-export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The client's address as the proxies in front (TRUSTED_PROXIES) report it, read as every per-address limit reads it. */
+export const clientAddress = (deps: PageDeps, req: Request) => addressOf(req, deps.trustedProxies);
 
 /** Too many password attempts: 429 with Retry-After. */
 export function tooManyAttempts(res: Response, requestId: string, retryAfter: number, back: Html): void {

@@ -1,5 +1,14 @@
-import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+
+// Who a request comes from, for every limit counted per client address (sign-in, password
+// change, the OAuth endpoints, the public connector): one reading of X-Forwarded-For, and one
+// grouping of IPv6 addresses.
+
+/** What is read of a request: its socket's address and its X-Forwarded-For header. */
+export interface AddressedRequest {
+  socket: { remoteAddress?: string | undefined };
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
 
 /**
  * The caller's address: the socket's, or, behind `trustedProxies` reverse proxies, the
@@ -7,7 +16,7 @@ import { isIP } from 'node:net';
  * it saw; entries further left are whatever the client sent, so they are never believed).
  * Falls back to the socket address when the header is absent or that entry is not an address.
  */
-export function clientAddress(req: IncomingMessage, trustedProxies: number): string {
+export function clientAddress(req: AddressedRequest, trustedProxies: number): string {
   const socket = canonical(req.socket.remoteAddress ?? '');
   if (trustedProxies <= 0) return socket;
   const header = req.headers['x-forwarded-for'];
@@ -22,7 +31,8 @@ export function clientAddress(req: IncomingMessage, trustedProxies: number): str
 
 /**
  * The key limits are counted under: an IPv4 address, or the /64 network of an IPv6 address
- * (one subscriber usually holds a whole /64 and could otherwise rotate through it).
+ * (one subscriber usually holds a whole /64 and could otherwise rotate through it). Anything
+ * else (a name, `unknown`) is its own key.
  */
 export function limitKey(address: string): string {
   if (isIP(address) !== 6) return address;

@@ -1,12 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, limitKey } from './client-address.ts';
+import { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
 
 const request = (remoteAddress: string, forwardedFor?: string | string[]) =>
   ({
     socket: { remoteAddress },
     headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
-  }) as unknown as IncomingMessage;
+  }) as AddressedRequest;
 
 describe('clientAddress', () => {
   it('is the socket address when no proxy is trusted, whatever X-Forwarded-For says', () => {
