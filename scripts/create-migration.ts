@@ -1,11 +1,10 @@
 // Generates the next migration for SQLite and PostgreSQL from the entity definitions, then
 // rewrites each folder's index.ts. Needs the local PostgreSQL (DATABASE_ADMIN_URL overrides).
-import { MikroORM } from '@mikro-orm/core';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { ormOptions, type DatabaseKind } from '../core/db/orm.ts';
+import { connectDatabase, type DatabaseKind } from '../core/db/orm.ts';
 
 const root = resolve(import.meta.dirname, '../core/db/migrations');
 const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,7 +23,7 @@ async function generate(kind: DatabaseKind) {
     databaseUrl = url.toString();
   }
   try {
-    const orm = await MikroORM.init(ormOptions({ databaseUrl, dataDir: scratch, migrationsPath }));
+    const orm = await connectDatabase({ databaseUrl, dataDir: scratch, migrationsPath });
     const migrator = orm.migrator;
     await migrator.up();
     const result = await migrator.create(migrationsPath);

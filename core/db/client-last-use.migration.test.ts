@@ -1,11 +1,10 @@
-import { MikroORM } from '@mikro-orm/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/support/database.ts';
 import { AssistantClientEntity } from '../entities/index.ts';
-import { databaseKind, ormOptions } from './orm.ts';
+import { connectDatabase, databaseKind, type Database } from './orm.ts';
 
 // The migration that gives registered applications their last use, on the database of this run
 // (SQLite, or PostgreSQL with DATABASE_URL): applications members already approved count as used,
@@ -13,13 +12,13 @@ import { databaseKind, ormOptions } from './orm.ts';
 describe('the last-use migration of registered applications', () => {
   let dir: string;
   let drop: () => Promise<void>;
-  let orm: MikroORM;
+  let orm: Database;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'packline-migration-'));
     const database = await freshDatabaseUrl();
     drop = database.drop;
-    orm = await MikroORM.init(ormOptions({ dataDir: dir, databaseUrl: database.url }));
+    orm = await connectDatabase({ dataDir: dir, databaseUrl: database.url });
   });
   afterAll(async () => {
     await orm.close(true);
@@ -28,7 +27,7 @@ describe('the last-use migration of registered applications', () => {
   });
 
   it('marks applications with a grant as used at their latest grant, and leaves the others unused', async () => {
-    const migrator = orm.getMigrator();
+    const migrator = orm.migrator;
     const postgres = databaseKind({ databaseUrl: process.env.DATABASE_URL }) === 'postgresql';
     await migrator.up({ to: postgres ? 'Migration20261126141041' : 'Migration20261126141039' });
     const sql = (query: string) => orm.em.getConnection().execute(query, [], 'run');

@@ -96,9 +96,14 @@ export function ormOptions(options: DatabaseOptions): SqlOptions {
   return { ...common, driver: SqliteDriver, dbName, driverOptions: dialect };
 }
 
+/** Connects to the database as it is, migrating nothing (migration tests and scripts). */
+export function connectDatabase(options: DatabaseOptions): Promise<Database> {
+  return MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
+}
+
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const orm = await MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
+  const orm = await connectDatabase(options);
   await underStartupLock(orm, () => orm.migrator.up());
   if (tracingOn) traceOrmQueries(orm, databaseKind(options));
   return orm;
@@ -148,7 +153,7 @@ export async function underStartupLock<T>(orm: Database, work: () => Promise<T>)
 
 /** Applies pending migrations; returns the names of those applied now and of all applied. */
 export async function migrateDatabase(options: DatabaseOptions): Promise<{ applied: string[]; total: number }> {
-  const orm = await MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
+  const orm = await connectDatabase(options);
   try {
     const applied = await underStartupLock(orm, () => orm.migrator.up());
     const executed = await orm.migrator.getExecuted();
