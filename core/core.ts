@@ -83,7 +83,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const feed = new ChangeFeed(db, { intervalMs: options.changePollMs ?? 100 });
   await feed.poll();
   feed.start();
-  const bus = options.redisUrl ? new RedisChangeBus(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
+  const bus = options.redisUrl ? await RedisChangeBus.connect(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
   if (bus) feed.attachBus(bus);
   const links = { publicBaseUrl: options.publicBaseUrl };
   const statements = new PreparedStatements(db);

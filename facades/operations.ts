@@ -1,9 +1,14 @@
 import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
 import { execute, Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import type * as GraphqlJit from 'graphql-jit';
+import { createRequire } from 'node:module';
 import { DomainError } from '../core/index.ts';
 import { setRequestAttributes, tracingOn, withSpan } from '../core/telemetry.ts';
 import type { Context } from '../schema/index.ts';
+
+/** graphql-jit, loaded with the first query compiled: a CLI command that runs a mutation never loads it. */
+let jit: typeof GraphqlJit | undefined;
+const loadJit = () => (jit ??= createRequire(import.meta.url)('graphql-jit') as typeof GraphqlJit);
 
 export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: DomainError };
 
@@ -30,17 +35,28 @@ export type UntypedOperations = Record<string, TypedDocumentNode<Record<string, 
  * `import * as documents from '../generated/rest.ts'`), `run` takes only its operation names, checks the variables and gives the result typed from the
  * document. Built from a document's text, names and results are the caller's word.
  */
+export interface OperationsOptions {
+  /**
+   * Compile queries with graphql-jit (see `runnerOf`). A process that runs each operation once
+   * or twice, the CLI, is better served by graphql-js: compiling costs more than it saves there.
+   * @default true
+   */
+  compileQueries?: boolean;
+}
+
 export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperations> {
   private readonly documents = new Map<string, DocumentNode>();
   /** How each operation runs, settled on its first run (see `runnerOf`). */
   private readonly runners = new Map<string, Runner>();
 
   private readonly schema: GraphQLSchema;
+  private readonly compileQueries: boolean;
 
-  constructor(schema: GraphQLSchema, source: string);
-  constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode });
-  constructor(schema: GraphQLSchema, source: string | { readonly [name: string]: DocumentNode }) {
+  constructor(schema: GraphQLSchema, source: string, options?: OperationsOptions);
+  constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode }, options?: OperationsOptions);
+  constructor(schema: GraphQLSchema, source: string | { readonly [name: string]: DocumentNode }, options: OperationsOptions = {}) {
     this.schema = schema;
+    this.compileQueries = options.compileQueries ?? true;
     if (typeof source === 'string') {
       const document = parse(source);
       for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION && d.name) this.documents.set(d.name.value, document);
@@ -73,7 +89,8 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
     if (!document) throw new Error(`Unknown operation ${operationName}`);
     const definition = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === operationName);
     let runner: Runner;
-    if (definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === 'query') {
+    if (this.compileQueries && definition?.kind === Kind.OPERATION_DEFINITION && definition.operation === 'query') {
+      const { compileQuery, isCompiledQuery } = loadJit();
       const compiled = compileQuery(this.schema, document, operationName);
       if (!isCompiledQuery(compiled))
         throw new Error(`Operation ${operationName} does not compile: ${compiled.errors?.map((e) => e.message).join('; ')}`);

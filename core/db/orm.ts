@@ -1,6 +1,4 @@
 import { MikroORM, type Options } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { type AbstractSqlDriver, type EntityManager, SqliteDriver } from '@mikro-orm/sql';
 import { join } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
@@ -53,7 +51,13 @@ export interface DatabaseOptions {
 export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): DatabaseKind =>
   options.databaseUrl ? 'postgresql' : 'sqlite';
 
-export function ormOptions(options: DatabaseOptions): SqlOptions {
+/**
+ * MikroORM's options for the database of `options`. The PostgreSQL driver and the migrator are
+ * loaded here, when asked for: a CLI command on SQLite loads neither the pg driver nor umzug's
+ * successor until it needs them.
+ */
+export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> {
+  const { Migrator } = await import('@mikro-orm/migrations');
   const kind = databaseKind(options);
   const migrations = {
     tableName: 'packline_migrations',
@@ -77,6 +81,7 @@ export function ormOptions(options: DatabaseOptions): SqlOptions {
   } satisfies SqlOptions;
 
   if (kind === 'postgresql') {
+    const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
     return {
       ...common,
       driver: PostgreSqlDriver,
@@ -97,8 +102,8 @@ export function ormOptions(options: DatabaseOptions): SqlOptions {
 }
 
 /** Connects to the database as it is, migrating nothing (migration tests and scripts). */
-export function connectDatabase(options: DatabaseOptions): Promise<Database> {
-  return MikroORM.init<AbstractSqlDriver, EntityManager>(ormOptions(options));
+export async function connectDatabase(options: DatabaseOptions): Promise<Database> {
+  return MikroORM.init<AbstractSqlDriver, EntityManager>(await ormOptions(options));
 }
 
 /** Opens the database and brings its schema up to date. */
@@ -134,7 +139,7 @@ const STARTUP_LOCK = 7_316_022;
  * its single writer already serialises these steps within one process.
  */
 export async function underStartupLock<T>(orm: Database, work: () => Promise<T>): Promise<T> {
-  if (orm.config.get('driver') !== PostgreSqlDriver) return work();
+  if (!(orm.config.get('driverOptions') instanceof PostgresPoolOptions)) return work();
   await orm.em.getConnection().ensureConnection();
   const pool = postgresPool(orm);
   if (!pool) throw new Error('The PostgreSQL pool is not open');

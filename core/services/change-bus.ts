@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { CHANGE_KINDS, type ChangeBus, type ChangeKind, type PublicList } from './change-feed.ts';
 
@@ -18,11 +18,21 @@ export class RedisChangeBus implements ChangeBus {
 
   private readonly channel: string;
 
-  constructor(url: string, channel: string) {
-    this.channel = channel;
+  /** A bus over the Redis of `url`; ioredis is loaded only then, so a process without Redis never loads it. */
+  static async connect(url: string, channel: string): Promise<RedisChangeBus> {
+    const { Redis } = await import('ioredis');
     // Publishing never waits for a connection: the database feed covers what is not sent.
-    this.publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-    this.subscriber = new Redis(url, { connectTimeout: 2_000 });
+    return new RedisChangeBus(
+      new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 }),
+      new Redis(url, { connectTimeout: 2_000 }),
+      channel,
+    );
+  }
+
+  private constructor(publisher: Redis, subscriber: Redis, channel: string) {
+    this.channel = channel;
+    this.publisher = publisher;
+    this.subscriber = subscriber;
     // Errors are reported by the limits' connection; here a lost message only waits for a poll.
     this.publisher.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);

@@ -40,7 +40,7 @@ export class Runtime {
 
   async run<T>(operation: string, variables: Record<string, unknown> = {}): Promise<T> {
     this.core ??= await openCore(coreOptions(this.config, { changePollMs: 60_000 }));
-    this.operations ??= new Operations(schema, CLI_OPERATIONS);
+    this.operations ??= new Operations(schema, CLI_OPERATIONS, { compileQueries: false });
     const contexts = new Contexts(this.core, this.config.internalApiToken);
     const outcome = await this.operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
     if (!outcome.ok) throw new CliError(describe(outcome.error));
