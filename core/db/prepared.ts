@@ -164,7 +164,7 @@ export class PreparedStatements {
     const idTable = (name: string) =>
       kind === 'sqlite'
         ? sql<{ value: string }>`json_each(${placeholder(name, (n) => new IdListPlaceholder(n))})`
-        : sql<{ value: string }>`unnest(${placeholder(name, (n) => new IdListPlaceholder(n))}::text[])`;
+        : sql<{ value: string }>`(select unnest(${placeholder(name, (n) => new IdListPlaceholder(n))}::text[]) as value)`;
     const query = statement.build(this.builder, { p, kind, idTable }).compile();
     compiled = {
       name: statement.name,
