@@ -182,7 +182,8 @@ function rawPairs(raw: Dispatcher.DispatchController['rawHeaders'], parsed: Inco
   if (Array.isArray(raw)) return raw.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part));
   const pairs: Buffer[] = [];
   for (const [name, value] of Object.entries(raw ?? parsed)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) pairs.push(Buffer.from(name, 'latin1'), Buffer.from(one, 'latin1'));
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      pairs.push(Buffer.from(name, 'latin1'), Buffer.from(one, 'latin1'));
   }
   return pairs;
 }
