@@ -19,8 +19,8 @@ if [ "$engine" = podman ]; then compose=(podman-compose); else compose=(docker c
 command -v "${compose[0]}" >/dev/null 2>&1 || fail "${compose[*]} is not installed (Debian: apt-get install podman-compose)"
 
 # A Debian bookworm base for the stand-ins: the Node stand-in made by image:build, or the Node image.
-base=localhost/packline-node-standin:20-bookworm
-"$engine" image inspect "$base" >/dev/null 2>&1 || base=${NODE_IMAGE:-node:20-bookworm-slim}
+base=localhost/packline-node-standin:24-bookworm
+"$engine" image inspect "$base" >/dev/null 2>&1 || base=${NODE_IMAGE:-node:24-bookworm-slim}
 image_or_standin() { # official-image standin-tag dir
   if "$engine" image inspect "$1" >/dev/null 2>&1 || timeout 60 "$engine" pull -q "$1" >/dev/null 2>&1; then echo "$1"; return; fi
   if "$engine" image inspect "$2" >/dev/null 2>&1; then
