@@ -5,7 +5,6 @@ import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { PreparedStatements } from './db/prepared.ts';
 import { sqlOf } from './db/sql.ts';
-import { createQueryRunner } from './db/query-layer.ts';
 import { PublicReads } from './services/public-reads.ts';
 import { RequestServices, type ServiceRoots, type Services } from './request-services.ts';
 import { SecretBox } from './secret-box.ts';
@@ -87,8 +86,6 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   if (bus) feed.attachBus(bus);
   const links = { publicBaseUrl: options.publicBaseUrl };
   const statements = new PreparedStatements(db);
-  // On PostgreSQL, the dispatcher's scripts run on the ORM's pool through the query layer.
-  const queries = createQueryRunner(db, databaseKind(options));
   const deps: ServiceDeps = {
     links,
     cursors: new CursorCodec(secret),
@@ -101,7 +98,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const usage = new UsageRecorder(db);
   const memberAccess = options.memberAccess ?? DEFAULT_MEMBER_ACCESS_POLICY;
   const directory = new DirectorySnapshot(deps.reads, feed);
-  const deliveryStore = new DeliveryStore(createScriptRunner(db, queries), box);
+  const deliveryStore = new DeliveryStore(createScriptRunner(db), box);
   let liveLimits: LiveLimits | undefined;
   const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, liveLimits: () => liveLimits };
   return {

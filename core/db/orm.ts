@@ -44,6 +44,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Where generated migrations are written (scripts only). */
   migrationsPath?: string;
+  /** Whether the migrator is loaded: not where nothing migrates (the dispatcher's SQLite thread). @default true */
+  migrator?: boolean;
   /** Receives the ORM's own messages (applied migrations). Silent by default. */
   log?: (message: string) => void;
 }
@@ -57,7 +59,7 @@ export const databaseKind = (options: Pick<DatabaseOptions, 'databaseUrl'>): Dat
  * successor until it needs them.
  */
 export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> {
-  const { Migrator } = await import('@mikro-orm/migrations');
+  const extensions = options.migrator === false ? [] : [(await import('@mikro-orm/migrations')).Migrator];
   const kind = databaseKind(options);
   const migrations = {
     tableName: 'packline_migrations',
@@ -71,7 +73,7 @@ export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> 
   };
   const common = {
     entities: ENTITIES,
-    extensions: [Migrator],
+    extensions,
     migrations,
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,

@@ -1,65 +1,78 @@
+import type { Platform } from '@mikro-orm/core';
+import { tracingOn, withSpan } from '../telemetry.ts';
+import type { Database, DatabaseKind } from './orm.ts';
+import { type Sql, sqlOf } from './sql.ts';
+
 /**
- * Scripts: units of database work written once for both databases, in plain SQL, beside the
- * query layer's single statements (query-layer.ts). The dispatcher's hot path uses them (turning
- * outbox rows into deliveries, reading a lane's queue, recording attempts, leasing lanes: see
- * core/webhooks/delivery-scripts.ts): going through entities there cost more than the HTTP
- * requests themselves, so these statements bypass the unit of work and write rows as MikroORM's
- * platforms store them (`RowCodec` in row-codec.ts).
- *
- * A `Script` is a generator that yields statements and gets their rows back. A runner carries it
- * out on one database: on PostgreSQL the query layer's runner, in a transaction on one of the
- * ORM pool's connections; on SQLite the delivery store's own connection on a thread of its own
- * (core/webhooks/script-runners.ts).
+ * Scripts: units of database work beside the unit of work, written with the SQL layer's query
+ * builder (sql.ts: entities and properties by name, values converted as the entity metadata
+ * says). The dispatcher's bookkeeping is made of them (core/webhooks/delivery-scripts.ts): going
+ * through entities there cost more than the HTTP requests themselves. A script takes and returns
+ * plain data, so it can run on another thread: on SQLite the dispatcher runs them on a thread and
+ * connection of their own (core/webhooks/script-runners.ts), on PostgreSQL on the ORM's pool.
  */
 
-export type SqlOp =
-  | { op: 'all'; sql: string; params: readonly unknown[] }
-  | { op: 'run'; sql: string; params: readonly unknown[] }
-  | { op: 'insert'; table: string; columns: readonly string[]; rows: readonly (readonly unknown[])[] };
-
-/** A unit of database work: yields statements, receives each one's rows, returns its result. */
-export type Script<T> = Generator<SqlOp, T, unknown>;
-
-export function* all<T>(sql: string, params: readonly unknown[] = []): Script<T[]> {
-  return (yield { op: 'all', sql, params }) as T[];
+/** What a script runs with. */
+export interface ScriptContext {
+  /** The SQL layer, bound to the script's transaction when it writes. */
+  readonly sql: Sql;
+  readonly kind: DatabaseKind;
+  /**
+   * A date as the ORM stores it, for the few values the SQL layer cannot match to a property
+   * (members of a row value, `(seq, createdAt, id) > (…)`); a comparison with a property gets it
+   * converted by itself.
+   */
+  stored(date: Date | number): unknown;
 }
 
-export function* run(sql: string, params: readonly unknown[] = []): Script<void> {
-  yield { op: 'run', sql, params };
+export interface ScriptDefinition<A, R> {
+  /** `write` scripts run in one transaction (SQLite: BEGIN IMMEDIATE); `read` scripts outside any. */
+  readonly mode: 'read' | 'write';
+  run(q: ScriptContext, args: A): Promise<R>;
 }
 
-/** `insert into table (columns) values …`; the runner picks how many rows go in one statement. */
-export function* insert(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Script<void> {
-  if (rows.length > 0) yield { op: 'insert', table, columns, rows };
-}
+export const read = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'read', run });
+export const write = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'write', run });
 
 /** Ids per `in (…)` list: well under both databases' bound-parameter limits. */
 const IDS_PER_STATEMENT = 100;
 
-/** Runs `statement(placeholders)` over `ids` in chunks, with `params` first and the chunk's ids after. */
-export function* forIds(
-  ids: readonly (string | number)[],
-  params: readonly unknown[],
-  statement: (placeholders: string) => string,
-): Script<void> {
-  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-    const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
-    yield* run(statement(chunk.map(() => '?').join(', ')), [...params, ...chunk]);
-  }
+/** `items` in lists of at most `size`: one statement per list. */
+export function chunked<T>(items: readonly T[], size = IDS_PER_STATEMENT): T[][] {
+  const lists: T[][] = [];
+  for (let start = 0; start < items.length; start += size) lists.push(items.slice(start, start + size));
+  return lists;
 }
 
-/** The rows of `statement(placeholders)` over `ids`, read in chunks as `forIds` writes. */
-export function* allForIds<T>(ids: readonly (string | number)[], statement: (placeholders: string) => string): Script<T[]> {
-  const found: T[] = [];
-  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-    const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
-    found.push(...(yield* all<T>(statement(chunk.map(() => '?').join(', ')), chunk)));
-  }
-  return found;
-}
+/** Carries out scripts on one database through its ORM: the SQL layer over the ORM's connections. */
+export class ScriptExecutor {
+  readonly kind: DatabaseKind;
+  private readonly sql: Sql;
+  private readonly platform: Platform;
 
-/** The multi-row insert statement for `count` rows. */
-export function insertSql(table: string, columns: readonly string[], count: number): string {
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  return `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: count }, () => tuple).join(', ')}`;
+  constructor(db: Database, kind: DatabaseKind) {
+    this.kind = kind;
+    // Not bound to any transaction: a write script opens its own.
+    this.sql = sqlOf(db.em.fork());
+    this.platform = db.em.getPlatform();
+  }
+
+  run<A, R>(name: string, definition: ScriptDefinition<A, R>, args: A): Promise<R> {
+    if (!tracingOn) return this.execute(definition, args);
+    return withSpan(`SQL ${name}`, { 'db.system': this.kind, 'db.query.name': name }, () => this.execute(definition, args));
+  }
+
+  private execute<A, R>(definition: ScriptDefinition<A, R>, args: A): Promise<R> {
+    if (definition.mode === 'read') return definition.run(this.context(this.sql), args);
+    return this.sql.transaction().execute((trx) => definition.run(this.context(trx), args));
+  }
+
+  private context(sql: Sql): ScriptContext {
+    const platform = this.platform;
+    return {
+      sql,
+      kind: this.kind,
+      stored: (date) => platform.processDateProperty(typeof date === 'number' ? new Date(date) : date),
+    };
+  }
 }

@@ -1,84 +1,20 @@
 // The dispatcher's units of database work, by name. Each takes and returns plain data, so that a
 // runner can carry it out on another thread (see script-runners.ts). Keep this module's imports
 // light: it is loaded by the SQLite thread too.
+import { sql } from 'kysely';
 import type { SignalType } from '../entities/outbox-event.entity.ts';
 import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
 import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './envelope.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { all, allForIds, forIds, insert, run, type Script } from '../db/scripts.ts';
-import type { RowCodec } from '../db/row-codec.ts';
-
-const DELIVERY_COLUMNS = [
-  'id',
-  'destination_id',
-  'organization_id',
-  'seq',
-  'event_id',
-  'type',
-  'envelope',
-  'test',
-  'status',
-  'attempts',
-  'next_attempt_at',
-  'created_at',
-] as const;
-
-const ATTEMPT_COLUMNS = [
-  'delivery_id',
-  'number',
-  'at',
-  'duration_ms',
-  'status_code',
-  'error',
-  'response_excerpt',
-  'request_headers',
-  'response_headers',
-] as const;
+import { chunked, read, write, type ScriptDefinition } from '../db/scripts.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
 
-interface OutboxRow {
-  seq: number | string;
-  event_id: string;
-  type: SignalType;
-  organization_id: string;
-  deliverable: unknown;
-}
-interface DestinationRow {
-  id: string;
-  organization_id: string;
-  kinds: unknown;
-  scope: string;
-  since_seq: number | string;
-}
-interface PendingRow {
-  id: string;
-  seq: number | string;
-  event_id: string;
-  envelope: unknown;
-  test: unknown;
-  attempts: number | string;
-  next_attempt_at: unknown;
-  created_at: unknown;
-}
-
-interface TargetRow {
-  id: string;
-  organization_id: string;
-  plan: Plan;
-  format: DeliveryFormat;
-  language: Language;
-  scope: DestinationScope;
-  url_sealed: string;
-  secret_sealed: string | null;
-  previous_secret_sealed: string | null;
-  previous_secret_expires_at: unknown;
-  status: string;
-  updated_at: unknown;
-}
+/** Rows per multi-row insert: one statement for many rows, far below either database's parameter limit. */
+const INSERT_ROWS = { sqlite: 64, postgresql: 400 } as const;
 
 /** What a lane knows of its destination besides the URL and the secrets. */
 export interface TargetSettings {
@@ -122,243 +58,285 @@ export interface StoredPending {
   createdAt: number;
 }
 
-export interface ScriptDefinition<A, R> {
-  /** `write` scripts run in one transaction; `read` scripts outside any. */
-  mode: 'read' | 'write';
-  run(codec: RowCodec, args: A): Script<R>;
-}
-
-const read = <A, R>(run: (codec: RowCodec, args: A) => Script<R>): ScriptDefinition<A, R> => ({ mode: 'read', run });
-const write = <A, R>(run: (codec: RowCodec, args: A) => Script<R>): ScriptDefinition<A, R> => ({ mode: 'write', run });
-
 export const DELIVERY_SCRIPTS = {
   /** Whether any outbox row waits for its fan-out: a read that takes no write lock. */
-  outboxWaiting: read(function* (): Script<boolean> {
-    const rows = yield* all('select seq from outbox_events where fanned_out_at is null order by seq limit 1');
-    return rows.length > 0;
+  outboxWaiting: read(async ({ sql: db }, _: object): Promise<boolean> => {
+    const row = await db
+      .selectFrom('OutboxEvent')
+      .select('seq')
+      .where('fannedOutAt', 'is', null)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }),
 
   /**
    * Turns waiting outbox rows into one delivery per matching destination, whole rows at a time,
    * until about `maxDeliveries` are written, and marks those rows done, in one transaction.
    */
-  fanOut: write(function* (
-    codec: RowCodec,
-    { limit, maxDeliveries }: { limit: number; maxDeliveries: number },
-  ): Script<{ rows: number; destinations: string[] }> {
-    const touched = new Set<string>();
-    // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
-    // the later rows could reach a lane before the earlier ones and break its order. Writers
-    // already commit in sequence order (they all update the change epoch row first).
-    if (codec.kind === 'postgresql') {
-      const [lock] = yield* all<{ held: boolean }>('select pg_try_advisory_xact_lock(?) as held', [FAN_OUT_LOCK]);
-      if (!lock?.held) return { rows: 0, destinations: [] };
-    }
-    const rows = yield* all<OutboxRow>(
-      'select seq, event_id, type, organization_id, deliverable from outbox_events where fanned_out_at is null order by seq limit ?',
-      [limit],
-    );
-    if (rows.length === 0) return { rows: 0, destinations: [] };
-    const destinations = rows.some((row) => codec.readBool(row.deliverable))
-      ? (yield* all<DestinationRow>(
-          "select id, organization_id, kinds, scope, since_seq from webhook_destinations where status = 'active'",
-        )).map((d) => ({
-          id: d.id,
-          organizationId: d.organization_id,
-          kinds: new Set(codec.readJson<string[]>(d.kinds)),
-          own: d.scope === 'own',
-          sinceSeq: Number(d.since_seq),
-        }))
-      : [];
-    const now = codec.date(Date.now());
-    // The envelope stays in the outbox row: JSON null here, built again from `seq` when sent.
-    const fromOutbox = codec.json(null);
-    const deliveries: unknown[][] = [];
-    let handled = 0;
-    for (const row of rows) {
-      // Whole outbox rows only: a row is marked fanned out with all its deliveries.
-      if (deliveries.length >= maxDeliveries) break;
-      handled++;
-      if (!codec.readBool(row.deliverable)) continue;
-      const seq = Number(row.seq);
-      for (const destination of destinations) {
-        if (seq <= destination.sinceSeq || !destination.kinds.has(row.type)) continue;
-        if (destination.own && destination.organizationId !== row.organization_id) continue;
-        touched.add(destination.id);
-        deliveries.push([
-          newTimeOrderedId('delivery'),
-          destination.id,
-          destination.organizationId,
-          seq,
-          row.event_id,
-          row.type,
-          fromOutbox,
-          codec.bool(false),
-          'pending',
-          0,
-          now,
-          now,
-        ]);
+  fanOut: write(
+    async (
+      { sql: db, kind },
+      { limit, maxDeliveries }: { limit: number; maxDeliveries: number },
+    ): Promise<{ rows: number; destinations: string[] }> => {
+      const touched = new Set<string>();
+      // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
+      // the later rows could reach a lane before the earlier ones and break its order. Writers
+      // already commit in sequence order (they all update the change epoch row first).
+      if (kind === 'postgresql') {
+        const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) as held`.execute(db);
+        if (!rows[0]?.held) return { rows: 0, destinations: [] };
       }
-    }
-    yield* insert('webhook_deliveries', DELIVERY_COLUMNS, deliveries);
-    const seqs = rows.slice(0, handled).map((row) => Number(row.seq));
-    yield* forIds(seqs, [now], (list) => `update outbox_events set fanned_out_at = ? where seq in (${list})`);
-    return { rows: handled, destinations: [...touched] };
-  }),
+      const rows = await db
+        .selectFrom('OutboxEvent')
+        .select(['seq', 'eventId', 'type', 'organizationId', 'deliverable'])
+        .where('fannedOutAt', 'is', null)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+      if (rows.length === 0) return { rows: 0, destinations: [] };
+      const destinations = rows.some((row) => row.deliverable)
+        ? (
+            await db
+              .selectFrom('WebhookDestination')
+              .select(['id', 'organization', 'kinds', 'scope', 'sinceSeq'])
+              .where('status', '=', 'active')
+              .execute()
+          ).map((d) => ({
+            id: d.id,
+            organizationId: d.organization,
+            kinds: new Set<string>(d.kinds),
+            own: d.scope === 'own',
+            sinceSeq: Number(d.sinceSeq),
+          }))
+        : [];
+      const now = new Date();
+      const deliveries = [];
+      let handled = 0;
+      for (const row of rows) {
+        // Whole outbox rows only: a row is marked fanned out with all its deliveries.
+        if (deliveries.length >= maxDeliveries) break;
+        handled++;
+        if (!row.deliverable) continue;
+        const seq = Number(row.seq);
+        for (const destination of destinations) {
+          if (seq <= destination.sinceSeq || !destination.kinds.has(row.type)) continue;
+          if (destination.own && destination.organizationId !== row.organizationId) continue;
+          touched.add(destination.id);
+          deliveries.push({
+            id: newTimeOrderedId('delivery'),
+            destination: destination.id,
+            organizationId: destination.organizationId,
+            seq,
+            eventId: row.eventId,
+            type: row.type,
+            // The envelope stays in the outbox row: JSON null here, built again from `seq` when sent.
+            envelope: sql<null>`'null'`,
+            test: false,
+            status: 'pending' as const,
+            attempts: 0,
+            nextAttemptAt: now,
+            createdAt: now,
+          });
+        }
+      }
+      for (const list of chunked(deliveries, INSERT_ROWS[kind])) await db.insertInto('WebhookDelivery').values(list).execute();
+      const seqs = rows.slice(0, handled).map((row) => row.seq);
+      for (const list of chunked(seqs)) await db.updateTable('OutboxEvent').set({ fannedOutAt: now }).where('seq', 'in', list).execute();
+      return { rows: handled, destinations: [...touched] };
+    },
+  ),
 
   /**
    * Takes the lanes of `ids` that no live dispatcher holds (free, expired, or already `owner`'s)
    * until `now + leaseMs`; returns those `owner` now holds.
    */
-  claimLanes: write(function* (
-    codec: RowCodec,
-    { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number },
-  ): Script<string[]> {
-    yield* forIds(
-      ids,
-      [owner, codec.date(now + leaseMs), codec.date(now), owner],
-      (list) =>
-        `update webhook_destinations set lease_owner = ?, lease_expires_at = ? where (lease_owner is null or lease_expires_at < ? or lease_owner = ?) and id in (${list})`,
-    );
-    const held = yield* allForIds<{ id: string; lease_owner: string | null }>(
-      ids,
-      (list) => `select id, lease_owner from webhook_destinations where id in (${list})`,
-    );
-    return held.filter((row) => row.lease_owner === owner).map((row) => row.id);
-  }),
+  claimLanes: write(
+    async (
+      { sql: db },
+      { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number },
+    ): Promise<string[]> => {
+      const held: string[] = [];
+      for (const list of chunked(ids)) {
+        await db
+          .updateTable('WebhookDestination')
+          .set({ leaseOwner: owner, leaseExpiresAt: new Date(now + leaseMs) })
+          .where((eb) =>
+            eb.and([
+              eb.or([eb('leaseOwner', 'is', null), eb('leaseExpiresAt', '<', new Date(now)), eb('leaseOwner', '=', owner)]),
+              eb('id', 'in', list),
+            ]),
+          )
+          .execute();
+        const rows = await db.selectFrom('WebhookDestination').select(['id', 'leaseOwner']).where('id', 'in', list).execute();
+        for (const row of rows) if (row.leaseOwner === owner) held.push(row.id);
+      }
+      return held;
+    },
+  ),
 
   /** Extends `owner`'s leases to `now + leaseMs`; returns the lanes it still holds. */
-  renewLanes: write(function* (
-    codec: RowCodec,
-    { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number },
-  ): Script<string[]> {
-    yield* run('update webhook_destinations set lease_expires_at = ? where lease_owner = ?', [codec.date(now + leaseMs), owner]);
-    return (yield* all<{ id: string }>('select id from webhook_destinations where lease_owner = ?', [owner])).map((row) => row.id);
+  renewLanes: write(async ({ sql: db }, { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number }): Promise<string[]> => {
+    await db
+      .updateTable('WebhookDestination')
+      .set({ leaseExpiresAt: new Date(now + leaseMs) })
+      .where('leaseOwner', '=', owner)
+      .execute();
+    const rows = await db.selectFrom('WebhookDestination').select('id').where('leaseOwner', '=', owner).execute();
+    return rows.map((row) => row.id);
   }),
 
   /** Gives `owner`'s lanes back (only those of `ids` when given), so another dispatcher takes them at once. */
-  releaseLanes: write(function* (_codec: RowCodec, { owner, ids }: { owner: string; ids?: string[] | undefined }): Script<void> {
-    const release = 'update webhook_destinations set lease_owner = null, lease_expires_at = null where lease_owner = ?';
-    if (ids) yield* forIds(ids, [owner], (list) => `${release} and id in (${list})`);
-    else yield* run(release, [owner]);
+  releaseLanes: write(async ({ sql: db }, { owner, ids }: { owner: string; ids?: string[] | undefined }): Promise<void> => {
+    const release = () =>
+      db.updateTable('WebhookDestination').set({ leaseOwner: null, leaseExpiresAt: null }).where('leaseOwner', '=', owner);
+    if (!ids) await release().execute();
+    else for (const list of chunked(ids)) await release().where('id', 'in', list).execute();
   }),
 
   /** Active destinations that have deliveries waiting. */
-  destinationsWithWork: read(function* (): Script<string[]> {
+  destinationsWithWork: read(async ({ sql: db }, _: object): Promise<string[]> => {
     // One index probe per destination (the lane index), not a scan of every waiting delivery.
-    const rows = yield* all<{ id: string }>(
-      "select w.id as id from webhook_destinations w where w.status = 'active' and exists (select 1 from webhook_deliveries d where d.destination_id = w.id and d.status = 'pending')",
-    );
+    const rows = await db
+      .selectFrom('WebhookDestination as w')
+      .select('w.id')
+      .where('w.status', '=', 'active')
+      .where((eb) =>
+        eb.exists(
+          eb.selectFrom('WebhookDelivery as d').select('d.id').whereRef('d.destination', '=', 'w.id').where('d.status', '=', 'pending'),
+        ),
+      )
+      .execute();
     return rows.map((row) => row.id);
   }),
 
   /** What lanes need of each destination of `ids` still there (sealed values as stored). */
-  destinationTargets: read(function* (codec: RowCodec, { ids }: { ids: string[] }): Script<StoredTarget[]> {
-    const rows = yield* allForIds<TargetRow>(
-      ids,
-      (
-        list,
-      ) => `select d.id, d.organization_id, o.plan, d.format, d.language, d.scope, d.url_sealed, d.secret_sealed, d.previous_secret_sealed, d.previous_secret_expires_at, d.status, d.updated_at
-           from webhook_destinations d join organizations o on o.id = d.organization_id where d.id in (${list})`,
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      organizationId: row.organization_id,
-      plan: row.plan,
-      format: row.format,
-      language: row.language,
-      scope: row.scope,
-      urlSealed: row.url_sealed,
-      secretSealed: row.secret_sealed,
-      previousSecretSealed: row.previous_secret_sealed,
-      previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : codec.readMs(row.previous_secret_expires_at),
-      status: row.status,
-      updatedAtMs: codec.readMs(row.updated_at),
-    }));
+  destinationTargets: read(async ({ sql: db }, { ids }: { ids: string[] }): Promise<StoredTarget[]> => {
+    const targets: StoredTarget[] = [];
+    for (const list of chunked(ids)) {
+      const rows = await db
+        .selectFrom('WebhookDestination as d')
+        .innerJoin('Organization as o', 'o.id', 'd.organization')
+        .select([
+          'd.id',
+          'd.organization',
+          'o.plan',
+          'd.format',
+          'd.language',
+          'd.scope',
+          'd.urlSealed',
+          'd.secretSealed',
+          'd.previousSecretSealed',
+          'd.previousSecretExpiresAt',
+          'd.status',
+          'd.updatedAt',
+        ])
+        .where('d.id', 'in', list)
+        .execute();
+      for (const row of rows) {
+        targets.push({
+          id: row.id,
+          organizationId: row.organization,
+          plan: row.plan,
+          format: row.format,
+          language: row.language,
+          scope: row.scope,
+          urlSealed: row.urlSealed,
+          secretSealed: row.secretSealed,
+          previousSecretSealed: row.previousSecretSealed,
+          previousSecretExpiresAt: row.previousSecretExpiresAt === null ? null : row.previousSecretExpiresAt.getTime(),
+          status: row.status,
+          updatedAtMs: row.updatedAt.getTime(),
+        });
+      }
+    }
+    return targets;
   }),
 
   /** The status and last change of each destination of `ids` still there. */
-  destinationStamps: read(function* (
-    codec: RowCodec,
-    { ids }: { ids: string[] },
-  ): Script<{ id: string; status: string; updatedAtMs: number }[]> {
-    const rows = yield* allForIds<{ id: string; status: string; updated_at: unknown }>(
-      ids,
-      (list) => `select id, status, updated_at from webhook_destinations where id in (${list})`,
-    );
-    return rows.map((row) => ({ id: row.id, status: row.status, updatedAtMs: codec.readMs(row.updated_at) }));
-  }),
+  destinationStamps: read(
+    async ({ sql: db }, { ids }: { ids: string[] }): Promise<{ id: string; status: string; updatedAtMs: number }[]> => {
+      const stamps: { id: string; status: string; updatedAtMs: number }[] = [];
+      for (const list of chunked(ids)) {
+        const rows = await db.selectFrom('WebhookDestination').select(['id', 'status', 'updatedAt']).where('id', 'in', list).execute();
+        for (const row of rows) stamps.push({ id: row.id, status: row.status, updatedAtMs: row.updatedAt.getTime() });
+      }
+      return stamps;
+    },
+  ),
 
   /** A lane's waiting deliveries in order (outbox sequence, then creation), after the key `after` when given. */
-  pending: read(function* (
-    codec: RowCodec,
-    {
-      destinationId,
-      limit,
-      after,
-    }: { destinationId: string; limit: number; after?: { seq: number; createdAt: number; id: string } | undefined },
-  ): Script<StoredPending[]> {
-    const columns = 'id, seq, event_id, envelope, test, attempts, next_attempt_at, created_at';
-    const rows = after
-      ? yield* all<PendingRow>(
-          `select ${columns} from webhook_deliveries where destination_id = ? and status = 'pending' and (seq, created_at, id) > (?, ?, ?) order by seq, created_at, id limit ?`,
-          [destinationId, after.seq, codec.date(after.createdAt), after.id, limit],
-        )
-      : yield* all<PendingRow>(
-          `select ${columns} from webhook_deliveries where destination_id = ? and status = 'pending' order by seq, created_at, id limit ?`,
-          [destinationId, limit],
+  pending: read(
+    async (
+      { sql: db, stored },
+      {
+        destinationId,
+        limit,
+        after,
+      }: { destinationId: string; limit: number; after?: { seq: number; createdAt: number; id: string } | undefined },
+    ): Promise<StoredPending[]> => {
+      let query = db
+        .selectFrom('WebhookDelivery')
+        .select(['id', 'seq', 'eventId', 'envelope', 'test', 'attempts', 'nextAttemptAt', 'createdAt'])
+        .where('destination', '=', destinationId)
+        .where('status', '=', 'pending');
+      if (after) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('seq', 'createdAt', 'id'), '>', eb.tuple(after.seq, stored(after.createdAt) as Date, after.id)),
         );
-    return rows.map((row) => ({
-      id: row.id,
-      seq: Number(row.seq),
-      eventId: row.event_id,
-      // SQLite returns the JSON text, PostgreSQL the parsed value.
-      envelope: row.envelope === null || row.envelope === 'null' ? null : codec.readJsonText(row.envelope),
-      test: codec.readBool(row.test),
-      attempts: Number(row.attempts),
-      nextAttemptAt: codec.readMs(row.next_attempt_at),
-      createdAt: codec.readMs(row.created_at),
-    }));
-  }),
+      }
+      const rows = await query.orderBy('seq').orderBy('createdAt').orderBy('id').limit(limit).execute();
+      return rows.map((row) => ({
+        id: row.id,
+        seq: Number(row.seq),
+        eventId: row.eventId,
+        envelope: row.envelope === null ? null : JSON.stringify(row.envelope),
+        test: row.test,
+        attempts: row.attempts,
+        nextAttemptAt: row.nextAttemptAt.getTime(),
+        createdAt: row.createdAt.getTime(),
+      }));
+    },
+  ),
 
   /** Outbox rows by sequence number. */
-  signals: read(function* (codec: RowCodec, { seqs }: { seqs: number[] }): Script<SignalRow[]> {
-    const rows = yield* allForIds<{
-      seq: number | string;
-      event_id: string;
-      type: SignalType;
-      organization_id: string;
-      occurred_at: unknown;
-      data: unknown;
-    }>(seqs, (list) => `select seq, event_id, type, organization_id, occurred_at, data from outbox_events where seq in (${list})`);
-    return rows.map((row) => ({
-      seq: Number(row.seq),
-      eventId: row.event_id,
-      type: row.type,
-      organizationId: row.organization_id,
-      occurredAtMs: codec.readMs(row.occurred_at),
-      data: codec.readJson(row.data),
-    }));
+  signals: read(async ({ sql: db }, { seqs }: { seqs: number[] }): Promise<SignalRow[]> => {
+    const signals: SignalRow[] = [];
+    for (const list of chunked(seqs)) {
+      const rows = await db
+        .selectFrom('OutboxEvent')
+        .select(['seq', 'eventId', 'type', 'organizationId', 'occurredAt', 'data'])
+        .where('seq', 'in', list)
+        .execute();
+      for (const row of rows) {
+        signals.push({
+          seq: Number(row.seq),
+          eventId: row.eventId,
+          type: row.type,
+          organizationId: row.organizationId,
+          occurredAtMs: row.occurredAt.getTime(),
+          data: row.data,
+        });
+      }
+    }
+    return signals;
   }),
 
   /** Writes a batch of attempt outcomes. */
-  record: write(function* (codec: RowCodec, { outcomes }: { outcomes: AttemptOutcome[] }): Script<void> {
-    yield* insert(
-      'delivery_attempts',
-      ATTEMPT_COLUMNS,
-      outcomes.map((o) => [
-        o.deliveryId,
-        o.number,
-        codec.date(o.at),
-        o.durationMs,
-        o.statusCode,
-        o.error,
-        o.responseExcerpt,
-        o.requestHeaders ?? null,
-        o.responseHeaders ?? null,
-      ]),
-    );
+  record: write(async ({ sql: db, kind }, { outcomes }: { outcomes: AttemptOutcome[] }): Promise<void> => {
+    const attempts = outcomes.map((o) => ({
+      delivery: o.deliveryId,
+      number: o.number,
+      at: new Date(o.at),
+      durationMs: o.durationMs,
+      statusCode: o.statusCode,
+      error: o.error,
+      responseExcerpt: o.responseExcerpt,
+      requestHeaders: o.requestHeaders ?? null,
+      responseHeaders: o.responseHeaders ?? null,
+    }));
+    for (const list of chunked(attempts, INSERT_ROWS[kind])) await db.insertInto('DeliveryAttempt').values(list).execute();
     // Successes are the bulk: one statement per (attempt number, status code); their exact
     // times stay on the attempt rows, the delivery keeps the batch's latest.
     const succeeded = new Map<string, AttemptOutcome[]>();
@@ -370,70 +348,91 @@ export const DELIVERY_SCRIPTS = {
       else succeeded.set(key, [o]);
     }
     for (const group of succeeded.values()) {
-      const at = codec.date(group.reduce((latest, o) => (o.at > latest ? o.at : latest), group[0]!.at));
-      yield* forIds(
-        group.map((o) => o.deliveryId),
-        [group[0]!.number, group[0]!.statusCode, at, at],
-        (list) =>
-          `update webhook_deliveries set status = 'succeeded', attempts = ?, last_status_code = ?, last_error = null, last_attempt_at = ?, delivered_at = ? where id in (${list})`,
-      );
+      const at = new Date(group.reduce((latest, o) => (o.at > latest ? o.at : latest), group[0]!.at));
+      for (const list of chunked(group.map((o) => o.deliveryId))) {
+        await db
+          .updateTable('WebhookDelivery')
+          .set({
+            status: 'succeeded',
+            attempts: group[0]!.number,
+            lastStatusCode: group[0]!.statusCode,
+            lastError: null,
+            lastAttemptAt: at,
+            deliveredAt: at,
+          })
+          .where('id', 'in', list)
+          .execute();
+      }
     }
     for (const o of outcomes) {
-      const common = [o.number, o.statusCode, o.error, codec.date(o.at)];
       if (o.next.status === 'succeeded') continue;
+      const common = { attempts: o.number, lastStatusCode: o.statusCode, lastError: o.error, lastAttemptAt: new Date(o.at) };
       if (o.next.status === 'pending') {
-        yield* run(
-          "update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'pending', next_attempt_at = ? where id = ?",
-          [...common, codec.date(o.next.at), o.deliveryId],
-        );
+        await db
+          .updateTable('WebhookDelivery')
+          .set({ ...common, status: 'pending', nextAttemptAt: new Date(o.next.at) })
+          .where('id', '=', o.deliveryId)
+          .execute();
         continue;
       }
-      yield* run(
-        "update webhook_deliveries set attempts = ?, last_status_code = ?, last_error = ?, last_attempt_at = ?, status = 'failed' where id = ?",
-        [...common, o.deliveryId],
-      );
+      await db
+        .updateTable('WebhookDelivery')
+        .set({ ...common, status: 'failed' })
+        .where('id', '=', o.deliveryId)
+        .execute();
       if (o.next.disableDestination) {
-        yield* run("update webhook_destinations set status = 'disabled', disabled_reason = ?, updated_at = ? where id = ?", [
-          o.next.disableDestination,
-          codec.date(o.at),
-          o.destinationId,
-        ]);
+        await db
+          .updateTable('WebhookDestination')
+          .set({ status: 'disabled', disabledReason: o.next.disableDestination, updatedAt: new Date(o.at) })
+          .where('id', '=', o.destinationId)
+          .execute();
         // Other processes' caches and lanes learn of it through the change epoch.
-        yield* run('update change_epoch set value = value + 1 where id = 1');
+        await db
+          .updateTable('ChangeEpoch')
+          .set((eb) => ({ value: eb('value', '+', 1) }))
+          .where('id', '=', 1)
+          .execute();
       }
     }
   }),
 
   /** Keeps the newest `keep` finished deliveries of each destination; waiting ones are never trimmed. */
-  trim: write(function* (_codec: RowCodec, { keep }: { keep: [destinationId: string, count: number][] }): Script<void> {
+  trim: write(async ({ sql: db }, { keep }: { keep: [destinationId: string, count: number][] }): Promise<void> => {
     for (const [destinationId, count] of keep) {
       // The oldest delivery kept; everything finished before it goes.
-      const [edge] = yield* all<{ created_at: unknown; id: string }>(
-        "select created_at, id from webhook_deliveries where destination_id = ? and status <> 'pending' order by created_at desc, id desc limit 1 offset ?",
-        [destinationId, count - 1],
-      );
+      const edge = await db
+        .selectFrom('WebhookDelivery')
+        .select(['createdAt', 'id'])
+        .where('destination', '=', destinationId)
+        .where('status', '<>', 'pending')
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .offset(count - 1)
+        .executeTakeFirst();
       if (!edge) continue;
-      const doomed =
-        "select id from webhook_deliveries where destination_id = ? and status <> 'pending' and (created_at < ? or (created_at = ? and id < ?))";
-      const params = [destinationId, edge.created_at, edge.created_at, edge.id];
-      yield* run(`delete from delivery_attempts where delivery_id in (${doomed})`, params);
-      yield* run(`delete from webhook_deliveries where id in (${doomed})`, params);
+      const doomed = db
+        .selectFrom('WebhookDelivery')
+        .select('id')
+        .where('destination', '=', destinationId)
+        .where('status', '<>', 'pending')
+        .where((eb) =>
+          eb.or([eb('createdAt', '<', edge.createdAt), eb.and([eb('createdAt', '=', edge.createdAt), eb('id', '<', edge.id)])]),
+        );
+      await db.deleteFrom('DeliveryAttempt').where('delivery', 'in', doomed).execute();
+      await db.deleteFrom('WebhookDelivery').where('id', 'in', doomed).execute();
     }
   }),
-};
+} satisfies Record<string, ScriptDefinition<never, unknown>>;
 
 export type DeliveryScripts = typeof DELIVERY_SCRIPTS;
 export type ScriptName = keyof DeliveryScripts;
-export type ScriptArgs<N extends ScriptName> = DeliveryScripts[N] extends ScriptDefinition<infer A, unknown> ? A : never;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ScriptResult<N extends ScriptName> = DeliveryScripts[N] extends ScriptDefinition<any, infer R> ? R : never;
+export type ScriptArgs<N extends ScriptName> = Parameters<DeliveryScripts[N]['run']>[1];
+export type ScriptResult<N extends ScriptName> = Awaited<ReturnType<DeliveryScripts[N]['run']>>;
 
-/** The script `name` over `args`, and whether it runs in a transaction: what every runner starts from. */
-export function scriptOf<N extends ScriptName>(
-  name: N,
-  codec: RowCodec,
-  args: ScriptArgs<N>,
-): { mode: 'read' | 'write'; script: Script<ScriptResult<N>> } {
-  const definition = DELIVERY_SCRIPTS[name];
-  return { mode: definition.mode, script: (definition.run as (codec: RowCodec, args: unknown) => Script<ScriptResult<N>>)(codec, args) };
-}
+/** The definition of the script `name`: what every runner carries out. */
+export const scriptNamed = <N extends ScriptName>(name: N): ScriptDefinition<ScriptArgs<N>, ScriptResult<N>> =>
+  DELIVERY_SCRIPTS[name] as unknown as ScriptDefinition<ScriptArgs<N>, ScriptResult<N>>;
+
+/** Whether the script `name` writes (runs in a transaction). */
+export const writes = (name: ScriptName): boolean => DELIVERY_SCRIPTS[name].mode === 'write';

@@ -6,8 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/support/database.ts';
 import { INTERNAL } from '../actor.ts';
 import { openCore, type Core } from '../core.ts';
-import { databaseKind } from '../db/orm.ts';
-import { createQueryRunner } from '../db/query-layer.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { createScriptRunner } from './script-runners.ts';
 
@@ -169,7 +167,7 @@ describe('the delivery store', () => {
     // An attempt of a delivery that does not exist breaks the attempts' foreign key.
     await expect(core.deliveryStore.record([outcome], new Map())).rejects.toThrow(/foreign key/i);
 
-    const runner = createScriptRunner(core.db, createQueryRunner(core.db, databaseKind({ databaseUrl })));
+    const runner = createScriptRunner(core.db);
     expect(await runner.call('outboxWaiting', {})).toBe(false);
     await runner.close();
     await expect(runner.call('outboxWaiting', {})).rejects.toThrow(/closed/);

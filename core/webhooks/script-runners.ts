@@ -1,9 +1,7 @@
-import type { MikroORM } from '@mikro-orm/core';
 import { Worker } from 'node:worker_threads';
-import type { DatabaseKind } from '../db/orm.ts';
-import { RowCodec } from '../db/row-codec.ts';
-import { PostgresRunner, type QueryRunner } from '../db/query-layer.ts';
-import { scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { type Database, type DatabaseKind, sqliteHandle } from '../db/orm.ts';
+import { ScriptExecutor } from '../db/scripts.ts';
+import { scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */
 export interface ScriptRunner {
@@ -14,22 +12,20 @@ export interface ScriptRunner {
 
 const CLOSED = 'The delivery store is closed';
 
-/** Runs scripts through the query layer's PostgreSQL runner: one connection of the ORM's pool per script. */
+/** Runs scripts on the ORM's PostgreSQL pool: a connection per script, a write script in a transaction of its own. */
 export class PostgresScriptRunner implements ScriptRunner {
   readonly kind = 'postgresql' as const;
-  private readonly codec = new RowCodec('postgresql');
   private closed = false;
 
-  private readonly runner: PostgresRunner;
+  private readonly executor: ScriptExecutor;
 
-  constructor(runner: PostgresRunner) {
-    this.runner = runner;
+  constructor(db: Database) {
+    this.executor = new ScriptExecutor(db, 'postgresql');
   }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
-    const { mode, script } = scriptOf(name, this.codec, args);
-    return this.runner.script(mode, script);
+    return this.executor.run(name, scriptNamed(name), args);
   }
 
   /** Later calls are refused; the pool itself belongs to the ORM. */
@@ -112,10 +108,9 @@ export class SqliteThreadRunner implements ScriptRunner {
 }
 
 /**
- * The runner for the database behind `orm`: on SQLite a thread and a connection of its own; on
- * PostgreSQL the query layer's runner `queries` (the one the public reads use).
+ * The runner for the database behind `db`: on SQLite a thread and a connection of its own (to the
+ * same file); on PostgreSQL the ORM's own pool.
  */
-export function createScriptRunner(orm: MikroORM, queries: QueryRunner): ScriptRunner {
-  if (queries instanceof PostgresRunner) return new PostgresScriptRunner(queries);
-  return new SqliteThreadRunner(orm.config.get('dbName')!);
+export function createScriptRunner(db: Database): ScriptRunner {
+  return sqliteHandle(db) ? new SqliteThreadRunner(db.config.get('dbName')!) : new PostgresScriptRunner(db);
 }

@@ -1,27 +1,13 @@
-// The SQLite thread of the dispatcher (see SqliteThreadRunner): carries out named scripts and
-// answers each. Reads go first: a lane waiting for its queue is not held up behind a fan-out
-// transaction of thousands of rows that arrived before it (callers that need a write before a
-// read await the write, so the order between the two kinds of messages is free).
+// The SQLite thread of the dispatcher (see SqliteThreadRunner): carries out named scripts on a
+// connection of its own, through an ORM of its own over the same file (the SQL layer needs the
+// entity metadata), and answers each. Reads go first: a lane waiting for its queue is not held up
+// behind a fan-out transaction of thousands of rows that arrived before it (callers that need a
+// write before a read await the write, so the order between the two kinds of messages is free).
+import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { RowCodec } from '../db/row-codec.ts';
-import { SqliteConnection } from '../db/sqlite-connection.ts';
-import { DELIVERY_SCRIPTS, scriptOf, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
-
-/** Carries out the named scripts synchronously on one connection. */
-export class SqliteScriptRunner {
-  private readonly codec = new RowCodec('sqlite');
-
-  private readonly connection: SqliteConnection;
-
-  constructor(connection: SqliteConnection) {
-    this.connection = connection;
-  }
-
-  call<N extends ScriptName>(name: N, args: ScriptArgs<N>): ScriptResult<N> {
-    const { mode, script } = scriptOf(name, this.codec, args);
-    return mode === 'read' ? this.connection.drive(script) : this.connection.transaction(() => this.connection.drive(script));
-  }
-}
+import { connectDatabase } from '../db/orm.ts';
+import { ScriptExecutor } from '../db/scripts.ts';
+import { type ScriptName, scriptNamed, writes } from './delivery-scripts.ts';
 
 interface Call {
   id: number;
@@ -29,45 +15,43 @@ interface Call {
   args: never;
 }
 
-const connection = new SqliteConnection((workerData as { path: string }).path);
-const runner = new SqliteScriptRunner(connection);
+const { path } = workerData as { path: string };
+const db = await connectDatabase({ dataDir: dirname(path), sqlitePath: path, migrator: false });
+const executor = new ScriptExecutor(db, 'sqlite');
 const port = parentPort!;
 const reads: Call[] = [];
-const writes: Call[] = [];
-let scheduled = false;
+const writesWaiting: Call[] = [];
+let draining = false;
 let closing = false;
 
 port.on('message', (message: Call | { close: true }) => {
   if ('close' in message) closing = true;
-  else (DELIVERY_SCRIPTS[message.name].mode === 'read' ? reads : writes).push(message);
-  schedule();
+  else (writes(message.name) ? writesWaiting : reads).push(message);
+  void drain();
 });
 
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(drain);
-}
-
-/** Every waiting read, then one write; then back to the event loop for the messages that came meanwhile. */
-function drain(): void {
-  scheduled = false;
-  for (let call = reads.shift(); call; call = reads.shift()) answer(call);
-  const write = writes.shift();
-  if (write) answer(write);
-  if (reads.length > 0 || writes.length > 0) {
-    schedule();
-    return;
-  }
-  if (closing) {
-    connection.close();
-    port.close();
-  }
-}
-
-function answer(call: Call): void {
+/** Every waiting read, then one write, until nothing waits; then closes when asked to. */
+async function drain(): Promise<void> {
+  if (draining) return;
+  draining = true;
   try {
-    port.postMessage({ id: call.id, result: runner.call(call.name, call.args) });
+    for (;;) {
+      const call = reads.shift() ?? writesWaiting.shift();
+      if (!call) break;
+      await answer(call);
+    }
+    if (closing) {
+      await db.close(true);
+      port.close();
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+async function answer(call: Call): Promise<void> {
+  try {
+    port.postMessage({ id: call.id, result: await executor.run(call.name, scriptNamed(call.name), call.args) });
   } catch (error) {
     const { message, code } = error as { message?: string; code?: string };
     port.postMessage({ id: call.id, error: { message: String(message ?? error), ...(code ? { code } : {}) } });
