@@ -3,8 +3,6 @@ import { type AbstractSqlDriver, type EntityManager, SqliteDriver } from '@mikro
 import { join } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import { ENTITIES } from '../entities/index.ts';
-import { POSTGRESQL_MIGRATIONS } from './migrations/postgresql/index.ts';
-import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.ts';
 import { LibsqlDialect, type SqliteHandle } from './sqlite-dialect.ts';
 import { privateDirectory, privateFile, restrictExisting, sqliteFiles } from '../private-files.ts';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
@@ -69,7 +67,7 @@ export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> 
     emit: 'ts' as const,
     ...(options.migrationsPath
       ? { path: options.migrationsPath, pathTs: options.migrationsPath, glob: 'Migration*.ts' }
-      : { migrationsList: kind === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRESQL_MIGRATIONS }),
+      : { migrationsList: options.migrator === false ? [] : await migrationsOf(kind) }),
   };
   const common = {
     entities: ENTITIES,
@@ -101,6 +99,13 @@ export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> 
   // lock that the dialect's transactions take at BEGIN IMMEDIATE.
   const dialect = new LibsqlDialect({ path: dbName, onOpen: onDisk ? () => restrictExisting(sqliteFiles(dbName)) : undefined });
   return { ...common, driver: SqliteDriver, dbName, driverOptions: dialect };
+}
+
+/** The migrations of one database, loaded only for it. */
+async function migrationsOf(kind: DatabaseKind) {
+  return kind === 'sqlite'
+    ? (await import('./migrations/sqlite/index.ts')).SQLITE_MIGRATIONS
+    : (await import('./migrations/postgresql/index.ts')).POSTGRESQL_MIGRATIONS;
 }
 
 /** Connects to the database as it is, migrating nothing (migration tests and scripts). */
