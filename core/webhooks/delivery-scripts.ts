@@ -415,9 +415,8 @@ export const DELIVERY_SCRIPTS = {
       if (!edge) continue;
       const doomed =
         "select id from webhook_deliveries where destination_id = ? and status <> 'pending' and (created_at < ? or (created_at = ? and id < ?))";
-      const params = [destinationId, edge.created_at, edge.created_at, edge.id];
-      yield* run(`delete from delivery_attempts where delivery_id in (${doomed})`, params);
-      yield* run(`delete from webhook_deliveries where id in (${doomed})`, params);
+      // Their attempts go with them: the foreign key cascades.
+      yield* run(`delete from webhook_deliveries where id in (${doomed})`, [destinationId, edge.created_at, edge.created_at, edge.id]);
     }
   }),
 };
