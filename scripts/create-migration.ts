@@ -1,22 +1,35 @@
 // Generates the next migration for SQLite and PostgreSQL from the entity definitions, then
 // rewrites each folder's index.ts. Needs the local PostgreSQL (DATABASE_ADMIN_URL overrides).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { connectDatabase, type DatabaseKind } from '../core/db/orm.ts';
+import { connectDatabase, type DatabaseKind, migrate } from '../core/db/orm.ts';
 
 const root = resolve(import.meta.dirname, '../core/db/migrations');
-const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function generate(kind: DatabaseKind) {
+export interface CreateMigrationOptions {
+  /** A PostgreSQL server (its maintenance database): the scratch database is created and dropped there. */
+  adminUrl: string;
+  /** Where the new migration is written. @default the kind's folder in core/db/migrations */
+  dir?: string;
+}
+
+/**
+ * Applies the kind's migrations (every file of its folder) to a scratch database, then writes the
+ * migration that takes that database to the entities: the file's name, or undefined when the
+ * two agree and nothing is written.
+ */
+export async function createMigration(kind: DatabaseKind, { adminUrl, dir }: CreateMigrationOptions): Promise<string | undefined> {
   const migrationsPath = join(root, kind);
   const scratch = mkdtempSync(join(tmpdir(), 'packline-migrations-'));
   let databaseUrl: string | undefined;
   const admin = new pg.Client({ connectionString: adminUrl });
   if (kind === 'postgresql') {
     await admin.connect();
-    const name = `packline_migrations_${process.pid}`;
+    const name = `packline_migrations_${randomBytes(6).toString('hex')}`;
     await admin.query(`create database ${name}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
@@ -24,11 +37,13 @@ async function generate(kind: DatabaseKind) {
   }
   try {
     const orm = await connectDatabase({ databaseUrl, dataDir: scratch, migrationsPath });
-    const migrator = orm.migrator;
-    await migrator.up();
-    const result = await migrator.create(migrationsPath);
-    await orm.close(true);
-    console.log(result.fileName ? `${kind}: wrote ${result.fileName}` : `${kind}: schema is up to date`);
+    try {
+      await migrate(orm);
+      const result = await orm.migrator.create(dir ?? migrationsPath);
+      return result.fileName || undefined;
+    } finally {
+      await orm.close(true);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     if (databaseUrl) {
@@ -36,7 +51,6 @@ async function generate(kind: DatabaseKind) {
       await admin.end();
     }
   }
-  writeIndex(kind, migrationsPath);
 }
 
 function writeIndex(kind: DatabaseKind, dir: string) {
@@ -58,5 +72,11 @@ function writeIndex(kind: DatabaseKind, dir: string) {
   writeFileSync(join(dir, 'index.ts'), lines.join('\n'));
 }
 
-await generate('sqlite');
-await generate('postgresql');
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const adminUrl = process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  for (const kind of ['sqlite', 'postgresql'] as const) {
+    const fileName = await createMigration(kind, { adminUrl });
+    console.log(fileName ? `${kind}: wrote ${fileName}` : `${kind}: schema is up to date`);
+    writeIndex(kind, join(root, kind));
+  }
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/support/database.ts';
 import { AssistantClientEntity } from '../entities/index.ts';
-import { connectDatabase, databaseKind, type Database } from './orm.ts';
+import { connectDatabase, databaseKind, type Database, migrate } from './orm.ts';
 
 // The migration that gives registered applications their last use, on the database of this run
 // (SQLite, or PostgreSQL with DATABASE_URL): applications members already approved count as used,
@@ -27,9 +27,8 @@ describe('the last-use migration of registered applications', () => {
   });
 
   it('marks applications with a grant as used at their latest grant, and leaves the others unused', async () => {
-    const migrator = orm.migrator;
     const postgres = databaseKind({ databaseUrl: process.env.DATABASE_URL }) === 'postgresql';
-    await migrator.up({ to: postgres ? 'Migration20261126141041' : 'Migration20261126141039' });
+    await migrate(orm, { to: postgres ? 'Migration20261126141041' : 'Migration20261126141039' });
     const sql = (query: string) => orm.em.getConnection().execute(query, [], 'run');
     // Instants as each database holds them: timestamptz, or milliseconds in SQLite.
     const at = (iso: string) => (postgres ? `'${iso}'` : String(Date.parse(iso)));
@@ -42,7 +41,7 @@ describe('the last-use migration of registered applications', () => {
     await sql(`insert into assistant_grants (id, member_id, client_id, scopes, credentials_epoch, created_at, last_used_at) values
       ('g_1', 'm_1', 'cli_used', '[]', 0, ${at('2026-01-03T00:00:00Z')}, null),
       ('g_2', 'm_1', 'cli_used', '[]', 0, ${at('2026-01-04T00:00:00Z')}, ${at('2026-02-01T00:00:00Z')})`);
-    await migrator.up();
+    await migrate(orm);
 
     const clients = await orm.em.fork().find(AssistantClientEntity, {}, { orderBy: { id: 'asc' } });
     expect(clients.map((c) => [c.id, c.lastUsedAt?.toISOString() ?? null])).toEqual([

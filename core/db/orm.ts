@@ -1,4 +1,4 @@
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { type MigrationInfo, MikroORM, type Options } from '@mikro-orm/core';
 import { type AbstractSqlDriver, type EntityManager, SqliteDriver } from '@mikro-orm/sql';
 import { join } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
@@ -74,6 +74,9 @@ export async function ormOptions(options: DatabaseOptions): Promise<SqlOptions> 
     extensions,
     migrations,
     discovery: { warnWhenNoEntities: true },
+    // Every foreign key since the first migration says ON UPDATE CASCADE (MikroORM 6's default;
+    // 7 leaves it out). Ids never change, so it is kept rather than rebuilding every table.
+    schemaGenerator: { defaultUpdateRule: 'cascade' as const },
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
@@ -116,9 +119,39 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Databas
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const orm = await connectDatabase(options);
-  await underStartupLock(orm, () => orm.migrator.up());
+  await underStartupLock(orm, () => migrate(orm));
   if (tracingOn) traceOrmQueries(orm, databaseKind(options));
   return orm;
+}
+
+/**
+ * Applies the pending migrations (up to and including `to`, when given) in one transaction. On
+ * SQLite, foreign keys are off while it runs and `pragma foreign_key_check` must find nothing
+ * before it commits: SQLite's own procedure for rebuilding a table, the only way it changes a
+ * foreign key. With them on, dropping a table deletes its rows first, and that runs its children's
+ * ON DELETE actions (a cascade would empty them); and the pragma does nothing inside a transaction,
+ * so a migration cannot turn them off itself.
+ */
+export async function migrate(orm: Database, options: { to?: string } = {}): Promise<MigrationInfo[]> {
+  if (!(orm.config.get('driverOptions') instanceof LibsqlDialect)) return orm.migrator.up(options);
+  // Also creates the migrations table, which must happen before the transaction below holds the
+  // process's one SQLite connection.
+  if ((await orm.migrator.getPending()).length === 0) return [];
+  const connection = orm.em.getConnection();
+  await connection.execute('pragma foreign_keys = off', [], 'run');
+  try {
+    return await connection.transactional(async (transaction) => {
+      const applied = await orm.migrator.up({ ...options, transaction });
+      const broken = await connection.execute<{ table: string; parent: string }[]>('pragma foreign_key_check', [], 'all', transaction);
+      if (broken.length > 0) {
+        const pairs = [...new Set(broken.map((row) => `${row.table} → ${row.parent}`))].join(', ');
+        throw new Error(`The migrations leave rows without the row they refer to (${pairs}); nothing was applied`);
+      }
+      return applied;
+    });
+  } finally {
+    await connection.execute('pragma foreign_keys = on', [], 'run');
+  }
 }
 
 /**
@@ -167,7 +200,7 @@ export async function underStartupLock<T>(orm: Database, work: () => Promise<T>)
 export async function migrateDatabase(options: DatabaseOptions): Promise<{ applied: string[]; total: number }> {
   const orm = await connectDatabase(options);
   try {
-    const applied = await underStartupLock(orm, () => orm.migrator.up());
+    const applied = await underStartupLock(orm, () => migrate(orm));
     const executed = await orm.migrator.getExecuted();
     return { applied: applied.map((m) => m.name), total: executed.length };
   } finally {

@@ -9,7 +9,7 @@ export const ApiKeyEntity = defineEntity({
   tableName: 'api_keys',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     name: p.string().length(100),
     /** First characters of the key, shown in lists so a person can tell keys apart. */
     prefix: p.string().length(20),

@@ -7,7 +7,7 @@ export const EsignConnectionEntity = defineEntity({
   tableName: 'esign_connections',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     provider: p.string().length(60),
     secretSealed: p.text(),
     createdAt: p.datetime(),

@@ -9,7 +9,7 @@ export const EventEntity = defineEntity({
   tableName: 'events',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    host: p.manyToOne(OrganizationEntity),
+    host: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     title: p.string().length(200),
     description: p.text().default(''),
     startsAt: p.datetime(),

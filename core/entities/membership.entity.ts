@@ -9,8 +9,8 @@ export const MembershipEntity = defineEntity({
   name: 'Membership',
   tableName: 'memberships',
   properties: (p) => ({
-    member: p.manyToOne(MemberEntity).primary(),
-    organization: p.manyToOne(OrganizationEntity).primary(),
+    member: p.manyToOne(MemberEntity).deleteRule('no action').primary(),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action').primary(),
     role: p.enum([...ROLES]),
     createdAt: p.datetime().onCreate(() => new Date()),
   }),

@@ -10,7 +10,7 @@ export const NeedEntity = defineEntity({
   tableName: 'needs',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     title: p.string().length(200),
     description: p.text().default(''),
     requiredExpertise: p.json<string[]>(),
@@ -28,7 +28,7 @@ export const NeedEntity = defineEntity({
     version: p.integer().default(0),
     publishedAt: p.datetime().nullable(),
     withdrawnAt: p.datetime().nullable(),
-    createdBy: p.manyToOne(MemberEntity).nullable(),
+    createdBy: p.manyToOne(MemberEntity).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
   }),

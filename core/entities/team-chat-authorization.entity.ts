@@ -11,7 +11,7 @@ export const TeamChatAuthorizationEntity = defineEntity({
   tableName: 'team_chat_authorizations',
   properties: (p) => ({
     stateHash: p.string().primary().length(64),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     language: p.string().length(5),
     kinds: p.json<SignalType[]>(),
     scope: p.string().length(10),

@@ -17,7 +17,7 @@ export const WebhookDestinationEntity = defineEntity({
   tableName: 'webhook_destinations',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     /** The admins' name for it, to tell destinations apart; empty for those added before names. */
     name: p.string().length(100).default(''),
     description: p.string().length(500).default(''),

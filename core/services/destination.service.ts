@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../actor.ts';
-import { DeliveryAttemptEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
+import { WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { maskUrl } from '../secret-box.ts';
@@ -90,13 +90,11 @@ export class DestinationService {
     return destinationView(await this.find(this.em, actor, id), this.deps.webhooks.box);
   }
 
-  /** Deletes the destination with its deliveries; nothing more is sent to it. */
+  /** Deletes the destination with its deliveries (the foreign keys cascade); nothing more is sent to it. */
   async delete(actor: Actor, id: string): Promise<DestinationView> {
     return this.em.transactional(async (em) => {
       const destination = await this.find(em, actor, id, true);
       const view = destinationView(destination, this.deps.webhooks.box);
-      await em.nativeDelete(DeliveryAttemptEntity, { delivery: { destination: id } });
-      await em.nativeDelete(WebhookDeliveryEntity, { destination: id });
       em.remove(destination);
       return view;
     });

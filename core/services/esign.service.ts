@@ -83,14 +83,13 @@ export class EsignService {
     return rows.map(connectionView);
   }
 
-  /** Removes the connection and its record of applied notifications; later ones are refused. */
+  /** Removes the connection and (by cascade) its record of applied notifications; later ones are refused. */
   async disconnect(actor: Actor, id: string): Promise<EsignConnectionView> {
     requireInternal(actor, 'disconnect e-signature providers');
     return this.em.transactional(async (em) => {
       const found = isPlausibleId(id) ? await em.findOne(EsignConnectionEntity, { id }) : null;
       if (!found) throw notFound('e-signature connection', id);
       const view = connectionView(found);
-      await em.nativeDelete(EsignInboundEventEntity, { connection: id });
       em.remove(found);
       return view;
     });

@@ -411,16 +411,15 @@ export const DELIVERY_SCRIPTS = {
         .offset(count - 1)
         .executeTakeFirst();
       if (!edge) continue;
-      const doomed = db
-        .selectFrom('WebhookDelivery')
-        .select('id')
+      // Their attempts go with them: the foreign key cascades.
+      await db
+        .deleteFrom('WebhookDelivery')
         .where('destination', '=', destinationId)
         .where('status', '<>', 'pending')
         .where((eb) =>
           eb.or([eb('createdAt', '<', edge.createdAt), eb.and([eb('createdAt', '=', edge.createdAt), eb('id', '<', edge.id)])]),
-        );
-      await db.deleteFrom('DeliveryAttempt').where('delivery', 'in', doomed).execute();
-      await db.deleteFrom('WebhookDelivery').where('id', 'in', doomed).execute();
+        )
+        .execute();
     }
   }),
 } satisfies Record<string, ScriptDefinition<never, unknown>>;

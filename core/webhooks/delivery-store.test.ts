@@ -116,13 +116,26 @@ describe('the delivery store', () => {
     expect(await store.pending(target, 256)).toEqual([]);
     expect(await store.destinationsWithWork()).toEqual([]);
 
+    const count = async (sql: string, params: unknown[]) =>
+      Number((await core.db.em.fork().getConnection().execute<{ n: number | string }[]>(sql, params))[0]!.n);
+    const ids = queue.map((delivery) => delivery.id);
+    const attempts = () =>
+      count(`select count(*) as n from delivery_attempts where delivery_id in (${ids.map(() => '?').join(', ')})`, ids);
+    expect(await attempts()).toBe(queue.length);
     await store.trimRetained();
     const kept = await core.services().deliveries.list(INTERNAL, { organizationId: 'store-base', destinationId: target.id }, { first: 50 });
     expect(kept.items).toHaveLength(12);
+    // The trimmed deliveries' attempts went with them.
+    expect(await attempts()).toBe(12);
     expect(kept.items.every((delivery) => delivery.status === 'succeeded' && delivery.attempts === 1)).toBe(true);
     // The newest are the ones kept (by creation; a fan-out writes its rows at one instant, and ties go by id).
     const newest = [...queue].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).slice(0, 12);
     expect(new Set(kept.items.map((delivery) => delivery.id))).toEqual(new Set(newest.map((delivery) => delivery.id)));
+
+    // Deleting the destination deletes its deliveries and their attempts.
+    await core.services().destinations.delete(INTERNAL, target.id);
+    expect(await count('select count(*) as n from webhook_deliveries where destination_id = ?', [target.id])).toBe(0);
+    expect(await attempts()).toBe(0);
   });
 
   it('leases lanes: one owner at a time, renewed by their owner, taken over once expired, given back', async () => {

@@ -243,8 +243,15 @@ describe('e-signature inbound address', () => {
     expect((await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp'), envelope_id: 'env-none' })).status).toBe(
       200,
     );
+    const applied = async () =>
+      Number(
+        (await sql<{ n: number | string }>('select count(*) as n from esign_inbound_events where connection_id = ?', [temporary.id]))[0]!.n,
+      );
+    expect(await applied()).toBe(1);
     const removed = await runJson(['esign', 'disconnect', temporary.id], stack.env);
     expect(removed).toMatchObject({ id: temporary.id, provider: 'Temporary' });
+    // Its record of applied notifications goes with it.
+    expect(await applied()).toBe(0);
     const res = await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp-2'), envelope_id: 'env-none' });
     expect(res.status).toBe(401);
     await expect(

@@ -11,9 +11,9 @@ export const QuoteEntity = defineEntity({
   tableName: 'quotes',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    need: p.manyToOne(NeedEntity),
-    pack: p.manyToOne(PackEntity).nullable(),
-    organization: p.manyToOne(OrganizationEntity),
+    need: p.manyToOne(NeedEntity).deleteRule('no action'),
+    pack: p.manyToOne(PackEntity).nullable().deleteRule('set null'),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     amountCents: p.integer(),
     currency: p.string().length(3),
     body: p.text(),
@@ -26,7 +26,7 @@ export const PactEntity = defineEntity({
   tableName: 'pacts',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     terms: p.text(),
     status: p.enum(['draft', 'sent', 'signed', 'void']),
   }),
@@ -38,8 +38,8 @@ export const PactSignatureEntity = defineEntity({
   tableName: 'pact_signatures',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pact: p.manyToOne(PactEntity),
-    member: p.manyToOne(MemberEntity),
+    pact: p.manyToOne(PactEntity).deleteRule('no action'),
+    member: p.manyToOne(MemberEntity).deleteRule('no action'),
     providerEnvelopeId: p.string().length(200),
     state: p.enum(['pending', 'signed', 'declined']),
     signedAt: p.datetime().nullable(),
@@ -51,7 +51,7 @@ export const PrivateClauseEntity = defineEntity({
   tableName: 'private_clauses',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     title: p.string().length(200),
     body: p.text(),
   }),
@@ -62,7 +62,7 @@ export const ContractTemplateEntity = defineEntity({
   tableName: 'contract_templates',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    organization: p.manyToOne(OrganizationEntity),
+    organization: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     name: p.string().length(200),
     body: p.text(),
   }),

@@ -16,7 +16,7 @@ export const RevenueSplitEntity = defineEntity({
   tableName: 'revenue_splits',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     frozen: p.boolean().default(false),
     shares: p.json<RevenueShare[]>(),
     totalCents: p.integer(),
@@ -29,7 +29,7 @@ export const CollectionEntity = defineEntity({
   tableName: 'collections',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     amountCents: p.integer(),
     currency: p.string().length(3),
     payerReference: p.string().length(200),
@@ -42,8 +42,8 @@ export const PayoutEntity = defineEntity({
   tableName: 'payouts',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
-    recipient: p.manyToOne(OrganizationEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
+    recipient: p.manyToOne(OrganizationEntity).deleteRule('no action'),
     amountCents: p.integer(),
     currency: p.string().length(3),
     status: p.enum(['scheduled', 'paid', 'confirmed']),
@@ -56,8 +56,8 @@ export const PayoutConfirmationEntity = defineEntity({
   tableName: 'payout_confirmations',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    payout: p.manyToOne(PayoutEntity),
-    confirmedBy: p.manyToOne(MemberEntity),
+    payout: p.manyToOne(PayoutEntity).deleteRule('no action'),
+    confirmedBy: p.manyToOne(MemberEntity).deleteRule('no action'),
     note: p.text(),
     confirmedAt: p.datetime(),
   }),

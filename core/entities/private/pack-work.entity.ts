@@ -9,7 +9,7 @@ export const MilestoneEntity = defineEntity({
   tableName: 'milestones',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     title: p.string().length(200),
     amountCents: p.integer(),
     dueAt: p.datetime(),
@@ -22,7 +22,7 @@ export const PackDocumentEntity = defineEntity({
   tableName: 'pack_documents',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     filename: p.string().length(255),
     storageKey: p.string().length(500),
     summary: p.text(),
@@ -34,7 +34,7 @@ export const PrivateThreadEntity = defineEntity({
   tableName: 'private_threads',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    pack: p.manyToOne(PackEntity),
+    pack: p.manyToOne(PackEntity).deleteRule('no action'),
     subject: p.string().length(200),
   }),
 });
@@ -44,8 +44,8 @@ export const ThreadMessageEntity = defineEntity({
   tableName: 'thread_messages',
   properties: (p) => ({
     id: p.string().primary().length(40),
-    thread: p.manyToOne(PrivateThreadEntity),
-    author: p.manyToOne(MemberEntity),
+    thread: p.manyToOne(PrivateThreadEntity).deleteRule('no action'),
+    author: p.manyToOne(MemberEntity).deleteRule('no action'),
     body: p.text(),
     sentAt: p.datetime(),
   }),
