@@ -49,7 +49,7 @@ export async function publishNeed(stack: Stack, organizationId: string, fields: 
 export async function deliveries(stack: Stack, organizationId: string, destinationId?: string) {
   const data = await stack.graphql(
     `query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) {
-       edges { node { id eventId type status attemptCount lastStatusCode lastError test attempts { number statusCode error responseExcerpt durationMs } } } } }`,
+       edges { node { id eventId type status attemptCount lastStatusCode lastError test attempts { number at statusCode error responseExcerpt durationMs } } } } }`,
     { org: organizationId, dst: destinationId ?? null },
   );
   return data.webhookDeliveries.edges.map((edge: { node: unknown }) => edge.node) as {
@@ -61,6 +61,13 @@ export async function deliveries(stack: Stack, organizationId: string, destinati
     lastStatusCode: number | null;
     lastError: string | null;
     test: boolean;
-    attempts: { number: number; statusCode: number | null; error: string | null; responseExcerpt: string | null; durationMs: number }[];
+    attempts: {
+      number: number;
+      at: string;
+      statusCode: number | null;
+      error: string | null;
+      responseExcerpt: string | null;
+      durationMs: number;
+    }[];
   }[];
 }
