@@ -5,7 +5,7 @@ import { DeliveryAttemptEntity, WebhookDeliveryEntity, WebhookDestinationEntity,
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { maskUrl } from '../secret-box.ts';
-import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/envelope.ts';
+import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/contract.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import {

@@ -1,10 +1,9 @@
 // The dispatcher's units of database work, by name. Each takes and returns plain data, so that a
 // runner can carry it out on another thread (see script-runners.ts). Keep this module's imports
 // light: it is loaded by the SQLite thread too.
-import type { SignalType } from '../entities/outbox-event.entity.ts';
 import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
 import type { Plan } from '../entities/organization.entity.ts';
-import type { DeliveryFormat, Language } from './envelope.ts';
+import type { DeliveryFormat, Language, SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { all, allForIds, forIds, insert, run, type Script } from '../db/scripts.ts';

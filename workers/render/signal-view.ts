@@ -1,5 +1,5 @@
 // What a chat message or a card says about one signal, before any format-specific escaping.
-import type { Language, WebhookEnvelope } from '../../core/webhooks/envelope.ts';
+import type { Language, WebhookEnvelope } from '../../core/webhooks/contract.ts';
 import { formatDateRange, formatDateTime, labelsFor, parseDate } from './i18n.ts';
 
 /** Longest title shown, in characters; longer ones end with an ellipsis. */
