@@ -4,7 +4,18 @@
 import { mentionsAmount } from './webhooks/amount-detector.ts';
 import type { Event, Need, NeedState, Organization, Plan } from './entities/index.ts';
 import type { SignalType } from './webhooks/contract.ts';
-import { component, flag, instant, isTrue, link, resourceId, signalData, text, texts, type AnySignalData } from './webhooks/signal-data.ts';
+import {
+  component,
+  flag,
+  heading,
+  instant,
+  isTrue,
+  link,
+  resourceId,
+  signalData,
+  texts,
+  type AnySignalData,
+} from './webhooks/signal-data.ts';
 
 export interface Links {
   /** Base address of the service, without a trailing slash. */
@@ -272,7 +283,7 @@ export const NEED_SIGNAL_DATA = signalData<NeedRecord>()({
   description: 'The public summary of a need. Read `GET /opportunities/{id}` for the whole opportunity.',
   fields: {
     id: { from: 'id', type: resourceId, description: 'Identifier of the need.', example: NEED_ID },
-    title: { from: 'title', type: text, example: 'Data engineer for a river survey' },
+    title: { from: 'title', type: heading, example: 'Data engineer for a river survey' },
     required_expertise: { from: 'requiredExpertise', type: texts, example: ['sql', 'python'] },
     remote_allowed: { from: 'remoteAllowed', type: flag, example: true },
     url: {
@@ -303,7 +314,7 @@ export const EVENT_SIGNAL_DATA = signalData<EventRecord>()({
   },
   fields: {
     id: { from: 'id', type: resourceId, description: 'Identifier of the event.', example: EVENT_ID },
-    title: { from: 'title', type: text, example: 'Open day' },
+    title: { from: 'title', type: heading, example: 'Open day' },
     starts_at: { from: 'startsAt', type: instant, example: '2027-03-01T09:00:00.000Z' },
     ends_at: { from: 'endsAt', type: instant, example: '2027-03-01T17:00:00.000Z' },
     place: {

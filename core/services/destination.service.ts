@@ -233,7 +233,7 @@ export function testEnvelope(destination: WebhookDestination, now: Date, base: s
     id: resourceId,
     link: `${base}/api/v1/docs#webhooks`,
     instant: now.toISOString(),
-    text: 'Packline test signal',
+    heading: 'Packline test signal',
   }) as Record<string, unknown>;
   return {
     id: `evt-${type}-${resourceId}-v1`,

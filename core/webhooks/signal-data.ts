@@ -10,7 +10,7 @@ import type { Links } from '../visibility.ts';
 export type JsonSchema = Record<string, unknown>;
 
 /** What a test signal puts in place of a field's example, by the field's role. */
-export type SampleRole = 'id' | 'link' | 'instant' | 'text';
+export type SampleRole = 'id' | 'link' | 'instant' | 'heading';
 
 /** A value type: its JSON schema and how a record's value `V` becomes JSON `J`. */
 export interface ValueType<V, J> {
@@ -25,7 +25,9 @@ export const resourceId: ValueType<string, string> = {
   role: 'id',
   json: same,
 };
-export const text: ValueType<string, string> = { schema: { type: 'string' }, role: 'text', json: same };
+export const text: ValueType<string, string> = { schema: { type: 'string' }, json: same };
+/** A text that names the resource (a title): a test signal says so in it. */
+export const heading: ValueType<string, string> = { ...text, role: 'heading' };
 export const texts: ValueType<readonly string[], string[]> = {
   schema: { type: 'array', items: { type: 'string' } },
   json: (value) => [...value],
