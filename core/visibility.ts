@@ -11,8 +11,10 @@ import {
   instant,
   isTrue,
   link,
+  nullable,
   resourceId,
   signalData,
+  text,
   texts,
   type AnySignalData,
 } from './webhooks/signal-data.ts';
@@ -65,6 +67,7 @@ export interface NeedView {
   publishedAt: Date | null;
   updatedAt: Date;
   deadline: Date | null;
+  workLanguage: string | null;
   admin: { state: NeedState; discreet: boolean; demo: boolean; version: number; withdrawnAt: Date | null };
 }
 
@@ -114,6 +117,7 @@ export const NEED_RECORD = [
   'region',
   'country',
   'deadline',
+  'workLanguage',
   'state',
   'discreet',
   'demo',
@@ -240,6 +244,7 @@ export function needView(need: NeedRecord, links: Links, organizationName?: stri
     publishedAt: need.publishedAt ?? null,
     updatedAt: need.updatedAt,
     deadline: need.deadline ?? null,
+    workLanguage: need.workLanguage ?? null,
     admin: {
       state: need.state,
       discreet: need.discreet,
@@ -286,6 +291,7 @@ export const NEED_SIGNAL_DATA = signalData<NeedRecord>()({
     title: { from: 'title', type: heading, example: 'Data engineer for a river survey' },
     required_expertise: { from: 'requiredExpertise', type: texts, example: ['sql', 'python'] },
     remote_allowed: { from: 'remoteAllowed', type: flag, example: true },
+    work_language: { from: 'workLanguage', type: nullable(text), description: 'BCP 47 tag.', example: 'fr' },
     url: {
       value: (need, links) => needUrl(need.id, links),
       type: link,
