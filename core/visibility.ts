@@ -11,10 +11,8 @@ import {
   instant,
   isTrue,
   link,
-  nullable,
   resourceId,
   signalData,
-  text,
   texts,
   type AnySignalData,
 } from './webhooks/signal-data.ts';
@@ -67,7 +65,6 @@ export interface NeedView {
   publishedAt: Date | null;
   updatedAt: Date;
   deadline: Date | null;
-  workLanguage: string | null;
   admin: { state: NeedState; discreet: boolean; demo: boolean; version: number; withdrawnAt: Date | null };
 }
 
@@ -117,7 +114,6 @@ export const NEED_RECORD = [
   'region',
   'country',
   'deadline',
-  'workLanguage',
   'state',
   'discreet',
   'demo',
@@ -244,7 +240,6 @@ export function needView(need: NeedRecord, links: Links, organizationName?: stri
     publishedAt: need.publishedAt ?? null,
     updatedAt: need.updatedAt,
     deadline: need.deadline ?? null,
-    workLanguage: need.workLanguage ?? null,
     admin: {
       state: need.state,
       discreet: need.discreet,
@@ -291,7 +286,6 @@ export const NEED_SIGNAL_DATA = signalData<NeedRecord>()({
     title: { from: 'title', type: heading, example: 'Data engineer for a river survey' },
     required_expertise: { from: 'requiredExpertise', type: texts, example: ['sql', 'python'] },
     remote_allowed: { from: 'remoteAllowed', type: flag, example: true },
-    work_language: { from: 'workLanguage', type: nullable(text), description: 'BCP 47 tag.', example: 'fr' },
     url: {
       value: (need, links) => needUrl(need.id, links),
       type: link,

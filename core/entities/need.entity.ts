@@ -19,8 +19,6 @@ export const NeedEntity = defineEntity({
     region: p.string().length(120).nullable(),
     country: p.string().length(2).nullable(),
     deadline: p.datetime().nullable(),
-    /** The language the work is done in (BCP 47 tag). */
-    workLanguage: p.string().length(40).nullable(),
     state: p.enum([...NEED_STATES]),
     /** Readable by id and in lists, never pushed by webhook. */
     discreet: p.boolean().default(false),

@@ -881,8 +881,6 @@ export type Opportunity = {
   title: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
   url: Scalars['String']['output'];
-  /** BCP 47 tag. */
-  workLanguage: Maybe<Scalars['String']['output']>;
 };
 
 export type OpportunityConnection = {

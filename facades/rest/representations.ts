@@ -89,7 +89,6 @@ export const opportunity = representation<Schema.Opportunity>()(
     published_at: { from: 'publishedAt', schema: alwaysPresent(dateTime()) },
     updated_at: { from: 'updatedAt', schema: dateTime() },
     deadline: { from: 'deadline', schema: nullableDateTime() },
-    work_language: { from: 'workLanguage', schema: nullableString({ description: 'BCP 47 tag.', examples: ['fr'] }) },
   },
   { component: 'Opportunity' },
 );

@@ -33,7 +33,6 @@ export const OpportunityRef = builder.objectRef<NeedView>('Opportunity').impleme
     publishedAt: t.expose('publishedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     deadline: t.expose('deadline', { type: 'DateTime', nullable: true }),
-    workLanguage: t.exposeString('workLanguage', { nullable: true, description: 'BCP 47 tag.' }),
     admin: t.field({ type: NeedAdminRef, authScopes: { internal: true }, resolve: (n) => n.admin }),
   }),
 });
