@@ -308,6 +308,7 @@ export const NEED_WITHDRAWN_DATA = signalData<NeedRecord>()({
 export const EVENT_SIGNAL_DATA = signalData<EventRecord>()({
   component: 'EventSignalData',
   description: 'The public summary of an event, in person or online. Read `GET /events/{id}` for the whole event.',
+  // Examples and test signals take the first variant: online, so a test signal shows no made-up place.
   variants: {
     OnlineEventData: { title: 'Online', when: (event) => event.online },
     InPersonEventData: { title: 'In person', when: (event) => !event.online },
