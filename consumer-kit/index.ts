@@ -9,3 +9,11 @@ export {
   type WebhookVerificationReason,
   type WebhookEnvelope,
 } from './verify-webhook.ts';
+export type {
+  SignalEnvelope,
+  SignalDataOf,
+  NeedSignalData,
+  NeedWithdrawnData,
+  EventSignalData,
+  EventCancelledData,
+} from '../core/webhooks/signal-types.ts';

@@ -5,7 +5,7 @@
 // keyed with the UTF-8 bytes of the whole `whsec_…` string; two `v1=` entries during a rotation.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { WebhookEnvelope } from '../core/webhooks/envelope.ts';
+import type { WebhookEnvelope } from '../core/webhooks/contract.ts';
 
 export type { WebhookEnvelope };
 

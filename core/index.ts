@@ -11,7 +11,9 @@ export { bulkSeed, BULK_SEED_LIMIT, type BulkSeedOptions, type BulkSeedProgress,
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';
 export { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from './entities/index.ts';
-export { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from './webhooks/envelope.ts';
+export { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from './webhooks/contract.ts';
+export { EVENT_SIGNAL_DATA, SIGNAL_DATA } from './visibility.ts';
+export { instant, type AnyField, type AnySignalData, type JsonSchema } from './webhooks/signal-data.ts';
 export { ROTATION_OVERLAP_MS } from './services/destination.service.ts';
 export { DRAFT_REVIEW_PATH, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type MemberAccessPolicy } from './services/member-access-policy.ts';
 export type { AccessTokenCheck, AuthenticatedAssistant } from './services/member-authenticator.ts';

@@ -3,6 +3,19 @@
 // not copied here (private objects, internal host fields, billing data) cannot leak.
 import { mentionsAmount } from './webhooks/amount-detector.ts';
 import type { Event, Need, NeedState, Organization, Plan } from './entities/index.ts';
+import type { SignalType } from './webhooks/contract.ts';
+import {
+  component,
+  flag,
+  heading,
+  instant,
+  isTrue,
+  link,
+  resourceId,
+  signalData,
+  texts,
+  type AnySignalData,
+} from './webhooks/signal-data.ts';
 
 export interface Links {
   /** Base address of the service, without a trailing slash. */
@@ -259,29 +272,92 @@ export function eventView(event: EventRecord, links: Links, hostName?: string | 
 export const needUrl = (id: string, links: Links) => `${links.publicBaseUrl}/opportunities/${encodeURIComponent(id)}`;
 export const eventUrl = (id: string, links: Links) => `${links.publicBaseUrl}/events/${encodeURIComponent(id)}`;
 
-/** Webhook `data` of a need signal (DESIGN §4). */
-export function needSignalData(need: Need, links: Links, withdrawn: boolean): Record<string, unknown> {
-  if (withdrawn) return { id: need.id, withdrawn_at: (need.withdrawnAt ?? new Date()).toISOString(), url: needUrl(need.id, links) };
-  return {
-    id: need.id,
-    title: need.title,
-    required_expertise: [...need.requiredExpertise],
-    remote_allowed: need.remoteAllowed,
-    url: needUrl(need.id, links),
-  };
-}
+// The `data` of each kind of webhook signal (DESIGN §4), declared once (core/webhooks/signal-data.ts):
+// the builder, the types, the OpenAPI schemas and examples, the guide and the test signal follow.
+const EXAMPLE_LINKS: Links = { publicBaseUrl: 'https://packline.example' };
+const NEED_ID = 'n_3kq8w2m1x9p4za';
+const EVENT_ID = 'ev_7fz2k1m0q8r3ta';
 
-/** Webhook `data` of an event signal (DESIGN §4). */
-export function eventSignalData(event: Event, links: Links): Record<string, unknown> {
-  if (event.status === 'cancelled') {
-    return { id: event.id, cancelled_at: (event.cancelledAt ?? new Date()).toISOString(), url: eventUrl(event.id, links) };
-  }
-  return {
-    id: event.id,
-    title: event.title,
-    starts_at: event.startsAt.toISOString(),
-    ends_at: event.endsAt.toISOString(),
-    ...(event.online ? { online: true } : { place: place(event) }),
-    url: eventUrl(event.id, links),
-  };
-}
+export const NEED_SIGNAL_DATA = signalData<NeedRecord>()({
+  component: 'NeedSignalData',
+  description: 'The public summary of a need. Read `GET /opportunities/{id}` for the whole opportunity.',
+  fields: {
+    id: { from: 'id', type: resourceId, description: 'Identifier of the need.', example: NEED_ID },
+    title: { from: 'title', type: heading, example: 'Data engineer for a river survey' },
+    required_expertise: { from: 'requiredExpertise', type: texts, example: ['sql', 'python'] },
+    remote_allowed: { from: 'remoteAllowed', type: flag, example: true },
+    url: {
+      value: (need, links) => needUrl(need.id, links),
+      type: link,
+      description: 'Public page of the opportunity.',
+      example: needUrl(NEED_ID, EXAMPLE_LINKS),
+    },
+  },
+});
+
+export const NEED_WITHDRAWN_DATA = signalData<NeedRecord>()({
+  component: 'NeedWithdrawnData',
+  description: 'Only the identifier, the date and a link: the need is no longer public.',
+  fields: {
+    id: NEED_SIGNAL_DATA.fields.id,
+    withdrawn_at: { value: (need) => need.withdrawnAt ?? new Date(), type: instant, example: '2026-11-22T10:00:00.000Z' },
+    url: { ...NEED_SIGNAL_DATA.fields.url, description: 'Public page of the opportunity (now answering 404).' },
+  },
+});
+
+export const EVENT_SIGNAL_DATA = signalData<EventRecord>()({
+  component: 'EventSignalData',
+  description: 'The public summary of an event, in person or online. Read `GET /events/{id}` for the whole event.',
+  // Examples and test signals take the first variant: online, so a test signal shows no made-up place.
+  variants: {
+    OnlineEventData: { title: 'Online', when: (event) => event.online },
+    InPersonEventData: { title: 'In person', when: (event) => !event.online },
+  },
+  fields: {
+    id: { from: 'id', type: resourceId, description: 'Identifier of the event.', example: EVENT_ID },
+    title: { from: 'title', type: heading, example: 'Open day' },
+    starts_at: { from: 'startsAt', type: instant, example: '2027-03-01T09:00:00.000Z' },
+    ends_at: { from: 'endsAt', type: instant, example: '2027-03-01T17:00:00.000Z' },
+    place: {
+      value: place,
+      type: component<Place>('Place'),
+      only: 'InPersonEventData',
+      example: { city: 'Lyon', region: null, country: 'FR' },
+    },
+    online: { value: () => true as const, type: isTrue, only: 'OnlineEventData', example: true },
+    url: {
+      value: (event, links) => eventUrl(event.id, links),
+      type: link,
+      description: 'Public page of the event.',
+      example: eventUrl(EVENT_ID, EXAMPLE_LINKS),
+    },
+  },
+});
+
+export const EVENT_CANCELLED_DATA = signalData<EventRecord>()({
+  component: 'EventCancelledData',
+  description: 'Only the identifier, the date and a link: the event is cancelled.',
+  fields: {
+    id: EVENT_SIGNAL_DATA.fields.id,
+    cancelled_at: { value: (event) => event.cancelledAt ?? new Date(), type: instant, example: '2026-11-20T08:15:00.000Z' },
+    url: { ...EVENT_SIGNAL_DATA.fields.url, description: 'Public page of the event (now answering 404).' },
+  },
+});
+
+/** Each kind's data declaration. */
+export const SIGNAL_DATA = {
+  'need.created': NEED_SIGNAL_DATA,
+  'need.updated': NEED_SIGNAL_DATA,
+  'need.withdrawn': NEED_WITHDRAWN_DATA,
+  'event.created': EVENT_SIGNAL_DATA,
+  'event.updated': EVENT_SIGNAL_DATA,
+  'event.cancelled': EVENT_CANCELLED_DATA,
+} as const satisfies Record<SignalType, AnySignalData>;
+
+/** Webhook `data` of a need signal. */
+export const needSignalData = (need: NeedRecord, links: Links, withdrawn: boolean) =>
+  withdrawn ? NEED_WITHDRAWN_DATA.data(need, links) : NEED_SIGNAL_DATA.data(need, links);
+
+/** Webhook `data` of an event signal. */
+export const eventSignalData = (event: EventRecord, links: Links) =>
+  event.status === 'cancelled' ? EVENT_CANCELLED_DATA.data(event, links) : EVENT_SIGNAL_DATA.data(event, links);

@@ -1,6 +1,7 @@
 // The Piscina task module: pure functions over plain data (structured-clone in, structured-clone out).
 // Loaded by the pool's worker threads (Node strips the types) and called directly on the main thread.
-import type { DeliveryJob, PreparedDelivery, WebhookEnvelope } from '../core/webhooks/envelope.ts';
+import type { WebhookEnvelope } from '../core/webhooks/contract.ts';
+import type { DeliveryJob, PreparedDelivery } from '../core/webhooks/envelope.ts';
 import { renderSuiteCard } from './render/suite-card.ts';
 import { renderTeamChat } from './render/team-chat.ts';
 import { signatureHeaders } from './signing.ts';

@@ -4,7 +4,8 @@ export { MembershipEntity, ROLES, type Membership, type Role } from './membershi
 export { NeedEntity, NEED_STATES, type Need, type NeedState } from './need.entity.ts';
 export { EventEntity, EVENT_STATUSES, type Event, type EventStatus } from './event.entity.ts';
 export { ApiKeyEntity, API_SCOPES, type ApiKey, type ApiScope } from './api-key.entity.ts';
-export { OutboxEventEntity, SIGNAL_TYPES, type OutboxEvent, type SignalType } from './outbox-event.entity.ts';
+export { OutboxEventEntity, type OutboxEvent } from './outbox-event.entity.ts';
+export { SIGNAL_TYPES, type SignalType } from '../webhooks/contract.ts';
 export { ChangeEpochEntity } from './change-epoch.entity.ts';
 export { ChangeEntity, type Change } from './change.entity.ts';
 export {

@@ -1,14 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-
-export const SIGNAL_TYPES = [
-  'need.created',
-  'need.updated',
-  'need.withdrawn',
-  'event.created',
-  'event.updated',
-  'event.cancelled',
-] as const;
-export type SignalType = (typeof SIGNAL_TYPES)[number];
+import { SIGNAL_TYPES } from '../webhooks/contract.ts';
 
 /**
  * One public lifecycle change, written in the same transaction as the change itself.

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { SignalType } from './outbox-event.entity.ts';
+import type { SignalType } from '../webhooks/contract.ts';
 import { OrganizationEntity } from './organization.entity.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { WebhookEnvelope } from '../webhooks/envelope.ts';
+import type { WebhookEnvelope } from '../webhooks/contract.ts';
 import { WebhookDestinationEntity } from './webhook-destination.entity.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -1,6 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { DELIVERY_FORMATS, LANGUAGES } from '../webhooks/envelope.ts';
-import type { SignalType } from './outbox-event.entity.ts';
+import { DELIVERY_FORMATS, LANGUAGES, type SignalType } from '../webhooks/contract.ts';
 import { OrganizationEntity } from './organization.entity.ts';
 
 export const DESTINATION_SCOPES = ['platform', 'own'] as const;

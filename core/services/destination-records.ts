@@ -12,7 +12,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { maskUrl } from '../secret-box.ts';
-import { LANGUAGES, type DeliveryFormat, type Language } from '../webhooks/envelope.ts';
+import { LANGUAGES, type DeliveryFormat, type Language } from '../webhooks/contract.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { destinationView, secretContext, urlContext, type DestinationView } from '../webhooks/views.ts';
 import type { ServiceDeps } from './service-deps.ts';

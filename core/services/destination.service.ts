@@ -5,7 +5,9 @@ import { WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestinatio
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { maskUrl } from '../secret-box.ts';
-import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/envelope.ts';
+import { SIGNAL_DATA } from '../visibility.ts';
+import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/contract.ts';
+import type { AnySignalData } from '../webhooks/signal-data.ts';
 import { newSigningSecret } from '../webhooks/signing-secret.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import {
@@ -221,17 +223,16 @@ export class DestinationService {
 }
 
 /** A sample of the destination's first kind, marked as a test by its resource id. */
-function testEnvelope(destination: WebhookDestination, now: Date, base: string): WebhookEnvelope {
+export function testEnvelope(destination: WebhookDestination, now: Date, base: string): WebhookEnvelope {
   const type = destination.kinds[0] ?? 'need.created';
   const resourceId = `test_${randomBytes(6).toString('hex')}`;
-  const url = `${base}/api/v1/docs#webhooks`;
-  const data: Record<string, unknown> = type.startsWith('need.')
-    ? type === 'need.withdrawn'
-      ? { id: resourceId, withdrawn_at: now.toISOString(), url }
-      : { id: resourceId, title: 'Packline test signal', required_expertise: ['webhooks'], remote_allowed: true, url }
-    : type === 'event.cancelled'
-      ? { id: resourceId, cancelled_at: now.toISOString(), url }
-      : { id: resourceId, title: 'Packline test signal', starts_at: now.toISOString(), ends_at: now.toISOString(), online: true, url };
+  // The declared examples, with this signal's own identity, link and time.
+  const data = (SIGNAL_DATA[type] as AnySignalData).sample({
+    id: resourceId,
+    link: `${base}/api/v1/docs#webhooks`,
+    instant: now.toISOString(),
+    heading: 'Packline test signal',
+  }) as Record<string, unknown>;
   return {
     id: `evt-${type}-${resourceId}-v1`,
     type,

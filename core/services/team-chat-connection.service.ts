@@ -4,7 +4,7 @@ import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, TeamChatAuthorizationEntity, type DestinationScope } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { randomString } from '../ids.ts';
-import type { Language } from '../webhooks/envelope.ts';
+import type { Language } from '../webhooks/contract.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import type { DestinationView } from '../webhooks/views.ts';
 import { checkSettings, insertDestination, requireRoom, type DestinationSettings } from './destination-records.ts';

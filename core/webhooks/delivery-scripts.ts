@@ -2,10 +2,9 @@
 // runner can carry it out on another thread (see script-runners.ts). Keep this module's imports
 // light: it is loaded by the SQLite thread too.
 import { sql } from 'kysely';
-import type { SignalType } from '../entities/outbox-event.entity.ts';
 import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
 import type { Plan } from '../entities/organization.entity.ts';
-import type { DeliveryFormat, Language } from './envelope.ts';
+import type { DeliveryFormat, Language, SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { chunked, read, write, type ScriptDefinition } from '../db/scripts.ts';

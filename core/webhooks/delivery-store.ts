@@ -4,7 +4,7 @@ import { PLAN_ALLOWANCES } from '../plans.ts';
 import type { SecretBox } from '../secret-box.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import type { SignalRow, TargetSettings } from './delivery-scripts.ts';
-import type { WebhookEnvelope } from './envelope.ts';
+import type { WebhookEnvelope } from './contract.ts';
 import type { ScriptRunner } from './script-runners.ts';
 import { secretContext, urlContext } from './views.ts';
 

@@ -1,16 +1,20 @@
-import { ROTATION_OVERLAP_MS, SIGNAL_TYPES } from '../../core/index.ts';
+import { ROTATION_OVERLAP_MS, SIGNAL_DATA, SIGNAL_TYPES, type AnyField, type AnySignalData } from '../../core/index.ts';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../consumer-kit/index.ts';
 import { SIGNAL_KINDS, TIMEOUT, retrySchedule } from './openapi-webhooks.ts';
 
 // The webhook guide of the reference (markdown in `info.description`): how to verify, deduplicate
 // and order deliveries. Numbers come from the code that enforces them.
 
-const DATA: Record<string, string> = {
-  NeedSignalData: '`id`, `title`, `required_expertise`, `remote_allowed`, `url`',
-  NeedWithdrawnData: '`id`, `withdrawn_at`, `url`',
-  EventSignalData: '`id`, `title`, `starts_at`, `ends_at`, `place` or `online: true`, `url`',
-  EventCancelledData: '`id`, `cancelled_at`, `url`',
-};
+/** A kind's `data` fields, in order; a variant's own fields joined by "or": `` `place` or `online: true` ``. */
+function dataFields(declaration: AnySignalData): string {
+  const names = (Object.entries(declaration.fields) as [string, AnyField][]).map(([name, field]) => ({
+    text: field.type.schema.const === undefined ? `\`${name}\`` : `\`${name}: ${JSON.stringify(field.type.schema.const)}\``,
+    only: field.only,
+  }));
+  return names
+    .map(({ text, only }, i) => (only !== undefined && names[i - 1]?.only !== undefined ? ` or ${text}` : `${i === 0 ? '' : ', '}${text}`))
+    .join('');
+}
 
 const NODE_EXAMPLE = [
   '```js',
@@ -59,7 +63,7 @@ const RAW_RECIPE = [
 
 /** The `## Webhooks` part of `info.description`. */
 export function webhooksGuide(): string {
-  const kinds = SIGNAL_TYPES.map((kind) => `| \`${kind}\` | ${SIGNAL_KINDS[kind].sentWhen} | ${DATA[SIGNAL_KINDS[kind].data]} |`);
+  const kinds = SIGNAL_TYPES.map((kind) => `| \`${kind}\` | ${SIGNAL_KINDS[kind].sentWhen} | ${dataFields(SIGNAL_DATA[kind])} |`);
   const overlapHours = ROTATION_OVERLAP_MS / 3_600_000;
   return [
     '## Webhooks',

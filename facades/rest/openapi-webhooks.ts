@@ -1,4 +1,14 @@
-import { DEFAULT_RETRY_SCHEDULE, MAX_ID_LENGTH, SIGNAL_TYPES, type SignalType } from '../../core/index.ts';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  type EVENT_SIGNAL_DATA,
+  instant,
+  SIGNAL_DATA,
+  SIGNAL_TYPES,
+  type AnyField,
+  type AnySignalData,
+  type JsonSchema,
+  type SignalType,
+} from '../../core/index.ts';
 import { DELIVERY_TIMEOUT_MS } from '../../workers/send.ts';
 import { USER_AGENT } from '../../workers/tasks.ts';
 import { nullable, ref } from './openapi-schemas.ts';
@@ -7,79 +17,34 @@ import { nullable, ref } from './openapi-schemas.ts';
 // per signal kind the outbox records, with the envelope the dispatcher posts and the headers
 // `workers/tasks.ts` and `workers/signing.ts` put on it.
 
-type DataSchema = 'NeedSignalData' | 'NeedWithdrawnData' | 'EventSignalData' | 'EventCancelledData';
-
 interface KindDoc {
   summary: string;
   sentWhen: string;
-  data: DataSchema;
-  example: Record<string, unknown>;
+  /** The variant of the data its example shows, when the data has variants. */
+  exampleVariant?: string;
 }
-
-const NEED = 'n_3kq8w2m1x9p4za';
-const EVENT = 'ev_7fz2k1m0q8r3ta';
-const needExample = {
-  id: NEED,
-  title: 'Data engineer for a river survey',
-  required_expertise: ['sql', 'python'],
-  remote_allowed: true,
-  url: `https://packline.example/opportunities/${NEED}`,
-};
-const eventExample = {
-  id: EVENT,
-  title: 'Open day',
-  starts_at: '2027-03-01T09:00:00.000Z',
-  ends_at: '2027-03-01T17:00:00.000Z',
-  place: { city: 'Lyon', region: null, country: 'FR' },
-  url: `https://packline.example/events/${EVENT}`,
-};
 
 /** What each kind means; a kind added to `SIGNAL_TYPES` does not compile until it is described here. */
 export const SIGNAL_KINDS: Record<SignalType, KindDoc> = {
-  'need.created': {
-    summary: 'A public need was published',
-    sentWhen: 'a public need is published',
-    data: 'NeedSignalData',
-    example: needExample,
-  },
-  'need.updated': {
-    summary: 'A public need changed',
-    sentWhen: 'its public content or criteria change',
-    data: 'NeedSignalData',
-    example: { ...needExample, title: 'Data engineer for a river survey (Lyon)' },
-  },
-  'need.withdrawn': {
-    summary: 'A need is no longer public',
-    sentWhen: 'it is withdrawn or made private',
-    data: 'NeedWithdrawnData',
-    example: { id: NEED, withdrawn_at: '2026-11-22T10:00:00.000Z', url: needExample.url },
-  },
+  'need.created': { summary: 'A public need was published', sentWhen: 'a public need is published' },
+  'need.updated': { summary: 'A public need changed', sentWhen: 'its public content or criteria change' },
+  'need.withdrawn': { summary: 'A need is no longer public', sentWhen: 'it is withdrawn or made private' },
   'event.created': {
     summary: 'A public event was created',
     sentWhen: 'a public event is created',
-    data: 'EventSignalData',
-    example: eventExample,
+    exampleVariant: 'InPersonEventData' satisfies keyof NonNullable<typeof EVENT_SIGNAL_DATA.variants>,
   },
   'event.updated': {
     summary: 'A public event changed',
     sentWhen: 'its dates, place or public content change',
-    data: 'EventSignalData',
-    example: {
-      id: EVENT,
-      title: 'Open day',
-      starts_at: eventExample.starts_at,
-      ends_at: eventExample.ends_at,
-      online: true,
-      url: eventExample.url,
-    },
+    exampleVariant: 'OnlineEventData' satisfies keyof NonNullable<typeof EVENT_SIGNAL_DATA.variants>,
   },
-  'event.cancelled': {
-    summary: 'A public event was cancelled',
-    sentWhen: 'it is cancelled',
-    data: 'EventCancelledData',
-    example: { id: EVENT, cancelled_at: '2026-11-20T08:15:00.000Z', url: eventExample.url },
-  },
+  'event.cancelled': { summary: 'A public event was cancelled', sentWhen: 'it is cancelled' },
 };
+
+/** The `data` example of a kind's envelope. */
+export const signalExample = (kind: SignalType) =>
+  (SIGNAL_DATA[kind] as AnySignalData).example(SIGNAL_KINDS[kind].exampleVariant) as { id: string } & Record<string, unknown>;
 
 /** The receiver's time to answer, as prose. */
 export const TIMEOUT = `${DELIVERY_TIMEOUT_MS / 1000} s`;
@@ -105,81 +70,43 @@ export const signalSchemaName = (kind: SignalType) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('')}Signal`;
 
-const resourceId = (what: string, example: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: MAX_ID_LENGTH,
-  description: `Identifier of the ${what}.`,
-  examples: [example],
-});
-const isoMillis = {
-  type: 'string',
-  format: 'date-time',
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
-  examples: ['2026-11-22T10:00:00.000Z'],
-};
-const link = (what: string) => ({ type: 'string', format: 'uri', description: `Public page of the ${what}.` });
+const isoMillis = { ...instant.schema, examples: ['2026-11-22T10:00:00.000Z'] };
 /** `evt-<kind>-<resource id>-v<version>`. */
 const eventIdPattern = (kind?: SignalType) => `^evt-${kind ? kind.replace('.', '\\.') : '[a-z]+\\.[a-z]+'}-.+-v[1-9][0-9]*$`;
 const eventIdOf = (kind: SignalType, id: string, version: number) => `evt-${kind}-${id}-v${version}`;
 
 /** Schemas of the envelopes and their `data`, merged into `components.schemas`. */
 export function webhookSchemas() {
+  const declarations = [...new Set(Object.values(SIGNAL_DATA))] as AnySignalData[];
   const envelopes = Object.fromEntries(SIGNAL_TYPES.map((kind) => [signalSchemaName(kind), envelopeSchema(kind)]));
+  return { ...Object.assign({}, ...declarations.map(dataSchemas)), ...envelopes };
+}
+
+/** A declaration's schema: one closed object, or a `oneOf` of one closed object per variant. */
+function dataSchemas(declaration: AnySignalData): Record<string, JsonSchema> {
+  const description = declaration.description === undefined ? {} : { description: declaration.description };
+  const object = (variant?: string) => {
+    const fields = Object.entries(declaration.fields).filter(([, field]) => field.only === undefined || field.only === variant);
+    return {
+      type: 'object',
+      required: fields.map(([name]) => name),
+      additionalProperties: false,
+      properties: Object.fromEntries(fields.map(([name, field]) => [name, fieldSchema(field)])),
+    };
+  };
+  const { variants } = declaration;
+  if (variants === undefined) return { [declaration.component]: { ...description, ...object() } };
   return {
-    NeedSignalData: {
-      type: 'object',
-      description: 'The public summary of a need. Read `GET /opportunities/{id}` for the whole opportunity.',
-      required: ['id', 'title', 'required_expertise', 'remote_allowed', 'url'],
-      additionalProperties: false,
-      properties: {
-        id: resourceId('need', NEED),
-        title: { type: 'string' },
-        required_expertise: { type: 'array', items: { type: 'string' } },
-        remote_allowed: { type: 'boolean' },
-        url: link('opportunity'),
-      },
-    },
-    NeedWithdrawnData: {
-      type: 'object',
-      description: 'Only the identifier, the date and a link: the need is no longer public.',
-      required: ['id', 'withdrawn_at', 'url'],
-      additionalProperties: false,
-      properties: { id: resourceId('need', NEED), withdrawn_at: isoMillis, url: link('opportunity (now answering 404)') },
-    },
-    EventSignalData: {
-      description: 'The public summary of an event, in person or online. Read `GET /events/{id}` for the whole event.',
-      oneOf: [ref('InPersonEventData'), ref('OnlineEventData')],
-    },
-    InPersonEventData: eventData('In person', { place: ref('Place') }),
-    OnlineEventData: eventData('Online', { online: { type: 'boolean', const: true } }),
-    EventCancelledData: {
-      type: 'object',
-      description: 'Only the identifier, the date and a link: the event is cancelled.',
-      required: ['id', 'cancelled_at', 'url'],
-      additionalProperties: false,
-      properties: { id: resourceId('event', EVENT), cancelled_at: isoMillis, url: link('event (now answering 404)') },
-    },
-    ...envelopes,
+    [declaration.component]: { ...description, oneOf: Object.keys(variants).map(ref) },
+    ...Object.fromEntries(Object.entries(variants).map(([name, { title }]) => [name, { title, ...object(name) }])),
   };
 }
 
-function eventData(title: string, where: Record<string, object>) {
-  return {
-    title,
-    type: 'object',
-    required: ['id', 'title', 'starts_at', 'ends_at', ...Object.keys(where), 'url'],
-    additionalProperties: false,
-    properties: {
-      id: resourceId('event', EVENT),
-      title: { type: 'string' },
-      starts_at: isoMillis,
-      ends_at: isoMillis,
-      ...where,
-      url: link('event'),
-    },
-  };
-}
+const fieldSchema = (field: AnyField): JsonSchema => ({
+  ...field.type.schema,
+  ...(field.description === undefined ? {} : { description: field.description }),
+  examples: [field.example],
+});
 
 function envelopeSchema(kind: SignalType) {
   return {
@@ -193,7 +120,7 @@ function envelopeSchema(kind: SignalType) {
         pattern: eventIdPattern(kind),
         description:
           'Stable event identifier, `evt-<type>-<resource id>-v<resource version>`: the same on every attempt and for every destination. Deduplicate on it.',
-        examples: [eventIdOf(kind, String(SIGNAL_KINDS[kind].example.id), 3)],
+        examples: [eventIdOf(kind, signalExample(kind).id, 3)],
       },
       type: { type: 'string', const: kind },
       version: { type: 'string', const: '1', description: 'Envelope version.' },
@@ -202,7 +129,7 @@ function envelopeSchema(kind: SignalType) {
         description: "Null for the platform-wide public feed; the destination's own organization id when it is scoped to its own content.",
         examples: [null, 'atelier-nord'],
       }),
-      data: ref(SIGNAL_KINDS[kind].data),
+      data: ref(SIGNAL_DATA[kind].component),
     },
   };
 }
@@ -217,7 +144,7 @@ const parameter = (name: string, description: string, schema: object, required =
 
 /** Header parameters of every delivery, merged into `components.parameters`. */
 export function webhookParameters() {
-  const eventId = { type: 'string', pattern: eventIdPattern(), examples: [eventIdOf('need.updated', NEED, 3)] };
+  const eventId = { type: 'string', pattern: eventIdPattern(), examples: [eventIdOf('need.updated', signalExample('need.updated').id, 3)] };
   return {
     'X-Service-Signature': parameter(
       'X-Service-Signature',
@@ -274,7 +201,8 @@ const WEBHOOK_PARAMETERS = Object.keys(webhookParameters()).map((name) => ({ $re
 export function openApiWebhooks() {
   return Object.fromEntries(
     SIGNAL_TYPES.map((kind) => {
-      const { summary, sentWhen, example } = SIGNAL_KINDS[kind];
+      const { summary, sentWhen } = SIGNAL_KINDS[kind];
+      const example = signalExample(kind);
       return [
         kind,
         {
@@ -291,7 +219,7 @@ export function openApiWebhooks() {
                 'application/json': {
                   schema: ref(signalSchemaName(kind)),
                   example: {
-                    id: eventIdOf(kind, String(example.id), 3),
+                    id: eventIdOf(kind, example.id, 3),
                     type: kind,
                     version: '1',
                     occurred_at: '2026-11-22T10:00:00.000Z',

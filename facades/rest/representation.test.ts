@@ -43,6 +43,7 @@ describe('representation', () => {
   });
 
   it('gives each public resource a schema naming exactly the fields its JSON has', () => {
+    // Nodes cast, not typed in full: a field a resource gains needs no edit here (its mapper's type is checked where it is used).
     const place = { city: 'Lille', region: null, country: 'FR' };
     const org = { id: 'o', name: 'O' };
     const samples = [
@@ -60,7 +61,7 @@ describe('representation', () => {
           publishedAt: 'p',
           updatedAt: 'u',
           deadline: null,
-        }),
+        } as Partial<Parameters<typeof opportunity.json>[0]> as Parameters<typeof opportunity.json>[0]),
       ],
       [
         event,
@@ -76,7 +77,7 @@ describe('representation', () => {
           url: 'u',
           host: org,
           updatedAt: 'u',
-        }),
+        } as Partial<Parameters<typeof event.json>[0]> as Parameters<typeof event.json>[0]),
       ],
       [
         organization,
@@ -94,7 +95,7 @@ describe('representation', () => {
           proofs: { completedPacks: 0, references: 0, certifications: 0 },
           profileUrl: 'p',
           updatedAt: 'u',
-        }),
+        } as Partial<Parameters<typeof organization.json>[0]> as Parameters<typeof organization.json>[0]),
       ],
     ] as const;
     for (const [resource, json] of samples) {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
-import { LANGUAGES } from '../../core/webhooks/envelope.ts';
+import { LANGUAGES, SIGNAL_TYPES } from '../../core/webhooks/contract.ts';
 import { formatDateRange, formatDateTime, labelsFor, parseDate } from './i18n.ts';
 
 const at = (iso: string) => parseDate(iso)!;

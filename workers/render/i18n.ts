@@ -1,5 +1,5 @@
 // Labels and date formats of rendered deliveries, per destination language.
-import type { Language } from '../../core/webhooks/envelope.ts';
+import type { Language } from '../../core/webhooks/contract.ts';
 
 /** Every label a rendered delivery can show. */
 export interface Labels {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
-import type { DeliveryFormat, Language } from '../../core/webhooks/envelope.ts';
+import { SIGNAL_TYPES, type DeliveryFormat, type Language } from '../../core/webhooks/contract.ts';
 import { sampleEnvelope, sampleEnvelopeJob } from '../../test/fixtures/sample-jobs.ts';
 import { prepareDeliveries } from '../tasks.ts';
 

@@ -1,5 +1,6 @@
 // What a chat message or a card says about one signal, before any format-specific escaping.
-import type { Language, WebhookEnvelope } from '../../core/webhooks/envelope.ts';
+import type { Language, WebhookEnvelope } from '../../core/webhooks/contract.ts';
+import type { SignalFieldName } from '../../core/webhooks/signal-types.ts';
 import { formatDateRange, formatDateTime, labelsFor, parseDate } from './i18n.ts';
 
 /** Longest title shown, in characters; longer ones end with an ellipsis. */
@@ -32,10 +33,13 @@ export interface SignalView {
   colon: string;
 }
 
+/** What the view reads of an envelope's data: the declared fields (core/visibility.ts), each of any JSON type. */
+export type SignalViewInput = { readonly [K in SignalFieldName]?: unknown };
+
 /** Reads an envelope's data defensively: unknown keys are ignored, wrong types skipped. */
 export function signalView(envelope: WebhookEnvelope, language: Language): SignalView {
   const labels = labelsFor(language);
-  const data = envelope.data ?? {};
+  const data: SignalViewInput = envelope.data ?? {};
   const facts: Fact[] = [];
   const notes: string[] = [];
   const kind = String(envelope.type);

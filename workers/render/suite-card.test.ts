@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { SIGNAL_TYPES } from '../../core/entities/outbox-event.entity.ts';
-import { LANGUAGES } from '../../core/webhooks/envelope.ts';
+import { LANGUAGES, SIGNAL_TYPES } from '../../core/webhooks/contract.ts';
 import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
 import { renderSuiteCard, sanitizeCardText } from './suite-card.ts';
 

@@ -1,5 +1,5 @@
 // Collaboration-suite deliveries: a Microsoft Teams style message carrying an Adaptive Card 1.4.
-import type { Language, WebhookEnvelope } from '../../core/webhooks/envelope.ts';
+import type { Language, WebhookEnvelope } from '../../core/webhooks/contract.ts';
 import { signalView } from './signal-view.ts';
 
 /** The message envelope a suite's incoming webhook accepts. */

@@ -1,5 +1,5 @@
 // Team-chat deliveries: a Slack-style Block Kit message.
-import type { Language, WebhookEnvelope } from '../../core/webhooks/envelope.ts';
+import type { Language, WebhookEnvelope } from '../../core/webhooks/contract.ts';
 import { signalView } from './signal-view.ts';
 
 /** A Block Kit message: `text` is the notification fallback, `blocks` the rich layout. */
