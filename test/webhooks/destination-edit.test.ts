@@ -125,7 +125,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
       /enable it first/,
     );
     const again = await runCli(['destinations', 'pause', destination.id], stack.env);
-    expect(again.code).not.toBe(0);
+    expect(again.code).toBe(4); // refused: only an active destination can be paused
     expect(again.stderr).toMatch(/not active/);
 
     const resumed = await runJson(['destinations', 'resume', destination.id], stack.env);
@@ -139,7 +139,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const updated = await runJson(['destinations', 'update', destination.id, '--name', 'Renamed', '--scope', 'platform'], stack.env);
     expect(updated).toMatchObject({ name: 'Renamed', scope: 'platform' });
     const nothing = await runCli(['destinations', 'update', destination.id], stack.env);
-    expect(nothing.code).not.toBe(0);
+    expect(nothing.code).toBe(2); // usage
     expect(nothing.stderr).toMatch(/Nothing to change/);
   });
 });

@@ -153,8 +153,10 @@ describe('destinations and deliveries administration', () => {
       receiver.plan(`/manual-${plan}`, { status: 200 });
       const result = await runCli(['deliveries', 'retry', failed!.id, '--json'], stack.env);
       if (plan === 'base') {
-        expect(result.code).toBe(1);
-        expect(result.stderr).toMatch(/Manual retry is part of the clan plan/);
+        expect(result.code).toBe(5); // plan limit
+        expect(JSON.parse(result.stderr)).toMatchObject({
+          error: { code: 'plan_limit', message: expect.stringMatching(/Manual retry is part of the clan plan/) },
+        });
         continue;
       }
       expect(result.code, result.stderr).toBe(0);
@@ -163,7 +165,7 @@ describe('destinations and deliveries administration', () => {
       expect(done!.attempts.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(done!.attempts.at(-1)!.statusCode).toBe(200);
       const again = await runCli(['deliveries', 'retry', failed!.id], stack.env);
-      expect(again.code).toBe(1);
+      expect(again.code).toBe(4); // refused: not in a state that allows it
       expect(again.stderr).toMatch(/only failed deliveries, or ones waiting for their next attempt, can be retried/);
     }
   }, 90_000);
@@ -222,11 +224,11 @@ describe('destinations and deliveries administration', () => {
       ['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/third')],
       stack.env,
     );
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(5); // plan limit
     expect(bad.stderr).toMatch(/alpha plan allows 2 webhook destinations/);
     expect(await runJson(['destinations', 'delete', suite.id, '--json'], stack.env)).toMatchObject({ id: suite.id });
     const missing = await runCli(['destinations', 'test', suite.id], stack.env);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(3); // not found
     expect(missing.stderr).toMatch(/No webhook destination with id/);
   }, 90_000);
 });
