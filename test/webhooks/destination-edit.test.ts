@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
-import { eventually, runCli, runJson } from '../cli/run-cli.ts';
+// The CLI runs in this process (`main(argv, io)`, as bin/packline.js runs it): test/cli proves the binary itself.
+import { eventually, runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';

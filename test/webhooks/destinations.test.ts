@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
-import { runCli, runJson } from '../cli/run-cli.ts';
+// The CLI runs in this process (`main(argv, io)`, as bin/packline.js runs it): test/cli proves the binary itself.
+import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
@@ -218,8 +219,10 @@ describe('destinations and deliveries administration', () => {
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     await publishNeed(stack, org);
     await receiver.waitFor(() => receiver.on('/cli').length >= 1);
-    const list = await runJson(['deliveries', 'list', '--org', org, '--destination', created.id, '--json'], stack.env);
-    expect(list).toEqual([expect.objectContaining({ destination_id: created.id, status: 'succeeded', attempt_count: 1 })]);
+    // The receiver has the request before the dispatcher records the answer.
+    await expect
+      .poll(() => runJson(['deliveries', 'list', '--org', org, '--destination', created.id, '--json'], stack.env))
+      .toEqual([expect.objectContaining({ destination_id: created.id, status: 'succeeded', attempt_count: 1 })]);
     const bad = await runCli(
       ['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/third')],
       stack.env,
