@@ -216,6 +216,23 @@ export function asksForHelp(args, spec) {
 }
 
 /**
+ * `packline help [NAME [SUB]]`: the overview, a command's help, or what was mistyped.
+ * @param {string[]} topic @param {boolean} json @returns {Answer}
+ */
+function helpTopic([name, sub, ...extra], json) {
+  if (name === undefined) return { code: 0, stdout: USAGE };
+  const command = isCommand(name) ? COMMANDS[name] : undefined;
+  if (!command) return unknown('', name, Object.keys(COMMANDS), "Run 'packline help' for the list.", json);
+  if (sub === undefined) return { code: 0, stdout: helpOf(name) };
+  const spec = specOf(name, sub);
+  if (!spec || extra.length > 0) {
+    const known = isGroup(command) ? Object.keys(command.subcommands) : [];
+    return unknown(name, [sub, ...extra].join(' '), known, `Run 'packline help ${name}' for its commands.`, json);
+  }
+  return { code: 0, stdout: commandHelp(`${name} ${sub}`, spec) };
+}
+
+/**
  * The answer to arguments that ask for help or the version, name no command, or name one that
  * does not exist; `undefined` when they name a command to run. Used by `main` and, before any
  * TypeScript loads, by bin/packline.js.
@@ -227,25 +244,11 @@ export function answerWithoutRunning(argv) {
   const json = rest.includes('--json');
   if (command === undefined) return { code: 0, stdout: USAGE };
   if (command === '--version' || command === '-V' || command === 'version') return { code: 0, stdout: version(json) };
-  if (command === 'help' || command === '--help' || command === '-h') {
-    const topic = rest.filter((a) => a !== '--json');
-    if (topic.length === 0) return { code: 0, stdout: USAGE };
-    const [name, sub, ...extra] = topic;
-    if (!isCommand(/** @type {string} */ (name)))
-      return unknown('', /** @type {string} */ (name), Object.keys(COMMANDS), "Run 'packline help' for the list.", json);
-    const group = COMMANDS[/** @type {string} */ (name)];
-    if (sub === undefined) return { code: 0, stdout: helpOf(/** @type {string} */ (name)) };
-    const spec = specOf(/** @type {string} */ (name), sub);
-    if (!spec || extra.length > 0 || !group || !isGroup(group))
-      return unknown(
-        /** @type {string} */ (name),
-        sub,
-        group && isGroup(group) ? Object.keys(group.subcommands) : [],
-        `Run 'packline help ${name}' for its commands.`,
-        json,
-      );
-    return { code: 0, stdout: commandHelp(`${name} ${sub}`, spec) };
-  }
+  if (command === 'help' || command === '--help' || command === '-h')
+    return helpTopic(
+      rest.filter((a) => a !== '--json'),
+      json,
+    );
   const found = isCommand(command) ? COMMANDS[command] : undefined;
   if (!found) return unknown('', command, Object.keys(COMMANDS), "Run 'packline help' for the list.", json);
   if (!isGroup(found)) return asksForHelp(rest, found) ? { code: 0, stdout: commandHelp(command, found) } : undefined;
