@@ -71,8 +71,12 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
   }
 
   /** A facade's operations from the module `npm run codegen` generated for it, typed by it. */
-  static generated<M extends { readonly [name: string]: DocumentNode }>(schema: GraphQLSchema, module: M): Operations<OperationsOf<M>> {
-    return new Operations<OperationsOf<M>>(schema, module);
+  static generated<M extends { readonly [name: string]: DocumentNode }>(
+    schema: GraphQLSchema,
+    module: M,
+    options?: OperationsOptions,
+  ): Operations<OperationsOf<M>> {
+    return new Operations<OperationsOf<M>>(schema, module, options);
   }
 
   /**

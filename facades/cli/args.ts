@@ -1,32 +1,53 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError } from './runtime.ts';
+import { specOf, usageLine } from './usage.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-export interface Parsed {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-/** Strict parsing: an unknown flag or a missing value is a clear error, never ignored. */
-export function parse(args: string[], options: Options, usage: string): Parsed {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...options, json: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-      allowNegative: true,
-    });
-    return { values: values as Parsed['values'], positionals };
-  } catch (error) {
-    throw new CliError(`${(error as Error).message.replace(/\. To specify.*$/s, '')}\nusage: ${usage}`);
+/** A mistake of the person at the keyboard (exit code 2, see facades/cli/failure.ts). */
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliError';
   }
 }
 
-export function required(parsed: Parsed, name: string, usage: string): string {
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  /** The operand, for a command that takes one (`keys revoke KEY_ID`). */
+  operand: string;
+  /** The command's one-line usage, for messages. */
+  usage: string;
+}
+
+/**
+ * Parses a command's arguments against its declaration in command-specs.js (`keys create`):
+ * an unknown flag, a missing value, a missing required flag or operand, or an extra argument is
+ * a clear error, never ignored.
+ */
+export function parse(args: string[], path: string): Parsed {
+  const [command = '', sub] = path.split(' ');
+  const spec = specOf(command, sub);
+  if (!spec) throw new Error(`No declaration of 'packline ${path}'`);
+  const usage = usageLine(path, spec);
+  const options: NonNullable<ParseArgsConfig['options']> = { json: { type: 'boolean' } };
+  for (const flag of spec.flags) options[flag.name] = { type: flag.value ? 'string' : 'boolean' };
+  let parsed: { values: Parsed['values']; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, allowNegative: true }) as typeof parsed;
+  } catch (error) {
+    throw new CliError(`${(error as Error).message.replace(/\. To specify.*$/s, '')}\nusage: ${usage}`);
+  }
+  const [operand, ...extra] = parsed.positionals;
+  const unexpected = spec.operand ? extra[0] : operand;
+  if (unexpected !== undefined) throw new CliError(`Unexpected argument '${unexpected}'\nusage: ${usage}`);
+  if (spec.operand && !operand) throw new CliError(`Missing ${spec.operand}\nusage: ${usage}`);
+  const missing = spec.flags.filter((f) => f.required && !(typeof parsed.values[f.name] === 'string' && parsed.values[f.name] !== ''));
+  if (missing.length > 0) throw new CliError(`Missing ${missing.map((f) => `--${f.name}`).join(', ')}\nusage: ${usage}`);
+  return { values: parsed.values, operand: operand ?? '', usage };
+}
+
+/** A flag declared required (parse has checked it is there). */
+export function required(parsed: Parsed, name: string): string {
   const value = parsed.values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`Missing --${name}\nusage: ${usage}`);
+  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`Missing --${name}\nusage: ${parsed.usage}`);
   return value;
 }
 
@@ -40,15 +61,13 @@ export function flag(parsed: Parsed, name: string): boolean | undefined {
   return typeof value === 'boolean' ? value : undefined;
 }
 
-export function positional(parsed: Parsed, what: string, usage: string): string {
-  const [value, ...rest] = parsed.positionals;
-  if (!value) throw new CliError(`Missing ${what}\nusage: ${usage}`);
-  if (rest.length > 0) throw new CliError(`Unexpected argument '${rest[0]}'\nusage: ${usage}`);
-  return value;
-}
-
-export function noPositionals(parsed: Parsed, usage: string): void {
-  if (parsed.positionals.length > 0) throw new CliError(`Unexpected argument '${parsed.positionals[0]}'\nusage: ${usage}`);
+/** A flag whose value is one of `choices` (typed as such), or undefined when absent. */
+export function oneOf<const C extends string>(parsed: Parsed, name: string, choices: readonly C[]): C | undefined {
+  const value = optional(parsed, name);
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value))
+    throw new CliError(`--${name} must be one of ${choices.join(', ')} (got '${value}')\nusage: ${parsed.usage}`);
+  return value as C;
 }
 
 /** `a,b, c` → ['a', 'b', 'c']. */
@@ -68,6 +87,3 @@ export function isoDate(value: string | undefined, name: string): string | undef
   }
   return value;
 }
-
-export const STRING = { type: 'string' } as const;
-export const BOOLEAN = { type: 'boolean' } as const;

@@ -1,4 +1,5 @@
-// The named GraphQL operations behind the admin CLI.
+// The named GraphQL operations behind the admin CLI. `npm run codegen` turns them into the typed
+// documents of facades/generated/cli.ts, which the CLI runs (facades/cli/runtime.ts).
 export const CLI_OPERATIONS = /* GraphQL */ `
   fragment CliOrganization on Organization {
     id name plan listed demo complete description website logoUrl sectors capabilities networks profileUrl createdAt updatedAt

@@ -1,20 +1,19 @@
+import { failureOf } from './failure.ts';
 import type { Output, Runtime } from './runtime.ts';
-import { COMMAND_USAGE, USAGE, answerWithoutRunning, asksForHelp, commandUsage, version } from './usage.js';
+import { COMMANDS, USAGE, answerWithoutRunning, asksForHelp, formatFailure, helpOf, version } from './usage.js';
 
-export { COMMAND_USAGE, USAGE, asksForHelp, commandUsage, version };
+export { COMMANDS, USAGE, asksForHelp, helpOf, version };
 
 type Command = (rt: Runtime, args: string[], io: Io) => Promise<Output | undefined>;
-type Group = (rt: Runtime, sub: string | undefined, args: string[]) => Promise<Output>;
+type Group = (rt: Runtime, sub: string, args: string[]) => Promise<Output>;
 
 /** A command group's module, loaded when it runs: help and --version load none of them. */
 const group =
   (load: () => Promise<Group>): Command =>
-  async (rt, [sub, ...args], _io) => {
-    if (sub === undefined) throw new Error(`Missing command after '${rt.command}'.\n\n${commandUsage(rt.command)}`);
-    return (await load())(rt, sub, args);
-  };
+  async (rt, [sub = '', ...args]) =>
+    (await load())(rt, sub, args);
 
-const COMMANDS: Record<string, Command> = {
+const RUNNERS: Record<string, Command> = {
   start: async (rt, args, io) => (await import('./commands/server.command.ts')).start(rt, args, io.out),
   migrate: async (rt, args) => (await import('./commands/server.command.ts')).migrate(rt, args),
   seed: async (rt, args, io) => (await import('./commands/server.command.ts')).seed(rt, args, io.err),
@@ -29,9 +28,12 @@ const COMMANDS: Record<string, Command> = {
   esign: group(async () => (await import('./commands/esign.command.ts')).esign),
 };
 
+/** Where a run writes, and the environment its configuration comes from. */
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** @default process.env */
+  env?: Record<string, string | undefined>;
 }
 
 const processIo: Io = {
@@ -39,10 +41,11 @@ const processIo: Io = {
   err: (text) => process.stderr.write(`${text}\n`),
 };
 
-/** Runs one command; resolves to the process exit code. */
+/** Runs one command; resolves to the process exit code (see EXIT_CODES in command-specs.js). */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
-  const [command, ...rest] = argv;
-  const json = rest.includes('--json');
+  const [command = '', ...rest] = argv;
+  const end = rest.indexOf('--');
+  const json = (end === -1 ? rest : rest.slice(0, end)).includes('--json');
   let rt: Runtime | undefined;
   try {
     const answer = answerWithoutRunning(argv);
@@ -51,18 +54,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       if (answer.stderr !== undefined) io.err(answer.stderr);
       return answer.code;
     }
-    if (command === undefined) return 1;
-    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (!run) throw new Error(`Unknown command '${command}'. Run 'packline help' for the list.`);
+    const run = RUNNERS[command];
+    if (!run) throw new Error(`No runner for '${command}'`);
     const { Runtime } = await import('./runtime.ts');
-    rt = new Runtime(command);
+    rt = new Runtime(command, io.env ?? process.env);
     const output = await run(rt, rest, io);
     if (output) io.out(json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {
-    // CliError, ConfigError, DomainError alike: the message is written for the person at the keyboard.
-    io.err(`error: ${(error as Error).message ?? String(error)}`);
-    return 1;
+    const failure = failureOf(error);
+    io.err(formatFailure(failure, json));
+    return failure.exitCode;
   } finally {
     await rt?.close();
   }

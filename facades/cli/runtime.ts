@@ -1,15 +1,10 @@
-import { INTERNAL, coreOptions, loadConfig, openCore, DomainError, type Config, type Core } from '../../core/index.ts';
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
+import { INTERNAL, coreOptions, loadConfig, openCore, type Config, type Core } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
-import { Operations } from '../operations.ts';
-import { CLI_OPERATIONS } from './cli-operations.ts';
+import * as documents from '../generated/cli.ts';
+import { Operations, type OperationsOf } from '../operations.ts';
 
-/** A mistake of the person at the keyboard: printed on stderr, exit code 1. */
-export class CliError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
+type CliOperations = OperationsOf<typeof documents>;
 
 export interface Output {
   /** Machine-readable result (printed with --json). */
@@ -18,32 +13,41 @@ export interface Output {
   text: string;
 }
 
+/** Validated once per process: the in-process tests run many commands. */
+let operations: Operations<CliOperations> | undefined;
+
 /**
- * What a command may use: the configuration, and named GraphQL operations run in-process as
- * an internal caller. The database opens on first use, so `--help` needs none.
+ * What a command may use: the configuration (from `env`), and the CLI's named GraphQL operations
+ * (facades/generated/cli.ts) run in-process as an internal caller. The database opens on first
+ * use, so a usage error needs none.
  */
 export class Runtime {
   /** The command being run (`orgs`, `start`, …). */
   readonly command: string;
+  private readonly env: Record<string, string | undefined>;
   private core: Core | undefined;
-  private operations: Operations | undefined;
   private configValue: Config | undefined;
 
-  constructor(command: string) {
+  constructor(command: string, env: Record<string, string | undefined> = process.env) {
     this.command = command;
+    this.env = env;
   }
 
   get config(): Config {
-    this.configValue ??= loadConfig();
+    this.configValue ??= loadConfig(this.env);
     return this.configValue;
   }
 
-  async run<T>(operation: string, variables: Record<string, unknown> = {}): Promise<T> {
-    this.core ??= await openCore(coreOptions(this.config, { changePollMs: 60_000 }));
-    this.operations ??= new Operations(schema, CLI_OPERATIONS, { compileQueries: false });
-    const contexts = new Contexts(this.core, this.config.internalApiToken);
-    const outcome = await this.operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
-    if (!outcome.ok) throw new CliError(describe(outcome.error));
+  /** Runs one operation; a domain error (not found, invalid input, …) is thrown as it is. */
+  async run<N extends keyof CliOperations & string>(
+    operation: N,
+    variables: VariablesOf<CliOperations[N]>,
+  ): Promise<ResultOf<CliOperations[N]>> {
+    const core = await this.openCore();
+    operations ??= Operations.generated(schema, documents, { compileQueries: false });
+    const contexts = new Contexts(core, this.config.internalApiToken);
+    const outcome = await operations.run(operation, variables, contexts.forActor(INTERNAL));
+    if (!outcome.ok) throw outcome.error;
     return outcome.data;
   }
 
@@ -57,16 +61,42 @@ export class Runtime {
   }
 }
 
-function describe(error: DomainError): string {
-  const flag = error.field ? ` (--${error.field.replace(/_/g, '-')})` : '';
-  return `${error.message}${flag}`;
-}
+/** `createdAt` → `created_at`, at the type level: the JSON's field names, which the text uses too. */
+type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
+  : S;
+
+/** A column of a list: a top-level field of the JSON rows, or a nested one with a dot (`admin.state`). */
+export type Column<T> = {
+  [K in keyof T & string]: NonNullable<T[K]> extends readonly unknown[]
+    ? Snake<K>
+    : NonNullable<T[K]> extends object
+      ? `${Snake<K>}.${Column<NonNullable<T[K]>>}`
+      : Snake<K>;
+}[keyof T & string];
 
 /** camelCase keys to snake_case, the public API's convention, recursively. */
 export function snakeCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCase);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]));
+}
+
+/** One record: the JSON, and the same fields as `name: value` lines (`notes` follow them). */
+export function recordOutput(value: object, ...notes: string[]): Output {
+  const json = snakeCase(value) as Record<string, unknown>;
+  return { json, text: [describeRecord(json), ...notes].join('\n') };
+}
+
+/** A list: the JSON rows, and a table of some of their fields under the same names. */
+export function listOutput<T extends object>(rows: readonly T[], columns: readonly Column<T>[]): Output {
+  const json = rows.map((row) => snakeCase(row) as Record<string, unknown>);
+  return { json, text: table(json, columns) };
+}
+
+/** A short sentence for a person; the JSON is the record. */
+export function sentenceOutput(value: object, text: string): Output {
+  return { json: snakeCase(value), text };
 }
 
 /** `key: value` lines for a person; nested objects are flattened with dots. */
@@ -90,15 +120,41 @@ function listItem(value: unknown): string {
   return String(value);
 }
 
+/** The value at a dotted path. */
+function at(row: Record<string, unknown>, path: string): unknown {
+  let value: unknown = row;
+  for (const key of path.split('.'))
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
+
 /** A fixed-width table for lists. */
-export function table(rows: Record<string, unknown>[], columns: string[]): string {
+export function table(rows: Record<string, unknown>[], columns: readonly string[]): string {
   if (rows.length === 0) return '(none)';
   const cell = (v: unknown) => (Array.isArray(v) ? v.map(listItem).join(',') : String(v ?? '—'));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) =>
+  const cells = rows.map((row) => columns.map((c) => cell(at(row, c))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: readonly string[]) =>
     values
       .map((v, i) => v.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
-  return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+  return [line(columns), ...cells.map(line)].join('\n');
+}
+
+interface Page<T> {
+  edges: readonly { node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** Every node of a paginated list, asking for page after page. */
+export async function allPages<T>(page: (after: string | null) => Promise<Page<T>>): Promise<T[]> {
+  const all: T[] = [];
+  let after: string | null = null;
+  do {
+    const { edges, pageInfo }: Page<T> = await page(after);
+    all.push(...edges.map((edge) => edge.node));
+    after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+  } while (after);
+  return all;
 }

@@ -7,7 +7,7 @@ import { CompiledQuery } from 'kysely';
 import { sqlOf } from '../../core/db/sql.ts';
 import { createKey, createOrganization, expectOk, sql, walk } from '../rest/helpers.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { runCli, type CliResult } from './run-cli.ts';
+import { runCli, runInProcess, type CliResult } from './run-cli.ts';
 
 const NEEDS = 3000;
 const EVENTS = 700;
@@ -31,7 +31,7 @@ const scalar = async (query: string) => Number(Object.values((await sql(stack, q
 
 function expectFailure(result: CliResult, message: RegExp) {
   expect(result.stdout).toBe('');
-  expect(result.code).toBe(1);
+  expect(result.code).toBe(2); // usage
   expect(result.stderr).toMatch(/^error: /);
   expect(result.stderr).toMatch(message);
 }
@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe('packline seed --needs/--events', () => {
-  it('refuses negative, fractional, non-numeric and too large counts with a message, exit 1, writing nothing', async () => {
+  it('refuses negative, fractional, non-numeric and too large counts with a message, exit 2, writing nothing', async () => {
     const cases: [string[], RegExp][] = [
       [['--needs', '-5'], /--needs must be a whole number from 0 to 5,000,000 \(got '-5'\)/],
       [['--needs=-1', '--events', '10'], /--needs must be a whole number .*\(got '-1'\)/],
@@ -55,8 +55,7 @@ describe('packline seed --needs/--events', () => {
       [['--needs', ''], /--needs must be a whole number .*\(got ''\)/],
       [['--needs'], /--needs/],
     ];
-    const results = await Promise.all(cases.map(([args]) => runCli(['seed', ...args], stack.env)));
-    for (const [i, result] of results.entries()) expectFailure(result, cases[i]![1]);
+    for (const [args, message] of cases) expectFailure(await runInProcess(['seed', ...args], stack.env), message);
     expect(await scalar('select count(*) from needs')).toBe(0);
     expect(await scalar('select count(*) from events')).toBe(0);
   });
@@ -215,10 +214,10 @@ describe('packline seed --needs/--events', () => {
   });
 
   it('plain `packline seed` still loads the demo data, once', async () => {
-    const first = await runCli(['seed', '--json'], stack.env);
+    const first = await runInProcess(['seed', '--json'], stack.env);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ seeded: true });
-    const again = await runCli(['seed', '--json'], stack.env);
+    const again = await runInProcess(['seed', '--json'], stack.env);
     expect(JSON.parse(again.stdout)).toEqual({ seeded: false });
   });
 });

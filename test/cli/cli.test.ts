@@ -1,5 +1,7 @@
-// The admin CLI as an operator uses it: real `packline` processes (node bin/packline.js) against
-// the database of a running service, whose HTTP answers show the effect of each command.
+// The admin CLI as an operator uses it, against the database of a running service whose HTTP
+// answers show the effect of each command. Commands run in this process through `main(argv, io)`
+// (what bin/packline.js runs past its Node check); a few run as real `packline` processes, to
+// prove the binary itself: exit codes, a database command, `start` and its signals.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,19 +9,27 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/database.ts';
 import { startStack, type Stack } from '../support/stack.ts';
-import { eventually, runCli, runJson, spawnCli, type CliProcess, type CliResult } from './run-cli.ts';
+import { eventually, runCli, runInProcess, runJsonInProcess, spawnCli, type CliProcess, type CliResult } from './run-cli.ts';
 
 const DAY = 24 * 3600_000;
 const SLOW = 60_000;
 const ALL_SCOPES = 'organization:read,opportunities:read,events:read';
 const inDays = (days: number, hours = 0) => new Date(Date.now() + days * DAY + hours * 3600_000).toISOString();
 
-/** The contract of every failing command: a message on stderr, nothing on stdout, exit code 1. */
-function expectFailure(result: CliResult, ...messages: RegExp[]) {
+/**
+ * The contract of every failing command: nothing on stdout, its exit code, and on stderr a message
+ * (`error: …`) or, with --json, `{"error":{"code","message","flag"?}}`.
+ */
+function expectFailure(result: CliResult, exit: number, ...messages: RegExp[]) {
   expect(result.stdout, `stdout of a failing command (stderr: ${result.stderr})`).toBe('');
-  expect(result.code).toBe(1);
-  expect(result.stderr).toMatch(/^error: /);
-  for (const message of messages) expect(result.stderr).toMatch(message);
+  expect(result.code, result.stderr).toBe(exit);
+  let text = result.stderr;
+  if (result.stderr.startsWith('{')) {
+    const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string; flag?: string } };
+    expect(error.code).toEqual(expect.any(String));
+    text = `${error.message} ${error.flag ?? ''}`;
+  } else expect(result.stderr).toMatch(/^error: /);
+  for (const message of messages) expect(text).toMatch(message);
 }
 
 function tempDir(): string {
@@ -28,8 +38,8 @@ function tempDir(): string {
 
 describe('packline against a running service', () => {
   let stack: Stack;
-  const cli = (...args: string[]) => runCli(args, stack.env);
-  const json = <T = any>(...args: string[]) => runJson<T>(args, stack.env);
+  const cli = (...args: string[]) => runInProcess(args, stack.env);
+  const json = <T = any>(...args: string[]) => runJsonInProcess<T>(args, stack.env);
   const status = async (path: string, key?: string) => (await stack.get(path, key === undefined ? {} : { key })).status;
 
   beforeAll(async () => {
@@ -171,10 +181,15 @@ describe('packline against a running service', () => {
       expect(human.code).toBe(0);
       expect(human.stdout).toContain(created.id);
       expect(human.stdout).not.toContain(key);
+      // The table's columns are fields of the JSON, under the same names.
+      const header = human.stdout.split('\n')[0]!.split(/\s+/);
+      expect(header).toEqual(['id', 'name', 'prefix', 'scopes', 'status', 'expires_at', 'last_used_at']);
+      for (const column of header) expect(keys[0]).toHaveProperty(column);
 
       // Base allows one active key.
       expectFailure(
         await cli('keys', 'create', '--org', 'keys-base', '--scopes', 'events:read', '--expires-at', inDays(10), '--json'),
+        5,
         /base plan allows 1 active API key/,
       );
 
@@ -216,7 +231,7 @@ describe('packline against a running service', () => {
     async () => {
       await json('keys', 'create', '--org', 'limit-base', '--scopes', ALL_SCOPES, '--expires-at', inDays(30));
       const second = await cli('keys', 'create', '--org', 'limit-base', '--scopes', ALL_SCOPES, '--expires-at', inDays(30), '--json');
-      expectFailure(second, /plan allows 1 active API key/);
+      expectFailure(second, 5, /plan allows 1 active API key/);
       const keys = await stack.graphql<{ apiKeys: { status: string }[] }>('{ apiKeys(organizationId: "limit-base") { status } }');
       expect(keys.apiKeys).toEqual([{ status: 'active' }]);
     },
@@ -546,53 +561,105 @@ describe('packline against a running service', () => {
     SLOW,
   );
 
-  describe('errors: a message on stderr, nothing on stdout, exit code 1', () => {
-    const cases: { name: string; args: string[]; messages: RegExp[]; after?: () => Promise<void> }[] = [
-      { name: 'unknown command', args: ['frobnicate', '--json'], messages: [/Unknown command 'frobnicate'/] },
-      { name: 'unknown subcommand', args: ['orgs', 'explode', '--json'], messages: [/Unknown command 'orgs explode'/] },
-      { name: 'missing subcommand', args: ['keys'], messages: [/Missing command after 'keys'/] },
+  describe('errors: nothing on stdout, a message (JSON with --json) on stderr, the exit code of their kind', () => {
+    const cases: { name: string; args: string[]; exit: number; code?: string; messages: RegExp[]; after?: () => Promise<void> }[] = [
+      { name: 'unknown command', exit: 2, code: 'usage', args: ['frobnicate', '--json'], messages: [/Unknown command 'frobnicate'/] },
+      {
+        name: 'unknown subcommand',
+        exit: 2,
+        code: 'usage',
+        args: ['orgs', 'explode', '--json'],
+        messages: [/Unknown command 'orgs explode'/],
+      },
+      { name: 'missing subcommand', exit: 2, args: ['keys'], messages: [/Missing command after 'keys'/] },
+      {
+        name: 'mistyped subcommand',
+        exit: 2,
+        code: 'usage',
+        args: ['destinations', 'puase', 'dst_x', '--json'],
+        messages: [/Did you mean 'destinations pause'\?/],
+      },
+      {
+        name: 'destinations pause of an unknown id',
+        exit: 3,
+        code: 'not_found',
+        args: ['destinations', 'pause', 'dst_doesnotexist0', '--json'],
+        messages: [/No webhook destination with id 'dst_doesnotexist0'/],
+      },
+      {
+        name: 'destinations update with nothing to change',
+        exit: 2,
+        code: 'usage',
+        args: ['destinations', 'update', 'dst_doesnotexist0', '--json'],
+        messages: [/Nothing to change/],
+      },
+      {
+        name: 'destinations create with an unknown --format',
+        exit: 2,
+        code: 'usage',
+        args: ['destinations', 'create', '--org', 'atelier-nord', '--format', 'xml', '--url', 'https://hooks.example.org/x', '--json'],
+        messages: [/--format must be one of standard-json, team-chat, collaboration-suite \(got 'xml'\)/],
+      },
       {
         name: 'unknown flag',
+        exit: 2,
+        code: 'usage',
         args: ['orgs', 'list', '--colour', '--json'],
         messages: [/Unknown option '--colour'/, /usage: packline orgs list/],
       },
       {
         name: 'missing required flag (orgs create --name)',
+        exit: 2,
+        code: 'usage',
         args: ['orgs', 'create', '--id', 'nameless', '--plan', 'base', '--json'],
         messages: [/Missing --name/],
       },
       {
         name: 'missing required flag (keys create --expires-at)',
+        exit: 2,
+        code: 'usage',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--json'],
         messages: [/Missing --expires-at/],
       },
       {
         name: 'missing required flag (needs publish --expertise)',
+        exit: 2,
+        code: 'usage',
         args: ['needs', 'publish', '--org', 'atelier-nord', '--title', 'T', '--description', 'D', '--json'],
         messages: [/Missing --expertise/],
       },
       {
         name: 'invalid --plan',
+        exit: 2,
+        code: 'usage',
         args: ['orgs', 'create', '--id', 'gold-co', '--name', 'Gold', '--plan', 'gold', '--json'],
         messages: [/--plan/, /'gold'/, /base, alpha, clan/],
       },
       {
         name: '--expires-at not ISO 8601',
+        exit: 2,
+        code: 'usage',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--expires-at', 'next tuesday', '--json'],
         messages: [/--expires-at must be an ISO 8601/],
       },
       {
         name: '--expires-at not a real date',
+        exit: 2,
+        code: 'usage',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--expires-at', '2027-13-45T00:00:00Z', '--json'],
         messages: [/--expires-at/],
       },
       {
         name: '--expires-at in the past',
+        exit: 2,
+        code: 'invalid_input',
         args: ['keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--expires-at', '2020-01-01T00:00:00Z', '--json'],
         messages: [/must be in the future/, /--expires-at/],
       },
       {
         name: '--scopes with an unknown scope',
+        exit: 2,
+        code: 'invalid_input',
         args: [
           'keys',
           'create',
@@ -608,21 +675,29 @@ describe('packline against a running service', () => {
       },
       {
         name: 'needs withdraw of an unknown id',
+        exit: 3,
+        code: 'not_found',
         args: ['needs', 'withdraw', 'n_doesnotexist0000', '--json'],
         messages: [/No need with id 'n_doesnotexist0000'/],
       },
       {
         name: 'events cancel of an unknown id',
+        exit: 3,
+        code: 'not_found',
         args: ['events', 'cancel', 'ev_doesnotexist000', '--json'],
         messages: [/No event with id 'ev_doesnotexist000'/],
       },
       {
         name: 'keys revoke of an unknown id',
+        exit: 3,
+        code: 'not_found',
         args: ['keys', 'revoke', 'key_doesnotexist00', '--json'],
         messages: [/No API key with id 'key_doesnotexist00'/],
       },
       {
         name: 'invalid organization id slug',
+        exit: 2,
+        code: 'invalid_input',
         args: ['orgs', 'create', '--id', 'Not A Slug!', '--name', 'Bad', '--plan', 'base', '--json'],
         messages: [/id must be/, /--id/],
         after: async () => {
@@ -634,6 +709,8 @@ describe('packline against a running service', () => {
       },
       {
         name: 'duplicate organization id',
+        exit: 5,
+        code: 'conflict',
         args: ['orgs', 'create', '--id', 'atelier-nord', '--name', 'Impostor', '--plan', 'base', '--json'],
         messages: [/already exists/, /--id/],
         after: async () => {
@@ -645,6 +722,8 @@ describe('packline against a running service', () => {
       },
       {
         name: 'events create with neither --online nor --city/--country',
+        exit: 2,
+        code: 'usage',
         args: [
           'events',
           'create',
@@ -662,6 +741,8 @@ describe('packline against a running service', () => {
       },
       {
         name: 'events create with --city but no --country',
+        exit: 2,
+        code: 'usage',
         args: [
           'events',
           'create',
@@ -681,6 +762,8 @@ describe('packline against a running service', () => {
       },
       {
         name: 'events create with ends-at before starts-at',
+        exit: 2,
+        code: 'invalid_input',
         args: [
           'events',
           'create',
@@ -705,17 +788,25 @@ describe('packline against a running service', () => {
       },
     ];
 
-    for (const { name, args, messages, after } of cases) {
-      it(
-        name,
-        async () => {
-          expectFailure(await cli(...args), ...messages);
-          await after?.();
-        },
-        SLOW,
-      );
+    for (const { name, args, exit, code, messages, after } of cases) {
+      it(`${name}: exit ${exit}${code ? `, ${code}` : ''}`, async () => {
+        const result = await cli(...args);
+        expectFailure(result, exit, ...messages);
+        if (code) expect(JSON.parse(result.stderr).error.code).toBe(code);
+        await after?.();
+      });
     }
   });
+
+  it(
+    'a real packline process: a database command, its exit code and its JSON error',
+    async () => {
+      const missing = await runCli(['needs', 'withdraw', 'n_doesnotexist0000', '--json'], stack.env);
+      expect(missing).toMatchObject({ code: 3, stdout: '' });
+      expect(JSON.parse(missing.stderr)).toEqual({ error: { code: 'not_found', message: "No need with id 'n_doesnotexist0000'" } });
+    },
+    SLOW,
+  );
 });
 
 describe('packline migrate and seed on a fresh database', () => {
@@ -752,18 +843,19 @@ describe('packline migrate and seed on a fresh database', () => {
   for (const kind of kinds) {
     it(`${kind.name}: migrate applies then is up to date; seed loads once`, async () => {
       const env = await kind.env();
-      const first = await runCli(['migrate'], env);
+      const first = await runInProcess(['migrate'], env);
+
       expect(first.code).toBe(0);
       expect(first.stderr).toBe('');
       expect(first.stdout).toMatch(/^Applied Migration\d+/);
-      const second = await runCli(['migrate'], env);
+      const second = await runInProcess(['migrate'], env);
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/up to date/);
-      const again = await runJson<{ applied: string[]; total: number }>(['migrate'], env);
+      const again = await runJsonInProcess<{ applied: string[]; total: number }>(['migrate'], env);
       expect(again).toEqual({ applied: [], total: expect.any(Number) });
       expect(again.total).toBeGreaterThanOrEqual(1);
 
-      const seeded = await runJson(['seed'], env);
+      const seeded = await runJsonInProcess(['seed'], env);
       expect(seeded).toMatchObject({
         seeded: true,
         organizations: expect.any(Number),
@@ -775,10 +867,10 @@ describe('packline migrate and seed on a fresh database', () => {
       });
       expect(seeded.organizations).toBeGreaterThan(0);
       expect(Date.parse(seeded.demo_api_key.expires_at)).toBeGreaterThan(Date.now());
-      expect(await runJson(['seed'], env)).toEqual({ seeded: false });
+      expect(await runJsonInProcess(['seed'], env)).toEqual({ seeded: false });
 
       // The seeded data is what the CLI then reads.
-      const orgs = await runJson<{ id: string }[]>(['orgs', 'list'], env);
+      const orgs = await runJsonInProcess<{ id: string }[]>(['orgs', 'list'], env);
       expect(orgs).toHaveLength(seeded.organizations);
     }, 120_000);
   }

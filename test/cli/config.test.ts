@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/index.ts';
-import { runCli } from './run-cli.ts';
+import { runCli, runInProcess } from './run-cli.ts';
 
 const TOKEN = 'a-valid-internal-token-0123456789';
 const KEY = Buffer.alloc(32, 7).toString('base64');
@@ -217,24 +217,26 @@ describe('loadConfig', () => {
 });
 
 describe('a bad configuration seen from the command line', () => {
-  it('packline start with PORT=abc exits 1 with a message naming PORT on stderr', async () => {
+  it('packline start with PORT=abc exits 2 with a message naming PORT on stderr', async () => {
     const dataDir = tempDir();
     const result = await runCli(['start'], { DATA_DIR: dataDir, PORT: 'abc' });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/Invalid configuration/);
     expect(result.stderr).toMatch(/PORT must be an integer between 0 and 65535 \(got 'abc'\)/);
     expect(existsSync(join(dataDir, 'packline.sqlite'))).toBe(false);
   }, 60_000);
 
-  it('an admin command reports every problem at once', async () => {
+  it('an admin command reports every problem at once (JSON with --json)', async () => {
     const dataDir = tempDir();
-    const result = await runCli(['orgs', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
-    expect(result.code).toBe(1);
+    const result = await runInProcess(['orgs', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
-    expect(result.stderr).toMatch(/LOG_LEVEL must be one of/);
-  }, 60_000);
+    const { error } = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+    expect(error.code).toBe('invalid_configuration');
+    expect(error.message).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+    expect(error.message).toMatch(/LOG_LEVEL must be one of/);
+  });
 });
 
 describe('public assistant connector settings', () => {

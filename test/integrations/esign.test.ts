@@ -112,7 +112,7 @@ describe('e-signature inbound address', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^secret: esec_[A-Za-z0-9_-]{43}$/m);
     expect(text.stdout).toMatch(/shown once/);
-    expect(text.stdout).toContain(`inboundUrl: ${PUBLIC_BASE_URL}/inbound/e-signature/esc_`);
+    expect(text.stdout).toContain(`inbound_url: ${PUBLIC_BASE_URL}/inbound/e-signature/esc_`);
   });
 
   it('a signed notification updates the signature state of packs the organization leads, and nothing else', async () => {

@@ -237,7 +237,7 @@ describe('team-chat connection flow, not configured', () => {
       TEAM_CHAT_AUTHORIZE_URL: undefined,
       TEAM_CHAT_TOKEN_URL: undefined,
     });
-    expect(cli.code).toBe(1);
+    expect(cli.code).toBe(2); // usage: the configuration lacks the flow
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toMatch(/^error: The team-chat connection flow is not configured/);
   });

@@ -100,9 +100,9 @@ describe('roles: an API process and a dispatcher process over one database', () 
     return { leaseOwner: destination!.lease_owner, leaseExpiresAt: destination!.lease_expires_at, deliveries };
   }
 
-  it('refuses an unknown role: --role exits 1 naming the roles it accepts, and so does ROLE', async () => {
+  it('refuses an unknown role: --role exits 2 (usage) naming the roles it accepts, and so does ROLE', async () => {
     const flag = await runCli(['start', '--role', 'worker'], env);
-    expect(flag.code).toBe(1);
+    expect(flag.code).toBe(2);
     expect(flag.stdout).toBe('');
     expect(flag.stderr).toMatch(/^error: --role must be one of all, api, dispatcher \(got 'worker'\)/);
     // The variable is read with the rest of the configuration, whose errors `packline` prints the same way (test/cli/config.test.ts).

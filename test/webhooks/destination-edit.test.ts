@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
-import { eventually, runCli, runJson } from '../cli/run-cli.ts';
+// The CLI runs in this process (`main(argv, io)`, as bin/packline.js runs it): test/cli proves the binary itself.
+import { eventually, runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
@@ -125,7 +126,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
       /enable it first/,
     );
     const again = await runCli(['destinations', 'pause', destination.id], stack.env);
-    expect(again.code).not.toBe(0);
+    expect(again.code).toBe(4); // refused: only an active destination can be paused
     expect(again.stderr).toMatch(/not active/);
 
     const resumed = await runJson(['destinations', 'resume', destination.id], stack.env);
@@ -139,7 +140,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const updated = await runJson(['destinations', 'update', destination.id, '--name', 'Renamed', '--scope', 'platform'], stack.env);
     expect(updated).toMatchObject({ name: 'Renamed', scope: 'platform' });
     const nothing = await runCli(['destinations', 'update', destination.id], stack.env);
-    expect(nothing.code).not.toBe(0);
+    expect(nothing.code).toBe(2); // usage
     expect(nothing.stderr).toMatch(/Nothing to change/);
   });
 });

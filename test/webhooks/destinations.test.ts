@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
-import { runCli, runJson } from '../cli/run-cli.ts';
+// The CLI runs in this process (`main(argv, io)`, as bin/packline.js runs it): test/cli proves the binary itself.
+import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
@@ -153,8 +154,10 @@ describe('destinations and deliveries administration', () => {
       receiver.plan(`/manual-${plan}`, { status: 200 });
       const result = await runCli(['deliveries', 'retry', failed!.id, '--json'], stack.env);
       if (plan === 'base') {
-        expect(result.code).toBe(1);
-        expect(result.stderr).toMatch(/Manual retry is part of the clan plan/);
+        expect(result.code).toBe(5); // plan limit
+        expect(JSON.parse(result.stderr)).toMatchObject({
+          error: { code: 'plan_limit', message: expect.stringMatching(/Manual retry is part of the clan plan/) },
+        });
         continue;
       }
       expect(result.code, result.stderr).toBe(0);
@@ -163,7 +166,7 @@ describe('destinations and deliveries administration', () => {
       expect(done!.attempts.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(done!.attempts.at(-1)!.statusCode).toBe(200);
       const again = await runCli(['deliveries', 'retry', failed!.id], stack.env);
-      expect(again.code).toBe(1);
+      expect(again.code).toBe(4); // refused: not in a state that allows it
       expect(again.stderr).toMatch(/only failed deliveries, or ones waiting for their next attempt, can be retried/);
     }
   }, 90_000);
@@ -216,17 +219,19 @@ describe('destinations and deliveries administration', () => {
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     await publishNeed(stack, org);
     await receiver.waitFor(() => receiver.on('/cli').length >= 1);
-    const list = await runJson(['deliveries', 'list', '--org', org, '--destination', created.id, '--json'], stack.env);
-    expect(list).toEqual([expect.objectContaining({ destination_id: created.id, status: 'succeeded', attempt_count: 1 })]);
+    // The receiver has the request before the dispatcher records the answer.
+    await expect
+      .poll(() => runJson(['deliveries', 'list', '--org', org, '--destination', created.id, '--json'], stack.env))
+      .toEqual([expect.objectContaining({ destination_id: created.id, status: 'succeeded', attempt_count: 1 })]);
     const bad = await runCli(
       ['destinations', 'create', '--org', org, '--format', 'standard-json', '--url', receiver.url('/third')],
       stack.env,
     );
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(5); // plan limit
     expect(bad.stderr).toMatch(/alpha plan allows 2 webhook destinations/);
     expect(await runJson(['destinations', 'delete', suite.id, '--json'], stack.env)).toMatchObject({ id: suite.id });
     const missing = await runCli(['destinations', 'test', suite.id], stack.env);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(3); // not found
     expect(missing.stderr).toMatch(/No webhook destination with id/);
   }, 90_000);
 });

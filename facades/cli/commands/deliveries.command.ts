@@ -1,66 +1,45 @@
-import { STRING, noPositionals, optional, parse, positional, required } from '../args.ts';
-import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
+import type { CliDeliveryQuery } from '../../generated/cli.ts';
+import { present } from '../../operations.ts';
+import { optional, parse, required } from '../args.ts';
+import { allPages, listOutput, recordOutput, sentenceOutput, snakeCase, type Output, type Runtime } from '../runtime.ts';
 
-type Delivery = Record<string, unknown> & { id: string };
-type Header = { name: string; value: string };
-type Attempt = {
-  number: number;
-  at: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  requestHeaders: Header[] | null;
-  responseHeaders: Header[] | null;
-};
-type Page = { webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+type Attempt = NonNullable<CliDeliveryQuery['webhookDelivery']>['attempts'][number];
 
-export async function deliveries(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
+export async function deliveries(rt: Runtime, sub: string, args: string[]): Promise<Output> {
+  const p = parse(args, `deliveries ${sub}`);
   switch (sub) {
     case 'list': {
-      const usage = 'packline deliveries list --org ID [--destination ID] [--json]';
-      const p = parse(args, { org: STRING, destination: STRING }, usage);
-      noPositionals(p, usage);
-      const rows: Delivery[] = [];
-      let after: string | null = null;
-      do {
-        const data: Page = await rt.run<Page>('CliDeliveries', {
-          organizationId: required(p, 'org', usage),
-          destinationId: optional(p, 'destination'),
-          after,
-        });
-        rows.push(...data.webhookDeliveries.edges.map((edge) => edge.node));
-        after = data.webhookDeliveries.pageInfo.hasNextPage ? data.webhookDeliveries.pageInfo.endCursor : null;
-      } while (after);
-      return {
-        json: snakeCase(rows),
-        text: table(rows, ['id', 'destinationId', 'eventId', 'status', 'attemptCount', 'lastStatusCode', 'lastError', 'createdAt']),
-      };
+      const variables = { organizationId: required(p, 'org'), destinationId: optional(p, 'destination') };
+      const rows = await allPages(async (after) => (await rt.run('CliDeliveries', { ...variables, after })).webhookDeliveries);
+      return listOutput(rows, [
+        'id',
+        'destination_id',
+        'event_id',
+        'status',
+        'attempt_count',
+        'last_status_code',
+        'last_error',
+        'created_at',
+      ]);
     }
     case 'show': {
-      const usage = 'packline deliveries show DELIVERY_ID [--json]';
-      const data = await rt.run<{ webhookDelivery: Delivery & { attempts: Attempt[] } }>('CliDelivery', {
-        id: positional(parse(args, {}, usage), 'delivery id', usage),
-      });
-      const { attempts, ...delivery } = data.webhookDelivery;
-      return { json: snakeCase(data.webhookDelivery), text: [describeRecord(delivery), ...attempts.map(describeAttempt)].join('\n\n') };
+      const delivery = present((await rt.run('CliDelivery', { id: p.operand })).webhookDelivery);
+      const { attempts, ...rest } = delivery;
+      return { json: snakeCase(delivery), text: [recordOutput(rest).text, ...attempts.map(describeAttempt)].join('\n\n') };
     }
     case 'retry': {
-      const usage = 'packline deliveries retry DELIVERY_ID [--json]';
-      const data = await rt.run<{ retryWebhookDelivery: Delivery }>('CliRetryDelivery', {
-        id: positional(parse(args, {}, usage), 'delivery id', usage),
-      });
-      return { json: snakeCase(data.retryWebhookDelivery), text: `retry of ${data.retryWebhookDelivery.id} queued` };
+      const { retryWebhookDelivery } = await rt.run('CliRetryDelivery', { id: p.operand });
+      return sentenceOutput(retryWebhookDelivery, `retry of ${retryWebhookDelivery.id} queued`);
     }
     default:
-      throw new CliError(`Unknown command 'deliveries ${sub ?? ''}'. Commands: deliveries list | show | retry`);
+      throw new Error(`No runner for 'deliveries ${sub}'`);
   }
 }
 
 /** One attempt as the delivery page shows it: the outcome, then the headers each way and the answer's start. */
 function describeAttempt(a: Attempt): string {
   const outcome = a.statusCode === null ? (a.error ?? 'no answer') : `HTTP ${a.statusCode}${a.error ? ` (${a.error})` : ''}`;
-  const headers = (title: string, list: Header[] | null, none: string) =>
+  const headers = (title: string, list: Attempt['requestHeaders'], none: string) =>
     list ? [`  ${title}:`, ...list.map((h) => `    ${h.name}: ${h.value}`)] : [`  ${title}: ${none}`];
   return [
     `attempt ${a.number} at ${a.at}: ${outcome}, ${a.durationMs} ms`,

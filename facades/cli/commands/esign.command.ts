@@ -1,48 +1,28 @@
-import { STRING, noPositionals, parse, positional, required } from '../args.ts';
-import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
-
-const CONNECT = 'packline esign connect --org ID --provider NAME [--json]';
-
-type Connection = Record<string, unknown> & { id: string; inboundPath: string };
+import { parse, required } from '../args.ts';
+import { listOutput, recordOutput, sentenceOutput, type Output, type Runtime } from '../runtime.ts';
 
 const SECRET_NOTICE = 'This secret is shown once. Give it to the provider now; it cannot be displayed again.';
 
-export async function esign(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
+export async function esign(rt: Runtime, sub: string, args: string[]): Promise<Output> {
+  const p = parse(args, `esign ${sub}`);
   switch (sub) {
     case 'connect': {
-      const p = parse(args, { org: STRING, provider: STRING }, CONNECT);
-      noPositionals(p, CONNECT);
-      const data = await rt.run<{ connectEsignProvider: { secret: string; connection: Connection } }>('CliConnectEsign', {
-        organizationId: required(p, 'org', CONNECT),
-        provider: required(p, 'provider', CONNECT),
-      });
-      const { secret, connection } = data.connectEsignProvider;
+      const { secret, connection } = (
+        await rt.run('CliConnectEsign', { organizationId: required(p, 'org'), provider: required(p, 'provider') })
+      ).connectEsignProvider;
+      const { id, organizationId, provider } = connection;
       const inboundUrl = `${rt.config.publicBaseUrl}${connection.inboundPath}`;
-      return {
-        json: {
-          id: connection.id,
-          secret,
-          inbound_url: inboundUrl,
-          organization_id: connection.organizationId,
-          provider: connection.provider,
-        },
-        text: `${describeRecord({ id: connection.id, provider: connection.provider, inboundUrl })}\nsecret: ${secret}\n\n${SECRET_NOTICE}`,
-      };
+      return recordOutput({ id, provider, organizationId, inboundUrl, secret }, '', SECRET_NOTICE);
     }
     case 'list': {
-      const usage = 'packline esign list --org ID [--json]';
-      const p = parse(args, { org: STRING }, usage);
-      noPositionals(p, usage);
-      const data = await rt.run<{ esignConnections: Connection[] }>('CliEsignConnections', { organizationId: required(p, 'org', usage) });
-      return { json: snakeCase(data.esignConnections), text: table(data.esignConnections, ['id', 'provider', 'inboundPath', 'createdAt']) };
+      const { esignConnections } = await rt.run('CliEsignConnections', { organizationId: required(p, 'org') });
+      return listOutput(esignConnections, ['id', 'provider', 'inbound_path', 'created_at']);
     }
     case 'disconnect': {
-      const usage = 'packline esign disconnect CONNECTION_ID [--json]';
-      const id = positional(parse(args, {}, usage), 'connection id', usage);
-      const data = await rt.run<{ disconnectEsignProvider: Connection }>('CliDisconnectEsign', { id });
-      return { json: snakeCase(data.disconnectEsignProvider), text: `disconnected ${id}` };
+      const { disconnectEsignProvider } = await rt.run('CliDisconnectEsign', { id: p.operand });
+      return sentenceOutput(disconnectEsignProvider, `disconnected ${p.operand}`);
     }
     default:
-      throw new CliError(`Unknown command 'esign ${sub ?? ''}'. Commands: esign connect | list | disconnect`);
+      throw new Error(`No runner for 'esign ${sub}'`);
   }
 }

@@ -1,93 +1,41 @@
-import { BOOLEAN, STRING, flag, isoDate, list, noPositionals, optional, parse, positional, required, type Parsed } from '../args.ts';
-import { CliError, describeRecord, snakeCase, table, type Output, type Runtime } from '../runtime.ts';
+import { NEED_STATES } from '../../../core/index.ts';
+import { present } from '../../operations.ts';
+import { flag, isoDate, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
+import { allPages, listOutput, recordOutput, type Output, type Runtime } from '../runtime.ts';
 
-const PUBLISH =
-  'packline needs publish --org ID --title T --description D --expertise a,b [--remote] [--discreet] [--demo] [--city C] [--country CC] [--deadline ISO] [--draft] [--json]';
-const UPDATE =
-  'packline needs update ID [--title T] [--description D] [--expertise a,b] [--remote|--no-remote] [--city C] [--country CC] [--deadline ISO] [--json]';
-const CONTENT = {
-  title: STRING,
-  description: STRING,
-  expertise: STRING,
-  remote: BOOLEAN,
-  city: STRING,
-  region: STRING,
-  country: STRING,
-  deadline: STRING,
-} as const;
-
-type Need = Record<string, unknown> & { id: string; admin: { state: string } };
-
-const STATE_CHANGES = {
-  withdraw: ['CliWithdrawNeed', 'withdrawNeed'],
-  'make-private': ['CliMakeNeedPrivate', 'makeNeedPrivate'],
-  'publish-draft': ['CliPublishNeedDraft', 'publishNeedDraft'],
-} as const;
-
-export async function needs(rt: Runtime, sub: string | undefined, args: string[]): Promise<Output> {
+export async function needs(rt: Runtime, sub: string, args: string[]): Promise<Output> {
+  const p = parse(args, `needs ${sub}`);
   switch (sub) {
     case 'publish': {
-      const p = parse(args, { ...CONTENT, org: STRING, discreet: BOOLEAN, demo: BOOLEAN, draft: BOOLEAN }, PUBLISH);
-      noPositionals(p, PUBLISH);
       const input = {
-        organizationId: required(p, 'org', PUBLISH),
+        organizationId: required(p, 'org'),
         ...content(p),
-        title: required(p, 'title', PUBLISH),
-        description: required(p, 'description', PUBLISH),
-        requiredExpertise: list(required(p, 'expertise', PUBLISH)),
+        title: required(p, 'title'),
+        description: required(p, 'description'),
+        requiredExpertise: list(required(p, 'expertise')),
         discreet: flag(p, 'discreet'),
         demo: flag(p, 'demo'),
       };
-      const [operation, field] = flag(p, 'draft') ? ['CliCreateNeedDraft', 'createNeedDraft'] : ['CliPublishNeed', 'publishNeed'];
-      const data = await rt.run<Record<string, Need>>(operation, { input });
-      return show(data[field]!);
+      if (flag(p, 'draft')) return recordOutput((await rt.run('CliCreateNeedDraft', { input })).createNeedDraft);
+      return recordOutput((await rt.run('CliPublishNeed', { input })).publishNeed);
     }
-    case 'update': {
-      const p = parse(args, CONTENT, UPDATE);
-      const id = positional(p, 'need id', UPDATE);
-      const data = await rt.run<{ updateNeed: Need }>('CliUpdateNeed', { id, input: content(p) });
-      return show(data.updateNeed);
-    }
+    case 'update':
+      return recordOutput((await rt.run('CliUpdateNeed', { id: p.operand, input: content(p) })).updateNeed);
     case 'withdraw':
+      return recordOutput((await rt.run('CliWithdrawNeed', { id: p.operand })).withdrawNeed);
     case 'make-private':
-    case 'publish-draft': {
-      const usage = `packline needs ${sub} ID [--json]`;
-      const p = parse(args, {}, usage);
-      const [operation, field] = STATE_CHANGES[sub];
-      const data = await rt.run<Record<string, Need>>(operation, { id: positional(p, 'need id', usage) });
-      return show(data[field]!);
-    }
-    case 'show': {
-      const usage = 'packline needs show ID [--json]';
-      const p = parse(args, {}, usage);
-      const data = await rt.run<{ need: Need }>('CliNeed', { id: positional(p, 'need id', usage) });
-      return show(data.need);
-    }
+      return recordOutput((await rt.run('CliMakeNeedPrivate', { id: p.operand })).makeNeedPrivate);
+    case 'publish-draft':
+      return recordOutput((await rt.run('CliPublishNeedDraft', { id: p.operand })).publishNeedDraft);
+    case 'show':
+      return recordOutput(present((await rt.run('CliNeed', { id: p.operand })).need));
     case 'list': {
-      const usage = 'packline needs list [--org ID] [--state draft|public|private|withdrawn] [--json]';
-      const p = parse(args, { org: STRING, state: STRING }, usage);
-      noPositionals(p, usage);
-      const all: Need[] = [];
-      let after: string | null = null;
-      do {
-        const data: { needs: { edges: { node: Need }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } = await rt.run(
-          'CliNeeds',
-          {
-            organizationId: optional(p, 'org'),
-            state: optional(p, 'state'),
-            after,
-          },
-        );
-        all.push(...data.needs.edges.map((e) => e.node));
-        after = data.needs.pageInfo.hasNextPage ? data.needs.pageInfo.endCursor : null;
-      } while (after);
-      const rows = all.map((n) => ({ ...n, state: n.admin.state }));
-      return { json: snakeCase(all), text: table(rows, ['id', 'state', 'title']) };
+      const variables = { organizationId: optional(p, 'org'), state: oneOf(p, 'state', NEED_STATES) };
+      const all = await allPages(async (after) => (await rt.run('CliNeeds', { ...variables, after })).needs);
+      return listOutput(all, ['id', 'admin.state', 'title']);
     }
     default:
-      throw new CliError(
-        `Unknown command 'needs ${sub ?? ''}'. Commands: needs publish | update | withdraw | make-private | publish-draft | show | list`,
-      );
+      throw new Error(`No runner for 'needs ${sub}'`);
   }
 }
 
@@ -103,5 +51,3 @@ function content(p: Parsed) {
     deadline: isoDate(optional(p, 'deadline'), 'deadline'),
   };
 }
-
-const show = (need: Need): Output => ({ json: snakeCase(need), text: describeRecord(need) });

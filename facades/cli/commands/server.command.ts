@@ -16,9 +16,9 @@ import {
 } from '../../../core/index.ts';
 import { startTelemetry, stopTelemetry } from '../../../core/telemetry.ts';
 import { createApp, type App } from '../../http/app.ts';
-import { BOOLEAN, STRING, noPositionals, optional, parse } from '../args.ts';
+import { CliError, optional, parse } from '../args.ts';
 import { progress } from '../progress.ts';
-import { CliError, describeRecord, type Output, type Runtime } from '../runtime.ts';
+import { describeRecord, type Output, type Runtime } from '../runtime.ts';
 
 const DEMO_KEY_FILE = 'demo-api-key';
 
@@ -27,12 +27,10 @@ const SHUTDOWN_MARGIN_MS = 5_000;
 
 /** `packline start [--role all|api|dispatcher] [--no-demo] [--show-demo-key]`: serves until SIGINT or SIGTERM. */
 export async function start(rt: Runtime, args: string[], print: (line: string) => void): Promise<Output | undefined> {
-  const usage = 'packline start [--role all|api|dispatcher] [--no-demo] [--show-demo-key]';
-  const p = parse(args, { demo: BOOLEAN, role: STRING, 'show-demo-key': BOOLEAN }, usage);
-  noPositionals(p, usage);
+  const p = parse(args, 'start');
   const role = optional(p, 'role');
   if (role !== undefined && !isServerRole(role))
-    throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${usage}`);
+    throw new CliError(`--role must be one of ${SERVER_ROLES.join(', ')} (got '${role}')\nusage: ${p.usage}`);
   const config: Config = role === undefined ? rt.config : { ...rt.config, role };
   const log = createLogger(config.logLevel);
   // Before anything opens: the database and the server are instrumented only when traces are on.
@@ -138,8 +136,7 @@ async function demoData(core: Core, config: Config): Promise<string | undefined>
 }
 
 export async function migrate(rt: Runtime, args: string[]): Promise<Output> {
-  const p = parse(args, {}, 'packline migrate [--json]');
-  noPositionals(p, 'packline migrate');
+  parse(args, 'migrate');
   const result = await migrateDatabase({ databaseUrl: rt.config.databaseUrl, dataDir: rt.config.dataDir });
   return {
     json: result,
@@ -149,17 +146,14 @@ export async function migrate(rt: Runtime, args: string[]): Promise<Output> {
   };
 }
 
-const SEED_USAGE = 'packline seed [--needs N] [--events N] [--json]';
-
 /**
  * `packline seed`: the demo data, once. With --needs/--events: that many generated public needs and
  * upcoming public events, bulk-inserted as already-published history (no webhook is sent for them).
  */
 export async function seed(rt: Runtime, args: string[], err: (line: string) => void = () => {}): Promise<Output> {
-  const p = parse(joinNegativeCounts(args), { needs: STRING, events: STRING }, SEED_USAGE);
-  noPositionals(p, SEED_USAGE);
-  const needs = seedCount(optional(p, 'needs'), 'needs');
-  const events = seedCount(optional(p, 'events'), 'events');
+  const p = parse(joinNegativeCounts(args), 'seed');
+  const needs = seedCount(optional(p, 'needs'), 'needs', p.usage);
+  const events = seedCount(optional(p, 'events'), 'events', p.usage);
   if (needs !== undefined || events !== undefined) return bulk(rt, needs ?? 0, events ?? 0, err);
   const result: SeedResult = await seedDemo(await rt.openCore());
   if (!result.seeded) return { json: { seeded: false }, text: 'Demo data is already loaded.' };
@@ -187,12 +181,12 @@ function joinNegativeCounts(args: string[]): string[] {
   return out;
 }
 
-function seedCount(value: string | undefined, name: string): number | undefined {
+function seedCount(value: string | undefined, name: string, usage: string): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n > BULK_SEED_LIMIT) {
     throw new CliError(
-      `--${name} must be a whole number from 0 to ${BULK_SEED_LIMIT.toLocaleString('en-US')} (got '${value}')\nusage: ${SEED_USAGE}`,
+      `--${name} must be a whole number from 0 to ${BULK_SEED_LIMIT.toLocaleString('en-US')} (got '${value}')\nusage: ${usage}`,
     );
   }
   return n;
