@@ -22,6 +22,8 @@ export interface Round {
   load: LoadResult;
   /** CPU the server process used in the round, µs per answer. */
   cpuUsPerAnswer: number;
+  /** CPU of the database's server processes (PostgreSQL backends) in the round, µs per answer. */
+  databaseCpuUsPerAnswer?: number;
 }
 
 const rotated = <T>(items: T[], by: number) => [...items.slice(by), ...items.slice(0, by)];
@@ -38,6 +40,7 @@ export async function measureRounds({
   duration,
   connections,
   phaseAuth,
+  databasePids = [],
   say,
 }: {
   endpoints: Endpoint[];
@@ -46,10 +49,13 @@ export async function measureRounds({
   duration: number;
   connections: number;
   phaseAuth: (phase: number) => string[];
+  /** PostgreSQL's backends: their CPU is the benchmark's, not noise, and is shown per answer. */
+  databasePids?: number[];
   say: (line: string) => void;
 }): Promise<Round[]> {
   const out: Round[] = [];
-  const pids = [servers.packline.pid, servers.hand.pid];
+  const pids = [servers.packline.pid, servers.hand.pid, ...databasePids];
+  const databaseMs = () => databasePids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   for (const [e, endpoint] of endpoints.entries()) {
     for (let round = 0; round < rounds; round++) {
       const paths = rotated(endpoint.paths, Math.floor((round * endpoint.paths.length) / rounds));
@@ -57,6 +63,7 @@ export async function measureRounds({
       for (const server of order) {
         const { origin, pid } = servers[server];
         const before = cpuMs(pid);
+        const databaseBefore = databaseMs();
         const r = await load({
           url: origin + paths[0],
           connections,
@@ -64,10 +71,12 @@ export async function measureRounds({
           pids,
           rotate: { paths, authorizations: phaseAuth(e * rounds + round) },
         });
-        const cpuUsPerAnswer = ((cpuMs(pid) - before) * 1000) / Math.max(1, r.total);
-        out.push({ endpoint: endpoint.kind, server, round: round + 1, load: r, cpuUsPerAnswer });
+        const perAnswer = (ms: number) => (ms * 1000) / Math.max(1, r.total);
+        const cpuUsPerAnswer = perAnswer(cpuMs(pid) - before);
+        const databaseCpuUsPerAnswer = databasePids.length > 0 ? perAnswer(databaseMs() - databaseBefore) : undefined;
+        out.push({ endpoint: endpoint.kind, server, round: round + 1, load: r, cpuUsPerAnswer, databaseCpuUsPerAnswer });
         say(
-          `${endpoint.kind} round ${round + 1} ${server === 'hand' ? 'hand-written' : 'Packline'}: ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(cpuUsPerAnswer)} µs CPU/answer, others ${r.otherCpuPercent} % CPU` +
+          `${endpoint.kind} round ${round + 1} ${server === 'hand' ? 'hand-written' : 'Packline'}: ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(cpuUsPerAnswer)} µs CPU/answer${databaseCpuUsPerAnswer === undefined ? '' : ` (+ ${formatInt(databaseCpuUsPerAnswer)} µs in PostgreSQL)`}, others ${r.otherCpuPercent} % CPU` +
             (clean(r) ? '' : `, NON-2XX ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`),
         );
       }
@@ -83,6 +92,8 @@ export interface Side {
   p99Ms: number;
   /** All the rounds' CPU over all their answers. */
   cpuUsPerAnswer: number;
+  /** The same for PostgreSQL's backends, when watched. */
+  databaseCpuUsPerAnswer?: number;
   answers: number;
 }
 
@@ -103,11 +114,15 @@ function side(rounds: Round[]): Side {
   const mean = (f: (r: Round) => number) => rounds.reduce((sum, r) => sum + f(r), 0) / rounds.length;
   const answers = rounds.reduce((sum, r) => sum + r.load.total, 0);
   const cpu = rounds.reduce((sum, r) => sum + r.cpuUsPerAnswer * r.load.total, 0);
+  const database = rounds.reduce((sum, r) => sum + (r.databaseCpuUsPerAnswer ?? 0) * r.load.total, 0);
   return {
     reqPerSec: Math.round(mean((r) => r.load.reqPerSec)),
     p50Ms: Math.round(mean((r) => r.load.p50Ms) * 10) / 10,
     p99Ms: Math.round(mean((r) => r.load.p99Ms) * 10) / 10,
     cpuUsPerAnswer: Math.round(cpu / Math.max(1, answers)),
+    ...(rounds.some((r) => r.databaseCpuUsPerAnswer !== undefined)
+      ? { databaseCpuUsPerAnswer: Math.round(database / Math.max(1, answers)) }
+      : {}),
     answers,
   };
 }
