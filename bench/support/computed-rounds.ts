@@ -104,6 +104,11 @@ export interface Summary {
   hand: Side;
   /** Packline's req/s over the hand-written server's. */
   ratio: number;
+  /**
+   * The hand-written server's CPU per answer over Packline's: the same comparison by the work each
+   * answer costs, which other processes on the machine disturb less than they disturb req/s.
+   */
+  cpuRatio: number;
   target: number;
   valid: boolean;
   met: boolean;
@@ -132,10 +137,11 @@ export function summarize(endpoint: Endpoint, rounds: Round[], noisePercent: num
   const packline = side(mine.filter((r) => r.server === 'packline'));
   const hand = side(mine.filter((r) => r.server === 'hand'));
   const ratio = Math.round((packline.reqPerSec / Math.max(1, hand.reqPerSec)) * 100) / 100;
+  const cpuRatio = Math.round((hand.cpuUsPerAnswer / Math.max(1, packline.cpuUsPerAnswer)) * 100) / 100;
   const valid = mine.every((r) => clean(r.load));
   const met = valid && ratio >= endpoint.target;
   let verdict = !valid ? 'INVALID (non-2xx answers or errors)' : met ? 'OK' : `MISSED (${ratio.toFixed(2)} < ${endpoint.target})`;
   const noise = Math.max(...mine.map((r) => r.load.otherCpuPercent));
   if (noise > noisePercent) verdict += `, NOISY (others took up to ${noise} % of the CPU)`;
-  return { endpoint: endpoint.name, kind: endpoint.kind, packline, hand, ratio, target: endpoint.target, valid, met, verdict };
+  return { endpoint: endpoint.name, kind: endpoint.kind, packline, hand, ratio, cpuRatio, target: endpoint.target, valid, met, verdict };
 }
