@@ -32,9 +32,8 @@
  * and written to bench/results-computed.json.
  */
 import { join } from 'node:path';
-import pg from 'pg';
 import { PLAN_ALLOWANCES } from '../core/plans.ts';
-import { byIdPaths, compareAnswers, listPaths, watchMemory } from './support/computed.ts';
+import { backendPids, byIdPaths, compareAnswers, listPaths, watchMemory } from './support/computed.ts';
 import { measureRounds, summarize, type Endpoint, type Side, type Summary } from './support/computed-rounds.ts';
 import { openBenchCore, seed, temporaryPostgres } from './support/deep-page.ts';
 import { handSpec, startHandServer } from './support/hand-written.ts';
@@ -132,7 +131,8 @@ async function runDatabase(database: 'sqlite' | 'postgresql', notes: string[], d
         }
       }
       const servers = { packline: { origin: server.origin, pid: server.child.pid! }, hand: { origin: hand.origin, pid: hand.child.pid! } };
-      const databasePids = databaseUrl ? await backendPids(databaseUrl) : [];
+      const databaseName = databaseUrl ? new URL(databaseUrl).pathname.slice(1) : undefined;
+      const databasePids = databaseName ? () => backendPids(databaseName) : undefined;
       const rounds = await measureRounds({
         databasePids,
         endpoints,
@@ -160,18 +160,6 @@ async function runDatabase(database: 'sqlite' | 'postgresql', notes: string[], d
   } finally {
     memory.stop();
     await server.stop();
-  }
-}
-
-/** PostgreSQL's server processes serving `url`'s database (both servers' pools, open after the warm-ups). */
-async function backendPids(url: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const sql = 'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
-    return (await client.query<{ pid: number }>(sql)).rows.map((r) => r.pid);
-  } finally {
-    await client.end();
   }
 }
 

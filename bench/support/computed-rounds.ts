@@ -40,7 +40,7 @@ export async function measureRounds({
   duration,
   connections,
   phaseAuth,
-  databasePids = [],
+  databasePids,
   say,
 }: {
   endpoints: Endpoint[];
@@ -49,13 +49,14 @@ export async function measureRounds({
   duration: number;
   connections: number;
   phaseAuth: (phase: number) => string[];
-  /** PostgreSQL's backends: their CPU is the benchmark's, not noise, and is shown per answer. */
-  databasePids?: number[];
+  /**
+   * PostgreSQL's backends serving the servers, now: their CPU is the benchmark's (not noise) and
+   * is shown per answer. Read at each round's start and end, as the pools open and close them.
+   */
+  databasePids?: () => number[];
   say: (line: string) => void;
 }): Promise<Round[]> {
   const out: Round[] = [];
-  const pids = [servers.packline.pid, servers.hand.pid, ...databasePids];
-  const databaseMs = () => databasePids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   for (const [e, endpoint] of endpoints.entries()) {
     for (let round = 0; round < rounds; round++) {
       const paths = rotated(endpoint.paths, Math.floor((round * endpoint.paths.length) / rounds));
@@ -63,7 +64,9 @@ export async function measureRounds({
       for (const server of order) {
         const { origin, pid } = servers[server];
         const before = cpuMs(pid);
-        const databaseBefore = databaseMs();
+        const backends = databasePids?.() ?? [];
+        const databaseBefore = new Map(backends.map((p) => [p, cpuMs(p)]));
+        const pids = [servers.packline.pid, servers.hand.pid, ...backends];
         const r = await load({
           url: origin + paths[0],
           connections,
@@ -73,7 +76,9 @@ export async function measureRounds({
         });
         const perAnswer = (ms: number) => (ms * 1000) / Math.max(1, r.total);
         const cpuUsPerAnswer = perAnswer(cpuMs(pid) - before);
-        const databaseCpuUsPerAnswer = databasePids.length > 0 ? perAnswer(databaseMs() - databaseBefore) : undefined;
+        // A backend opened during the round counts from its start; one closed during it is lost.
+        const databaseMs = (databasePids?.() ?? []).reduce((sum, p) => sum + cpuMs(p) - (databaseBefore.get(p) ?? 0), 0);
+        const databaseCpuUsPerAnswer = databasePids ? perAnswer(databaseMs) : undefined;
         out.push({ endpoint: endpoint.kind, server, round: round + 1, load: r, cpuUsPerAnswer, databaseCpuUsPerAnswer });
         say(
           `${endpoint.kind} round ${round + 1} ${server === 'hand' ? 'hand-written' : 'Packline'}: ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(cpuUsPerAnswer)} µs CPU/answer${databaseCpuUsPerAnswer === undefined ? '' : ` (+ ${formatInt(databaseCpuUsPerAnswer)} µs in PostgreSQL)`}, others ${r.otherCpuPercent} % CPU` +

@@ -1,6 +1,6 @@
 // The computed-path benchmark's pieces: the paths that never hit a cache, the byte-for-byte check
 // of two servers' answers, CPU per answer and the peak memory of a process.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Core } from '../../core/index.ts';
 import { CursorCodec } from '../../core/cursor.ts';
 import { capture } from './ceiling.ts';
@@ -78,6 +78,21 @@ export async function compareAnswers(a: string, b: string, paths: string[], auth
 
 /** CPU ms a process has used so far (user and system, all its threads). */
 export const cpuMs = (pid: number) => cpuSnapshot([pid]).watchedMs;
+
+/** PostgreSQL's server processes serving the database `name`, found by their titles in /proc. */
+export function backendPids(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (title.startsWith('postgres:') && title.includes(` ${name} `)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
 
 function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
