@@ -94,23 +94,45 @@ export function backendPids(name: string): number[] {
   return pids;
 }
 
-function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+type MemoryField = 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile';
+
+function statusKiB(pid: number): Record<MemoryField, number> {
+  let text = '';
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : 0;
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return 0;
+    // gone
   }
+  const kib = (field: MemoryField) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return { VmRSS: kib('VmRSS'), VmHWM: kib('VmHWM'), RssAnon: kib('RssAnon'), RssFile: kib('RssFile') };
 }
 
-/** Samples a process's resident memory every `everyMs` until stopped: the largest sample, and the kernel's high-water mark. */
+const mib = (kib: number) => Math.round(kib / 102.4) / 10;
+
+/**
+ * Samples a process's resident memory every `everyMs` until stopped. Resident memory counts the
+ * pages of files the process maps (SQLite maps up to 256 MiB of its database), so the largest
+ * samples of its anonymous part (heaps, buffers) and of its file part are kept beside it.
+ */
 export function watchMemory(pid: number, everyMs = 250) {
-  let peakKiB = statusKiB(pid, 'VmRSS');
-  const timer = setInterval(() => (peakKiB = Math.max(peakKiB, statusKiB(pid, 'VmRSS'))), everyMs);
+  const peak = statusKiB(pid);
+  const sample = () => {
+    const now = statusKiB(pid);
+    for (const field of ['VmRSS', 'RssAnon', 'RssFile'] as const) peak[field] = Math.max(peak[field], now[field]);
+  };
+  const timer = setInterval(sample, everyMs);
   timer.unref();
   return {
-    /** MiB: the largest VmRSS sampled, and VmHWM (the peak over the process's life, read now). */
-    read: () => ({ sampledPeakMiB: Math.round(peakKiB / 102.4) / 10, highWaterMiB: Math.round(statusKiB(pid, 'VmHWM') / 102.4) / 10 }),
+    /** MiB: VmHWM (the peak over the process's life, read now), and the largest samples. */
+    read: () => {
+      sample();
+      return {
+        highWaterMiB: mib(statusKiB(pid).VmHWM),
+        sampledPeakMiB: mib(peak.VmRSS),
+        anonymousPeakMiB: mib(peak.RssAnon),
+        filePeakMiB: mib(peak.RssFile),
+      };
+    },
     stop: () => clearInterval(timer),
   };
 }
