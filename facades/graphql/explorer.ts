@@ -77,7 +77,7 @@ ${error ? html`<p class="error" role="alert" id="token-error">${error}</p>` : ''
     const headers: Record<string, string> = {
       'set-cookie': browser.cookie(EXPLORER_LOGIN_COOKIE, secret, {
         maxAgeSeconds: FORM_SECONDS,
-        path: EXPLORER_SIGN_IN_PATH,
+        path: GRAPHQL_PATH,
         sameSite: 'Strict',
       }),
       ...(retryAfter ? { 'retry-after': String(retryAfter) } : {}),
@@ -131,7 +131,7 @@ ${error ? html`<p class="error" role="alert" id="token-error">${error}</p>` : ''
         path: GRAPHQL_PATH,
         sameSite: 'Strict',
       }),
-      browser.cookie(EXPLORER_LOGIN_COOKIE, '', { maxAgeSeconds: 0, path: EXPLORER_SIGN_IN_PATH, sameSite: 'Strict' }),
+      browser.cookie(EXPLORER_LOGIN_COOKIE, '', { maxAgeSeconds: 0, path: GRAPHQL_PATH, sameSite: 'Strict' }),
     ]);
   }
 
