@@ -150,7 +150,11 @@ ${error ? html`<p class="error" role="alert" id="token-error">${error}</p>` : ''
     const asset = (await load()).files.get(name);
     if (!asset) return notFound(res, requestId);
     const answer = await answerAsset(asset, req.headers['accept-encoding'], req.headers['if-none-match']);
-    const headers: Record<string, string> = { 'cache-control': asset.cacheControl, 'x-request-id': requestId };
+    const headers: Record<string, string> = {
+      'cache-control': asset.cacheControl,
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+    };
     for (let i = 0; i < answer.headers.length; i += 2) headers[answer.headers[i]!] = answer.headers[i + 1]!;
     if (answer.fresh) {
       res.writeHead(304, { ...headers, etag: answer.etag });
@@ -201,6 +205,7 @@ function notFound(res: ServerResponse, requestId: string): void {
   res.writeHead(404, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
+    'x-content-type-options': 'nosniff',
     'x-request-id': requestId,
   });
   res.end(body);

@@ -27,7 +27,8 @@ describe('GraphQL explorer in a browser', () => {
   function watch(page: Page): { outside: string[]; problems: string[] } {
     const outside: string[] = [];
     const problems: string[] = [];
-    page.on('request', (request) => {
+    // The whole browser context: the editor's workers included.
+    page.context().on('request', (request) => {
       const url = new URL(request.url());
       if (url.protocol !== 'data:' && url.protocol !== 'blob:' && url.origin !== origin) outside.push(request.url());
     });

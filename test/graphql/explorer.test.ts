@@ -148,6 +148,7 @@ describe('GraphQL explorer over HTTP', () => {
       expect(asset.status, path).toBe(200);
       expect(asset.headers.get('content-type'), path).toMatch(path.includes('.css') ? /^text\/css/ : /^text\/javascript/);
       expect(asset.headers.get('cache-control'), path).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('x-content-type-options'), path).toBe('nosniff');
       await asset.body?.cancel();
     }
     expect((await fetch(`${origin}/graphql/explorer/nothing.js`)).status).toBe(404);
