@@ -43,6 +43,20 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    // Every list pages forward only (keyset): `last` and `before` exist for relay clients and are refused.
+    pageInfoTypeOptions: { description: 'Where a page of a list stands: whether more follows, and the cursors to ask for it.' },
+    hasNextPageFieldOptions: { description: 'True when another page follows: ask for it with after: endCursor.' },
+    hasPreviousPageFieldOptions: { description: 'Always false: lists page forward only.' },
+    startCursorFieldOptions: { description: 'The cursor of the first item of this page; null on an empty page.' },
+    endCursorFieldOptions: { description: 'Pass as after to read the next page; null on an empty page.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor, in the order of the list.' },
+    pageInfoFieldOptions: { description: 'Whether another page follows, and the cursor to read it.' },
+    cursorFieldOptions: { description: 'Opaque, tamper-evident position of this item: pass it as after to continue from here.' },
+    nodeFieldOptions: { description: 'The item itself.' },
+    firstArgOptions: { description: 'How many items to return: 1 to 50, 20 when omitted.' },
+    afterArgOptions: { description: 'Return the items after this cursor (an endCursor or edge cursor of an earlier page).' },
+    lastArgOptions: { description: 'Not supported: lists page forward only, so any value is refused with INVALID_INPUT.' },
+    beforeArgOptions: { description: 'Not supported: lists page forward only, so any value is refused with INVALID_INPUT.' },
   },
 });
 
@@ -73,9 +87,19 @@ function parseDateTime(value: unknown): Date {
  */
 export const ORGANIZATION_ADMIN = { internal: true, memberSession: true } as const;
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({
+  description:
+    'Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones.',
+});
+builder.mutationType({
+  description: 'Changes. Those that change public content name the webhook signal they send, such as need.created.',
+});
 
 export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 /** The field builder of input types, for helpers that share fields between inputs. */
 export type InputFields = PothosSchemaTypes.InputFieldBuilder<SchemaTypes, 'InputObject'>;
+
+/** An enum's values from their list in the core, each with its description (the record must name every value). */
+export function describedValues<const T extends string>(values: readonly T[], descriptions: Record<T, string>) {
+  return Object.fromEntries(values.map((value) => [value, { description: descriptions[value] }])) as Record<T, { description: string }>;
+}

@@ -5,66 +5,104 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Whether a key still opens the public API. */
 export type ApiKeyStatus =
+  /** Opens the public API until its expiry. */
   | 'active'
+  /** Past its expiry: refused with invalid_key. */
   | 'expired'
+  /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
+/** A new organization: its id and profile. */
 export type CreateOrganizationInput = {
   /** Lowercase slug: letters, digits and dashes, up to 64 characters. */
   id: string | number;
+  /** The organization's profile and administrative facts. */
   profile: NewOrganizationProfile;
 };
 
+/** Changes to an event: omitted fields stay as they are. */
 export type EventChangesInput = {
+  /** City or town of the venue. In changes, null clears it. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
+  /** What the event is about, in plain text. */
   description?: string | null | undefined;
+  /** A new end; not before the start. */
   endsAt?: string | null | undefined;
+  /** True for an online event; it then has no place. */
   online?: boolean | null | undefined;
+  /** Region, county or state of the venue. In changes, null clears it. */
   region?: string | null | undefined;
+  /** A new start. */
   startsAt?: string | null | undefined;
   /** IANA time zone, such as Europe/Paris. Default UTC. */
   timezone?: string | null | undefined;
+  /** A new title. */
   title?: string | null | undefined;
 };
 
+/** Whether an event is still public. */
 export type EventStatus =
+  /** Cancelled: no longer public output; event.cancelled was sent. */
   | 'cancelled'
+  /** Listed and readable until it is cancelled. */
   | 'public';
 
+/** Changes to a need: omitted fields stay as they are. */
 export type NeedChangesInput = {
+  /** City or town where the work takes place. In changes, null clears it. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
+  /** When answers are due. In changes, null clears it. */
   deadline?: string | null | undefined;
+  /** What the organization needs, in plain text. */
   description?: string | null | undefined;
+  /** Region, county or state where the work takes place. In changes, null clears it. */
   region?: string | null | undefined;
+  /** Whether the work can be done remotely. */
   remoteAllowed?: boolean | null | undefined;
+  /** Skills or trades the need calls for. */
   requiredExpertise?: Array<string> | null | undefined;
+  /** A short title of the need. */
   title?: string | null | undefined;
 };
 
+/** Where a need stands in its life. */
 export type NeedState =
+  /** Prepared, not published: nothing is public. */
   | 'draft'
+  /** Hidden from public output; can be published again. */
   | 'private'
+  /** Published: public output unless discreet or demonstration content. */
   | 'public'
+  /** Withdrawn for good: never public again. */
   | 'withdrawn';
 
+/** A new API key for an organization. */
 export type NewApiKeyInput = {
+  /** When the key stops working; must be in the future. */
   expiresAt: string;
+  /** A label to tell the key apart; a default name when omitted. */
   name?: string | null | undefined;
+  /** The organization the key reads for; an admin of it asks. */
   organizationId: string | number;
   /** Any of organization:read, opportunities:read, events:read. */
   scopes: Array<string>;
 };
 
+/** A new public event of an organization. */
 export type NewEventInput = {
+  /** City or town of the venue. In changes, null clears it. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
+  /** What the event is about, in plain text. */
   description?: string | null | undefined;
+  /** When the event ends; not before startsAt. */
   endsAt: string;
   /** Internal: never output. */
   hostContactEmail?: string | null | undefined;
@@ -72,17 +110,25 @@ export type NewEventInput = {
   hostContactPhone?: string | null | undefined;
   /** Internal: never output. */
   hostNotes?: string | null | undefined;
+  /** True for an online event; it then has no place. */
   online?: boolean | null | undefined;
+  /** The hosting organization. */
   organizationId: string | number;
+  /** Region, county or state of the venue. In changes, null clears it. */
   region?: string | null | undefined;
+  /** When the event starts. */
   startsAt: string;
   /** IANA time zone, such as Europe/Paris. Default UTC. */
   timezone?: string | null | undefined;
+  /** The event's title. */
   title: string;
 };
 
+/** A new member account, optionally joined to an organization. */
 export type NewMemberInput = {
+  /** Sign-in email; CONFLICT when another member has it. */
   email: string;
+  /** Display name. */
   name: string;
   /** Adds the member to this organization. */
   organizationId?: string | number | null | undefined;
@@ -92,42 +138,65 @@ export type NewMemberInput = {
   role?: Role | null | undefined;
 };
 
+/** A new need of an organization. */
 export type NewNeedInput = {
+  /** City or town where the work takes place. In changes, null clears it. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
+  /** When answers are due. In changes, null clears it. */
   deadline?: string | null | undefined;
   /** Demonstration content: never public output. */
   demo?: boolean | null | undefined;
+  /** What the organization needs, in plain text. */
   description?: string | null | undefined;
   /** Readable in the API, never pushed by webhook. */
   discreet?: boolean | null | undefined;
+  /** The organization the need belongs to. */
   organizationId: string | number;
+  /** Region, county or state where the work takes place. In changes, null clears it. */
   region?: string | null | undefined;
+  /** Whether the work can be done remotely. */
   remoteAllowed?: boolean | null | undefined;
+  /** Skills or trades the need calls for. */
   requiredExpertise?: Array<string> | null | undefined;
+  /** A short title of the need. */
   title: string;
 };
 
+/** The profile and administrative facts of a new organization. */
 export type NewOrganizationProfile = {
+  /** What the organization can do: skills, trades, services. */
   capabilities?: Array<string> | null | undefined;
+  /** City or town where the organization is based. */
   city?: string | null | undefined;
+  /** Whether the profile is complete enough for the public assistant connector. */
   complete?: boolean | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
   /** A demonstration account: its content is never public output. */
   demo?: boolean | null | undefined;
+  /** What the organization does, in plain text. */
   description?: string | null | undefined;
+  /** Whether the organization appears in lists and the public assistant connector's results. */
   listed?: boolean | null | undefined;
+  /** Address of the organization's logo, an http(s) address. */
   logoUrl?: string | null | undefined;
+  /** The organization's name. */
   name: string;
+  /** Networks and federations the organization belongs to. */
   networks?: Array<string> | null | undefined;
+  /** The organization's plan. */
   plan: Plan;
+  /** Region, county or state where the organization is based. */
   region?: string | null | undefined;
+  /** Sectors the organization works in. */
   sectors?: Array<string> | null | undefined;
+  /** The organization's own website, an http(s) address. */
   website?: string | null | undefined;
 };
 
+/** A new webhook destination of an organization. */
 export type NewWebhookDestinationInput = {
   /** Up to 500 characters. */
   description?: string | null | undefined;
@@ -139,6 +208,7 @@ export type NewWebhookDestinationInput = {
   language?: string | null | undefined;
   /** To tell destinations apart; up to 100 characters. */
   name?: string | null | undefined;
+  /** The organization receiving the signals. */
   organizationId: string | number;
   /** platform (default) or own. */
   scope?: string | null | undefined;
@@ -146,39 +216,61 @@ export type NewWebhookDestinationInput = {
   url: string;
 };
 
+/** Changes to an organization: omitted fields stay as they are; null clears website, logoUrl, city, region and country. */
 export type OrganizationProfileChanges = {
+  /** What the organization can do: skills, trades, services. */
   capabilities?: Array<string> | null | undefined;
+  /** City or town where the organization is based. */
   city?: string | null | undefined;
+  /** Whether the profile is complete enough for the public assistant connector. */
   complete?: boolean | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
   /** A demonstration account: its content is never public output. */
   demo?: boolean | null | undefined;
+  /** What the organization does, in plain text. */
   description?: string | null | undefined;
+  /** Whether the organization appears in lists and the public assistant connector's results. */
   listed?: boolean | null | undefined;
+  /** Address of the organization's logo, an http(s) address. */
   logoUrl?: string | null | undefined;
+  /** The organization's name. */
   name?: string | null | undefined;
+  /** Networks and federations the organization belongs to. */
   networks?: Array<string> | null | undefined;
+  /** The organization's plan. */
   plan?: Plan | null | undefined;
+  /** Region, county or state where the organization is based. */
   region?: string | null | undefined;
+  /** Sectors the organization works in. */
   sectors?: Array<string> | null | undefined;
+  /** The organization's own website, an http(s) address. */
   website?: string | null | undefined;
 };
 
+/** An organization's plan: it sets API keys, quotas, rate limits and webhook destinations (PlanAllowances). */
 export type Plan =
+  /** 1 active API key(s), 10000 calls a month, 2 webhook destination(s), 25 deliveries kept. */
   | 'alpha'
+  /** 1 active API key(s), 1000 calls a month, 1 webhook destination(s), 12 deliveries kept. */
   | 'base'
+  /** 5 active API key(s), 100000 calls a month, 10 webhook destination(s), 100 deliveries kept, manual retry. */
   | 'clan';
 
+/** A member's role in one organization. */
 export type Role =
+  /** Administers the organization on Packline: its API keys, webhook destinations and needs. */
   | 'admin'
+  /** Belongs to the organization, without administering it. */
   | 'member';
 
+/** What the team-chat destination will receive once the provider sends the admin back. */
 export type TeamChatConnectionInput = {
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; all when omitted. */
   kinds?: Array<string> | null | undefined;
   /** en (default) or fr. */
   language?: string | null | undefined;
+  /** The organization connecting its team chat. */
   organizationId: string | number;
   /** platform (default) or own. */
   scope?: string | null | undefined;
@@ -186,11 +278,13 @@ export type TeamChatConnectionInput = {
 
 /** What to change; absent fields stay as they are. */
 export type WebhookDestinationChangesInput = {
+  /** A new note, up to 500 characters. */
   description?: string | null | undefined;
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; at least one. */
   kinds?: Array<string> | null | undefined;
   /** en or fr. */
   language?: string | null | undefined;
+  /** A new name, up to 100 characters. */
   name?: string | null | undefined;
   /** platform or own. */
   scope?: string | null | undefined;

@@ -5,43 +5,70 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** A token request of the authorization code grant, with PKCE. */
 export type AssistantCodeExchangeInput = {
+  /** The application's client_id. */
   clientId: string | number;
+  /** The authorization code received at the redirect address. */
   code: string;
+  /** The PKCE verifier whose S256 hash is the challenge of the authorization request. */
   codeVerifier: string;
+  /** The redirect address of the authorization request, when it named one. */
   redirectUri?: string | null | undefined;
+  /** RFC 8707 resource; must match the one of the authorization request. */
   resource?: string | null | undefined;
 };
 
+/** A draft need an assistant prepares for the member; the member publishes it or not. */
 export type AssistantNeedDraftInput = {
+  /** City or town where the work takes place. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code */
   country?: string | null | undefined;
+  /** When answers are due. */
   deadline?: string | null | undefined;
+  /** What the organization needs, in plain text. */
   description?: string | null | undefined;
   /** Needed only when the member belongs to several organizations. */
   organizationId?: string | number | null | undefined;
+  /** Region, county or state where the work takes place. */
   region?: string | null | undefined;
+  /** Whether the work can be done remotely. */
   remoteAllowed?: boolean | null | undefined;
+  /** Skills or trades the need calls for. */
   requiredExpertise?: Array<string> | null | undefined;
+  /** A short title of the need. */
   title: string;
 };
 
+/** A token request of the refresh token grant. */
 export type AssistantRefreshInput = {
+  /** The application's client_id. */
   clientId: string | number;
+  /** The refresh token of the current pair. */
   refreshToken: string;
+  /** RFC 8707 resource; the member connector's address when absent. */
   resource?: string | null | undefined;
+  /** Abilities to keep, a subset of the grant's; all of them when omitted. */
   scopes?: Array<string> | null | undefined;
 };
 
+/** Where a need stands in its life. */
 export type NeedState =
+  /** Prepared, not published: nothing is public. */
   | 'draft'
+  /** Hidden from public output; can be published again. */
   | 'private'
+  /** Published: public output unless discreet or demonstration content. */
   | 'public'
+  /** Withdrawn for good: never public again. */
   | 'withdrawn';
 
+/** A dynamic client registration request (RFC 7591). */
 export type NewAssistantApplicationInput = {
+  /** The application's self-declared name (client_name). */
   name?: string | null | undefined;
+  /** Where authorization codes may be sent back: https, or http on loopback. */
   redirectUris: Array<string>;
 };
 

@@ -11,6 +11,7 @@ export type ComposeTeamInput = {
   maxMembers?: number | null | undefined;
   /** Free text of the need; read for expertise only, never stored or returned. */
   needText?: string | null | undefined;
+  /** Where the work takes place: organizations nearby rank higher. */
   place?: WantedPlaceInput | null | undefined;
   /** True: remote work accepted. False: organizations in another country are penalised. */
   remote?: boolean | null | undefined;
@@ -22,18 +23,23 @@ export type ComposeTeamInput = {
 export type DirectoryFilter = {
   /** An expertise offered, in English or French; synonyms match ("ux" finds "ux design"). */
   capability?: string | null | undefined;
+  /** A network or federation the organization belongs to. */
   network?: string | null | undefined;
   /** A city, region or country (name or ISO code); comma-separated parts must all match. */
   place?: string | null | undefined;
+  /** A sector the organization works in. */
   sector?: string | null | undefined;
   /** Free text, ranked: matches in name, capabilities and sectors weigh most. */
   text?: string | null | undefined;
 };
 
+/** Where the team should work; any part may be left out. */
 export type WantedPlaceInput = {
+  /** City or town. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 code or a country name */
   country?: string | null | undefined;
+  /** Region, county or state. */
   region?: string | null | undefined;
 };
 

@@ -15,14 +15,21 @@ export type Scalars = {
 
 /** The signed-in member. */
 export type Account = {
+  /** The email the member signs in with. */
   email: Scalars['String']['output'];
+  /** The member's id. */
   id: Scalars['ID']['output'];
+  /** The member's display name. */
   name: Scalars['String']['output'];
 };
 
+/** An organization the signed-in member belongs to. */
 export type AccountOrganization = {
+  /** The organization's id. */
   id: Scalars['ID']['output'];
+  /** The organization's name. */
   name: Scalars['String']['output'];
+  /** The organization's plan. */
   plan: Plan;
   /** admin or member. */
   role: Scalars['String']['output'];
@@ -30,29 +37,44 @@ export type AccountOrganization = {
 
 /** A public API key. Its value is shown once, at creation, and never stored. */
 export type ApiKey = {
+  /** When the key was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** When the key stops working, chosen at creation. */
   expiresAt: Scalars['DateTime']['output'];
+  /** The key's id (not the key itself). */
   id: Scalars['ID']['output'];
+  /** When the key last authenticated a request; null if never. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** A label the admins chose, to tell their keys apart. */
   name: Scalars['String']['output'];
+  /** The organization the key reads for; its plan sets the key's rate limit and quota. */
   organizationId: Scalars['ID']['output'];
   /** First characters of the key, to tell keys apart. */
   prefix: Scalars['String']['output'];
+  /** When the key was revoked; null while it was not. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** What the key may read: organization:read, opportunities:read, events:read. */
   scopes: Array<Scalars['String']['output']>;
+  /** active, expired or revoked, as of now. */
   status: ApiKeyStatus;
 };
 
+/** Whether a key still opens the public API. */
 export type ApiKeyStatus =
+  /** Opens the public API until its expiry. */
   | 'active'
+  /** Past its expiry: refused with invalid_key. */
   | 'expired'
+  /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
+/** How an organization's API keys used the public API this month. */
 export type ApiUsage = {
   /** Calls per day from the first of the month to today. */
   days: Array<DailyCalls>;
   /** YYYY-MM, UTC. */
   month: Scalars['String']['output'];
+  /** The month's calls against the plan's monthly quota. */
   quota: QuotaUsage;
   /** Null where this process serves no API (its limiter holds the windows). */
   rateWindows: Maybe<Array<KeyRateWindow>>;
@@ -60,39 +82,55 @@ export type ApiUsage = {
 
 /** The member an assistant acts for: name, profile address and organizations. */
 export type AssistantAccount = {
+  /** The member's id. */
   id: Scalars['ID']['output'];
+  /** The member's display name. */
   name: Scalars['String']['output'];
+  /** The organizations the member belongs to. */
   organizations: Array<MemberOrganization>;
+  /** The member's profile page on the service. */
   profileUrl: Scalars['String']['output'];
 };
 
 /** An application registered by dynamic client registration. Its name is self-declared. */
 export type AssistantApplication = {
+  /** When the application registered. */
   createdAt: Scalars['DateTime']['output'];
   /** The OAuth client_id. */
   id: Scalars['ID']['output'];
+  /** The name the application declared at registration; shown to the member as the application's claim, not as verified. */
   name: Scalars['String']['output'];
+  /** Where authorization codes may be sent back, exactly as registered. */
   redirectUris: Array<Scalars['String']['output']>;
 };
 
 /** One tool call an application made for a member. */
 export type AssistantAuditEntry = {
+  /** The application's client_id. */
   applicationId: Scalars['ID']['output'];
+  /** The application's self-declared name at the time. */
   applicationName: Scalars['String']['output'];
+  /** When the call was made. */
   at: Scalars['DateTime']['output'];
+  /** The grant the call was made under. */
   grantId: Scalars['ID']['output'];
+  /** The entry's id. */
   id: Scalars['ID']['output'];
+  /** The member the call was made for. */
   memberId: Scalars['ID']['output'];
   /** ok, or the error code the call ended with. */
   outcome: Scalars['String']['output'];
+  /** The member connector tool called: my_account, my_invitations or draft_need. */
   tool: Scalars['String']['output'];
 };
 
 /** The authorization request the member approved. */
 export type AssistantAuthorizationInput = {
+  /** The application's client_id. */
   clientId: Scalars['ID']['input'];
   /** PKCE S256 challenge. */
   codeChallenge: Scalars['String']['input'];
+  /** The redirect address of the request; one the application registered. */
   redirectUri: Scalars['String']['input'];
   /** RFC 8707 resource; the member connector’s address when absent. */
   resource: InputMaybe<Scalars['String']['input']>;
@@ -100,11 +138,17 @@ export type AssistantAuthorizationInput = {
   scopes: Array<Scalars['String']['input']>;
 };
 
+/** A token request of the authorization code grant, with PKCE. */
 export type AssistantCodeExchangeInput = {
+  /** The application's client_id. */
   clientId: Scalars['ID']['input'];
+  /** The authorization code received at the redirect address. */
   code: Scalars['String']['input'];
+  /** The PKCE verifier whose S256 hash is the challenge of the authorization request. */
   codeVerifier: Scalars['String']['input'];
+  /** The redirect address of the authorization request, when it named one. */
   redirectUri: InputMaybe<Scalars['String']['input']>;
+  /** RFC 8707 resource; must match the one of the authorization request. */
   resource: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -112,50 +156,77 @@ export type AssistantCodeExchangeInput = {
 export type AssistantGrant = {
   /** False once revoked, or once the member changed password or signed out everywhere. */
   active: Scalars['Boolean']['output'];
+  /** The application the member connected. */
   application: AssistantApplication;
+  /** When the member consented. */
   createdAt: Scalars['DateTime']['output'];
+  /** The grant's id. */
   id: Scalars['ID']['output'];
+  /** When the application last called a tool with this grant; null if never. */
   lastUsedAt: Maybe<Scalars['DateTime']['output']>;
+  /** The member who consented. */
   memberId: Scalars['ID']['output'];
+  /** When the grant ended; null while active. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the grant ended, such as revoked; null while active. */
   revokedReason: Maybe<Scalars['String']['output']>;
   /** Abilities granted: account:read, invitations:read, needs:draft. */
   scopes: Array<Scalars['String']['output']>;
 };
 
+/** A draft need an assistant prepares for the member; the member publishes it or not. */
 export type AssistantNeedDraftInput = {
+  /** City or town where the work takes place. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
+  /** When answers are due. */
   deadline: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the organization needs, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
   /** Needed only when the member belongs to several organizations. */
   organizationId: InputMaybe<Scalars['ID']['input']>;
+  /** Region, county or state where the work takes place. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** Whether the work can be done remotely. */
   remoteAllowed: InputMaybe<Scalars['Boolean']['input']>;
+  /** Skills or trades the need calls for. */
   requiredExpertise: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A short title of the need. */
   title: Scalars['String']['input'];
 };
 
+/** A token request of the refresh token grant. */
 export type AssistantRefreshInput = {
+  /** The application's client_id. */
   clientId: Scalars['ID']['input'];
+  /** The refresh token of the current pair. */
   refreshToken: Scalars['String']['input'];
+  /** RFC 8707 resource; the member connector's address when absent. */
   resource: InputMaybe<Scalars['String']['input']>;
+  /** Abilities to keep, a subset of the grant's; all of them when omitted. */
   scopes: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** A fresh access and refresh token pair, shown this once. */
 export type AssistantTokens = {
+  /** Bearer token for the member connector. Stored only as a hash. */
   accessToken: Scalars['String']['output'];
   /** Seconds the access token lives. */
   expiresIn: Scalars['Int']['output'];
+  /** The grant the tokens belong to. */
   grantId: Scalars['ID']['output'];
+  /** Single-use token for a new pair; a second use ends the grant. Stored only as a hash. */
   refreshToken: Scalars['String']['output'];
+  /** The granted abilities, space-separated (OAuth scope). */
   scope: Scalars['String']['output'];
 };
 
+/** A single-use authorization code, for the application to exchange with its PKCE verifier. */
 export type AuthorizationCodeIssued = {
+  /** The code itself, sent to the redirect address. Stored only as a hash. */
   code: Scalars['String']['output'];
+  /** When the code can no longer be exchanged. */
   expiresAt: Scalars['DateTime']['output'];
 };
 
@@ -165,6 +236,7 @@ export type ComposeTeamInput = {
   maxMembers: InputMaybe<Scalars['Int']['input']>;
   /** Free text of the need; read for expertise only, never stored or returned. */
   needText: InputMaybe<Scalars['String']['input']>;
+  /** Where the work takes place: organizations nearby rank higher. */
   place: InputMaybe<WantedPlaceInput>;
   /** True: remote work accepted. False: organizations in another country are penalised. */
   remote: InputMaybe<Scalars['Boolean']['input']>;
@@ -172,25 +244,33 @@ export type ComposeTeamInput = {
   requiredExpertise: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
+/** A new e-signature connection and, this once, its signing secret. */
 export type ConnectedEsignProvider = {
+  /** The stored connection. */
   connection: EsignConnection;
   /** The secret the provider signs notifications with. Shown this once: give it to the provider now. */
   secret: Scalars['String']['output'];
 };
 
+/** A new organization: its id and profile. */
 export type CreateOrganizationInput = {
   /** Lowercase slug: letters, digits and dashes, up to 64 characters. */
   id: Scalars['ID']['input'];
+  /** The organization's profile and administrative facts. */
   profile: NewOrganizationProfile;
 };
 
+/** A new API key: its record and, this once, the key itself. */
 export type CreatedApiKey = {
+  /** The stored record of the key (its hash only). */
   apiKey: ApiKey;
   /** The key itself. Shown this once: store it now. */
   key: Scalars['String']['output'];
 };
 
+/** A destination just added or given a new secret, with that secret this once. */
 export type CreatedWebhookDestination = {
+  /** The destination, secrets masked. */
   destination: WebhookDestination;
   /** The signing secret (standard-json). Shown this once: store it now. */
   secret: Maybe<Scalars['String']['output']>;
@@ -198,20 +278,29 @@ export type CreatedWebhookDestination = {
 
 /** Every session and assistant grant of the member ended. */
 export type CredentialsReset = {
+  /** How many assistant grants ended; their next call fails. */
   endedGrants: Scalars['Int']['output'];
+  /** The member whose sessions and grants ended. */
   memberId: Scalars['ID']['output'];
 };
 
+/** API calls of one day (UTC), across the organization's keys. */
 export type DailyCalls = {
+  /** Calls counted that day. */
   calls: Scalars['Int']['output'];
   /** YYYY-MM-DD, UTC. */
   day: Scalars['String']['output'];
 };
 
+/** One attempt to deliver a signal: what was sent and what the receiver answered. */
 export type DeliveryAttempt = {
+  /** When the attempt started. */
   at: Scalars['DateTime']['output'];
+  /** How long the attempt took, in milliseconds (8 s at most). */
   durationMs: Scalars['Int']['output'];
+  /** Why the attempt failed (timeout, refused address, status); null on success. */
   error: Maybe<Scalars['String']['output']>;
+  /** 1 for the first attempt, then 2, 3… up to the schedule's 8. */
   number: Scalars['Int']['output'];
   /** The headers sent, signature values included (never the signing secret); at most 40, 4 KB. Null when nothing was sent or for attempts recorded before headers were kept. */
   requestHeaders: Maybe<Array<HttpHeader>>;
@@ -219,16 +308,23 @@ export type DeliveryAttempt = {
   responseExcerpt: Maybe<Scalars['String']['output']>;
   /** The receiver's headers, without Set-Cookie; at most 40, 4 KB. Null without an answer. */
   responseHeaders: Maybe<Array<HttpHeader>>;
+  /** The receiver's HTTP status; null when no answer came. */
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
+/** A page of discoverable organizations. */
 export type DirectoryConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<DirectoryEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** A discoverable organization and its cursor. */
 export type DirectoryEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: Organization;
 };
 
@@ -236,9 +332,11 @@ export type DirectoryEdge = {
 export type DirectoryFilter = {
   /** An expertise offered, in English or French; synonyms match ("ux" finds "ux design"). */
   capability: InputMaybe<Scalars['String']['input']>;
+  /** A network or federation the organization belongs to. */
   network: InputMaybe<Scalars['String']['input']>;
   /** A city, region or country (name or ISO code); comma-separated parts must all match. */
   place: InputMaybe<Scalars['String']['input']>;
+  /** A sector the organization works in. */
   sector: InputMaybe<Scalars['String']['input']>;
   /** Free text, ranked: matches in name, capabilities and sectors weigh most. */
   text: InputMaybe<Scalars['String']['input']>;
@@ -246,14 +344,19 @@ export type DirectoryFilter = {
 
 /** An organization's link to its e-signature provider. The secret is shown once, at connection. */
 export type EsignConnection = {
+  /** When the provider was connected. */
   createdAt: Scalars['DateTime']['output'];
+  /** The connection's id; part of its inbound address. */
   id: Scalars['ID']['output'];
   /** Where the provider posts notifications, below the public base URL. */
   inboundPath: Scalars['String']['output'];
+  /** The organization that connected the provider. */
   organizationId: Scalars['ID']['output'];
+  /** The e-signature provider's name, as given at connection. */
   provider: Scalars['String']['output'];
 };
 
+/** What a provider notification changed. */
 export type EsignReceipt = {
   /** The provider event id was applied before; nothing changed. */
   duplicate: Scalars['Boolean']['output'];
@@ -263,72 +366,108 @@ export type EsignReceipt = {
 
 /** A public event. Internal host fields are never part of it. */
 export type Event = {
+  /** Lifecycle facts; internal callers only. */
   admin: EventAdmin;
+  /** What the event is about, in plain text; empty when none was given. */
   description: Scalars['String']['output'];
+  /** When the event ends. */
   endsAt: Scalars['DateTime']['output'];
+  /** The organization hosting the event. */
   host: OrganizationSummary;
+  /** The event's id. */
   id: Scalars['ID']['output'];
+  /** True when the event takes place online, without a place. */
   online: Scalars['Boolean']['output'];
   /** Null for online events. */
   place: Maybe<Place>;
+  /** When the event starts. */
   startsAt: Scalars['DateTime']['output'];
   /** IANA time zone of the event, such as Europe/Paris */
   timezone: Scalars['String']['output'];
+  /** The event's title. */
   title: Scalars['String']['output'];
+  /** When public content last changed. */
   updatedAt: Scalars['DateTime']['output'];
+  /** The event's public page. */
   url: Scalars['String']['output'];
 };
 
 /** Lifecycle facts of an event, for internal callers. */
 export type EventAdmin = {
+  /** When the event was cancelled; null while it was not. */
   cancelledAt: Maybe<Scalars['DateTime']['output']>;
+  /** Demonstration content: never public output. */
   demo: Scalars['Boolean']['output'];
+  /** public, or cancelled. */
   status: EventStatus;
   /** Bumped on every public change; part of webhook event ids. */
   version: Scalars['Int']['output'];
 };
 
+/** Changes to an event: omitted fields stay as they are. */
 export type EventChangesInput = {
+  /** City or town of the venue. In changes, null clears it. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
+  /** What the event is about, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
+  /** A new end; not before the start. */
   endsAt: InputMaybe<Scalars['DateTime']['input']>;
+  /** True for an online event; it then has no place. */
   online: InputMaybe<Scalars['Boolean']['input']>;
+  /** Region, county or state of the venue. In changes, null clears it. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** A new start. */
   startsAt: InputMaybe<Scalars['DateTime']['input']>;
   /** IANA time zone, such as Europe/Paris. Default UTC. */
   timezone: InputMaybe<Scalars['String']['input']>;
+  /** A new title. */
   title: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A page of public events. */
 export type EventConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<EventEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** A public event and its cursor. */
 export type EventEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: Event;
 };
 
+/** Whether an event is still public. */
 export type EventStatus =
+  /** Cancelled: no longer public output; event.cancelled was sent. */
   | 'cancelled'
+  /** Listed and readable until it is cancelled. */
   | 'public';
 
 /** One question of the FAQ kept with the service. */
 export type FaqEntry = {
+  /** The answer, in plain text. */
   answer: Scalars['String']['output'];
   /** The entry on the FAQ page (absolute). */
   faqUrl: Scalars['String']['output'];
+  /** The entry's id. */
   id: Scalars['ID']['output'];
+  /** The question, as people ask it. */
   question: Scalars['String']['output'];
+  /** Topics of the entry, used in matching. */
   tags: Array<Scalars['String']['output']>;
   /** Where to read more (absolute). */
   url: Scalars['String']['output'];
 };
 
+/** An FAQ entry matching a question, with its relevance. */
 export type FaqHit = {
+  /** The matching entry. */
   entry: FaqEntry;
   /** Relevance; higher is better. */
   score: Scalars['Float']['output'];
@@ -336,61 +475,93 @@ export type FaqHit = {
 
 /** One HTTP header of a delivery attempt (name lower-cased; a value past 512 characters is cut, ending with …). */
 export type HttpHeader = {
+  /** The header's name, lower-cased. */
   name: Scalars['String']['output'];
+  /** The header's value, cut past 512 characters. */
   value: Scalars['String']['output'];
 };
 
+/** The public need a team invitation is about. */
 export type InvitationOpportunity = {
+  /** The need's id. */
   id: Scalars['ID']['output'];
+  /** The need's title. */
   title: Scalars['String']['output'];
+  /** The need's public page. */
   url: Scalars['String']['output'];
 };
 
+/** The organization that sent a team invitation. */
 export type InvitingOrganization = {
+  /** The organization's id. */
   id: Scalars['ID']['output'];
+  /** The organization's name. */
   name: Scalars['String']['output'];
 };
 
 /** The current one-minute rate window of an active API key. */
 export type KeyRateWindow = {
+  /** The API key's id. */
   keyId: Scalars['ID']['output'];
+  /** Calls allowed per minute by the plan. */
   limit: Scalars['Int']['output'];
+  /** The API key's label. */
   name: Scalars['String']['output'];
+  /** First characters of the key, to tell keys apart. */
   prefix: Scalars['String']['output'];
+  /** Calls left in the current minute. */
   remaining: Scalars['Int']['output'];
+  /** When the current minute's window ends. */
   resetsAt: Scalars['DateTime']['output'];
+  /** Calls counted in the current minute. */
   used: Scalars['Int']['output'];
 };
 
 /** A person with an account on the platform. Internal callers only. */
 export type Member = {
+  /** When the account was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The member's sign-in email, lower case. Never in any public output. */
   email: Scalars['String']['output'];
+  /** The member's id. */
   id: Scalars['ID']['output'];
+  /** The organizations the member belongs to, with the role in each. */
   memberships: Array<Membership>;
+  /** The member's display name. */
   name: Scalars['String']['output'];
 };
 
 /** An organization the member belongs to, with the member’s role there. */
 export type MemberOrganization = {
+  /** The organization's id. */
   id: Scalars['ID']['output'];
+  /** The organization's name. */
   name: Scalars['String']['output'];
+  /** The organization's public profile page. */
   profileUrl: Scalars['String']['output'];
+  /** admin or member. */
   role: Scalars['String']['output'];
 };
 
 /** A new browser session; the token goes into a cookie and is shown this once. */
 export type MemberSessionOpened = {
+  /** When the session ends unless the member signs out first. */
   expiresAt: Scalars['DateTime']['output'];
+  /** The member signed in. */
   memberId: Scalars['ID']['output'];
+  /** The session token: the value of the session cookie. Stored only as a hash. */
   token: Scalars['String']['output'];
 };
 
+/** A member's place in one organization. */
 export type Membership = {
+  /** The organization. */
   organizationId: Scalars['ID']['output'];
+  /** The member's role there. */
   role: Role;
 };
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type Mutation = {
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
@@ -400,7 +571,9 @@ export type Mutation = {
   accountPublishNeed: NeedReview;
   /** The signed-in member disconnects one of their applications. */
   accountRevokeGrant: AssistantGrant;
+  /** Ends this browser's session; true when it was open. */
   accountSignOut: Scalars['Boolean']['output'];
+  /** Ends every session (this one included) and assistant grant of the signed-in member. */
   accountSignOutEverywhere: CredentialsReset;
   /** Prepares an unpublished draft need for the member (ability needs:draft). Nothing is published: the member opens reviewUrl. Audited. */
   assistantDraftNeed: NeedReview;
@@ -418,9 +591,11 @@ export type Mutation = {
   createApiKey: CreatedApiKey;
   /** Creates a public event: event.created. */
   createEvent: Event;
+  /** Creates a member account, and its membership when an organization is given. */
   createMember: Member;
   /** Creates an unpublished draft; nothing is public. */
   createNeedDraft: Opportunity;
+  /** Creates an organization; CONFLICT when the id is taken. */
   createOrganization: Organization;
   /** Adds a destination within the plan's limit; a standard-json destination's secret is returned this once. */
   createWebhookDestination: CreatedWebhookDestination;
@@ -446,6 +621,7 @@ export type Mutation = {
   refreshAssistantTokens: AssistantTokens;
   /** Dynamic client registration (behind /register). Public clients only. */
   registerAssistantApplication: AssistantApplication;
+  /** Removes a member from an organization; the account itself stays. */
   removeMembership: Member;
   /** Turns a paused or disabled (410) destination back on; it takes signals from now on. */
   resumeWebhookDestination: WebhookDestination;
@@ -473,6 +649,7 @@ export type Mutation = {
   updateEvent: Event;
   /** Changes content; a public need whose public content changed sends need.updated. */
   updateNeed: Opportunity;
+  /** Changes an organization's profile or administrative facts. */
   updateOrganization: Organization;
   /** Changes a destination’s name, description, URL, language, kinds or scope. */
   updateWebhookDestination: WebhookDestination;
@@ -481,48 +658,57 @@ export type Mutation = {
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAccountChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAccountDiscardNeedArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAccountPublishNeedArgs = {
   id: Scalars['ID']['input'];
   revision: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAccountRevokeGrantArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAssistantDraftNeedArgs = {
   input: AssistantNeedDraftInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAuthorizeAssistantApplicationArgs = {
   input: AssistantAuthorizationInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationBeginTeamChatConnectionArgs = {
   input: TeamChatConnectionInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCancelEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCompleteTeamChatConnectionArgs = {
   incomingUrl: Scalars['String']['input'];
   sessionId: InputMaybe<Scalars['ID']['input']>;
@@ -530,82 +716,98 @@ export type MutationCompleteTeamChatConnectionArgs = {
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationConnectEsignProviderArgs = {
   organizationId: Scalars['ID']['input'];
   provider: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateApiKeyArgs = {
   input: NewApiKeyInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateEventArgs = {
   input: NewEventInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateMemberArgs = {
   input: NewMemberInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateNeedDraftArgs = {
   input: NewNeedInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateOrganizationArgs = {
   input: CreateOrganizationInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateWebhookDestinationArgs = {
   input: NewWebhookDestinationInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationDeleteWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationDisconnectEsignProviderArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationEnableWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationExchangeAssistantCodeArgs = {
   input: AssistantCodeExchangeInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationMakeNeedPrivateArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationPauseWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationPublishNeedArgs = {
   input: NewNeedInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationPublishNeedDraftArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationReceiveEsignNotificationArgs = {
   body: Scalars['String']['input'];
   connectionId: Scalars['ID']['input'];
@@ -613,64 +815,76 @@ export type MutationReceiveEsignNotificationArgs = {
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRefreshAssistantTokensArgs = {
   input: AssistantRefreshInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRegisterAssistantApplicationArgs = {
   input: NewAssistantApplicationInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRemoveMembershipArgs = {
   memberId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationResumeWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRetryWebhookDeliveryArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRevokeAssistantGrantArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRevokeAssistantTokenArgs = {
   clientId: Scalars['ID']['input'];
   token: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRotateWebhookSecretArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSendTestSignalArgs = {
   destinationId: Scalars['ID']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSetMemberPasswordArgs = {
   member: Scalars['String']['input'];
   password: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSetMembershipArgs = {
   memberId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
@@ -678,41 +892,48 @@ export type MutationSetMembershipArgs = {
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSignInMemberArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSignMemberOutEverywhereArgs = {
   member: Scalars['String']['input'];
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationUpdateEventArgs = {
   id: Scalars['ID']['input'];
   input: EventChangesInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationUpdateNeedArgs = {
   id: Scalars['ID']['input'];
   input: NeedChangesInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationUpdateOrganizationArgs = {
   id: Scalars['ID']['input'];
   input: OrganizationProfileChanges;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationUpdateWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
   input: WebhookDestinationChangesInput;
 };
 
 
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationWithdrawNeedArgs = {
   id: Scalars['ID']['input'];
 };
@@ -723,31 +944,47 @@ export type NeedAdmin = {
   demo: Scalars['Boolean']['output'];
   /** Readable in the API, never pushed by webhook. */
   discreet: Scalars['Boolean']['output'];
+  /** draft, public, private or withdrawn. */
   state: NeedState;
   /** Bumped on every public change; part of webhook event ids. */
   version: Scalars['Int']['output'];
+  /** When the need was withdrawn; null while it was not. */
   withdrawnAt: Maybe<Scalars['DateTime']['output']>;
 };
 
+/** Changes to a need: omitted fields stay as they are. */
 export type NeedChangesInput = {
+  /** City or town where the work takes place. In changes, null clears it. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
+  /** When answers are due. In changes, null clears it. */
   deadline: InputMaybe<Scalars['DateTime']['input']>;
+  /** What the organization needs, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
+  /** Region, county or state where the work takes place. In changes, null clears it. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** Whether the work can be done remotely. */
   remoteAllowed: InputMaybe<Scalars['Boolean']['input']>;
+  /** Skills or trades the need calls for. */
   requiredExpertise: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A short title of the need. */
   title: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A page of needs in any state. */
 export type NeedConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<NeedEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** A need and its cursor. */
 export type NeedEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: Opportunity;
 };
 
@@ -755,37 +992,56 @@ export type NeedEdge = {
 export type NeedReview = {
   /** Whether the signed-in member may discard it with accountDiscardNeed: a draft not prepared for another member. False for an assistant. */
   discardable: Scalars['Boolean']['output'];
+  /** The need as internal callers see it. */
   need: Opportunity;
+  /** The page where the member reviews the need, and publishes or discards a draft. */
   reviewUrl: Scalars['String']['output'];
   /** Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant. */
   revision: Maybe<Scalars['String']['output']>;
+  /** The need's state: draft until the member publishes it. */
   state: NeedState;
 };
 
+/** Where a need stands in its life. */
 export type NeedState =
+  /** Prepared, not published: nothing is public. */
   | 'draft'
+  /** Hidden from public output; can be published again. */
   | 'private'
+  /** Published: public output unless discreet or demonstration content. */
   | 'public'
+  /** Withdrawn for good: never public again. */
   | 'withdrawn';
 
+/** A new API key for an organization. */
 export type NewApiKeyInput = {
+  /** When the key stops working; must be in the future. */
   expiresAt: Scalars['DateTime']['input'];
+  /** A label to tell the key apart; a default name when omitted. */
   name: InputMaybe<Scalars['String']['input']>;
+  /** The organization the key reads for; an admin of it asks. */
   organizationId: Scalars['ID']['input'];
   /** Any of organization:read, opportunities:read, events:read. */
   scopes: Array<Scalars['String']['input']>;
 };
 
+/** A dynamic client registration request (RFC 7591). */
 export type NewAssistantApplicationInput = {
+  /** The application's self-declared name (client_name). */
   name: InputMaybe<Scalars['String']['input']>;
+  /** Where authorization codes may be sent back: https, or http on loopback. */
   redirectUris: Array<Scalars['String']['input']>;
 };
 
+/** A new public event of an organization. */
 export type NewEventInput = {
+  /** City or town of the venue. In changes, null clears it. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
+  /** What the event is about, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
+  /** When the event ends; not before startsAt. */
   endsAt: Scalars['DateTime']['input'];
   /** Internal: never output. */
   hostContactEmail: InputMaybe<Scalars['String']['input']>;
@@ -793,17 +1049,25 @@ export type NewEventInput = {
   hostContactPhone: InputMaybe<Scalars['String']['input']>;
   /** Internal: never output. */
   hostNotes: InputMaybe<Scalars['String']['input']>;
+  /** True for an online event; it then has no place. */
   online: InputMaybe<Scalars['Boolean']['input']>;
+  /** The hosting organization. */
   organizationId: Scalars['ID']['input'];
+  /** Region, county or state of the venue. In changes, null clears it. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** When the event starts. */
   startsAt: Scalars['DateTime']['input'];
   /** IANA time zone, such as Europe/Paris. Default UTC. */
   timezone: InputMaybe<Scalars['String']['input']>;
+  /** The event's title. */
   title: Scalars['String']['input'];
 };
 
+/** A new member account, optionally joined to an organization. */
 export type NewMemberInput = {
+  /** Sign-in email; CONFLICT when another member has it. */
   email: Scalars['String']['input'];
+  /** Display name. */
   name: Scalars['String']['input'];
   /** Adds the member to this organization. */
   organizationId: InputMaybe<Scalars['ID']['input']>;
@@ -813,42 +1077,65 @@ export type NewMemberInput = {
   role: InputMaybe<Role>;
 };
 
+/** A new need of an organization. */
 export type NewNeedInput = {
+  /** City or town where the work takes place. In changes, null clears it. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
+  /** When answers are due. In changes, null clears it. */
   deadline: InputMaybe<Scalars['DateTime']['input']>;
   /** Demonstration content: never public output. */
   demo: InputMaybe<Scalars['Boolean']['input']>;
+  /** What the organization needs, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
   /** Readable in the API, never pushed by webhook. */
   discreet: InputMaybe<Scalars['Boolean']['input']>;
+  /** The organization the need belongs to. */
   organizationId: Scalars['ID']['input'];
+  /** Region, county or state where the work takes place. In changes, null clears it. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** Whether the work can be done remotely. */
   remoteAllowed: InputMaybe<Scalars['Boolean']['input']>;
+  /** Skills or trades the need calls for. */
   requiredExpertise: InputMaybe<Array<Scalars['String']['input']>>;
+  /** A short title of the need. */
   title: Scalars['String']['input'];
 };
 
+/** The profile and administrative facts of a new organization. */
 export type NewOrganizationProfile = {
+  /** What the organization can do: skills, trades, services. */
   capabilities: InputMaybe<Array<Scalars['String']['input']>>;
+  /** City or town where the organization is based. */
   city: InputMaybe<Scalars['String']['input']>;
+  /** Whether the profile is complete enough for the public assistant connector. */
   complete: InputMaybe<Scalars['Boolean']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
   /** A demonstration account: its content is never public output. */
   demo: InputMaybe<Scalars['Boolean']['input']>;
+  /** What the organization does, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
+  /** Whether the organization appears in lists and the public assistant connector's results. */
   listed: InputMaybe<Scalars['Boolean']['input']>;
+  /** Address of the organization's logo, an http(s) address. */
   logoUrl: InputMaybe<Scalars['String']['input']>;
+  /** The organization's name. */
   name: Scalars['String']['input'];
+  /** Networks and federations the organization belongs to. */
   networks: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's plan. */
   plan: Plan;
+  /** Region, county or state where the organization is based. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** Sectors the organization works in. */
   sectors: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's own website, an http(s) address. */
   website: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A new webhook destination of an organization. */
 export type NewWebhookDestinationInput = {
   /** Up to 500 characters. */
   description: InputMaybe<Scalars['String']['input']>;
@@ -860,6 +1147,7 @@ export type NewWebhookDestinationInput = {
   language: InputMaybe<Scalars['String']['input']>;
   /** To tell destinations apart; up to 100 characters. */
   name: InputMaybe<Scalars['String']['input']>;
+  /** The organization receiving the signals. */
   organizationId: Scalars['ID']['input'];
   /** platform (default) or own. */
   scope: InputMaybe<Scalars['String']['input']>;
@@ -869,103 +1157,173 @@ export type NewWebhookDestinationInput = {
 
 /** A need an organization published (an opportunity). */
 export type Opportunity = {
+  /** Lifecycle facts; internal callers only. */
   admin: NeedAdmin;
+  /** When answers are due; null when open-ended. */
   deadline: Maybe<Scalars['DateTime']['output']>;
+  /** What the organization needs, in plain text; empty when none was given. */
   description: Scalars['String']['output'];
+  /** The need's id. */
   id: Scalars['ID']['output'];
+  /** The organization that published the need. */
   organization: OrganizationSummary;
+  /** Where the work takes place; null when not given. */
   place: Maybe<Place>;
+  /** When the need was published; null for a draft. */
   publishedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Whether the work can be done remotely. */
   remoteAllowed: Scalars['Boolean']['output'];
+  /** Skills or trades the need calls for. */
   requiredExpertise: Array<Scalars['String']['output']>;
+  /** A short title of the need. */
   title: Scalars['String']['output'];
+  /** When public content last changed. */
   updatedAt: Scalars['DateTime']['output'];
+  /** The need's public page. */
   url: Scalars['String']['output'];
 };
 
+/** A page of public needs. */
 export type OpportunityConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<OpportunityEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** A public need and its cursor. */
 export type OpportunityEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: Opportunity;
 };
 
 /** The public profile of an organization, plus administrative facts for internal callers. */
 export type Organization = {
+  /** What the plan allows; internal callers only. */
   allowances: PlanAllowances;
+  /** What the organization can do: skills, trades, services. */
   capabilities: Array<Scalars['String']['output']>;
+  /** Whether the profile is complete enough for the public assistant connector; internal callers only. */
   complete: Scalars['Boolean']['output'];
+  /** When the organization was created; internal callers only. */
   createdAt: Scalars['DateTime']['output'];
+  /** A demonstration account: its content is never public output. Internal callers only. */
   demo: Scalars['Boolean']['output'];
+  /** What the organization does, in plain text; empty when none was given. */
   description: Scalars['String']['output'];
+  /** The organization's id: a lowercase slug. */
   id: Scalars['ID']['output'];
+  /** Whether the organization appears in lists and the public assistant connector's results; internal callers only. */
   listed: Scalars['Boolean']['output'];
+  /** Address of the organization's logo; null when none was given. */
   logoUrl: Maybe<Scalars['String']['output']>;
+  /** The organization's name. */
   name: Scalars['String']['output'];
+  /** Networks and federations the organization belongs to. */
   networks: Array<Scalars['String']['output']>;
+  /** How reliably the organization pays its partners: a rate and a count. */
   partnerPayment: PartnerPayment;
+  /** Where the organization is based. */
   place: Place;
+  /** The organization's plan; internal callers only. */
   plan: Plan;
+  /** The organization's public profile page. */
   profileUrl: Scalars['String']['output'];
+  /** The organization's track record, as counts. */
   proofs: Proofs;
+  /** Sectors the organization works in. */
   sectors: Array<Scalars['String']['output']>;
+  /** When the public profile last changed. */
   updatedAt: Scalars['DateTime']['output'];
+  /** The organization's own website; null when none was given. */
   website: Maybe<Scalars['String']['output']>;
 };
 
 /** An organization as its admins see it. */
 export type OrganizationAdministration = {
+  /** What the plan allows. */
   allowances: PlanAllowances;
+  /** Whether the profile is complete enough to be returned by the public assistant connector. */
   complete: Scalars['Boolean']['output'];
+  /** The organization's id. */
   id: Scalars['ID']['output'];
+  /** Whether the organization appears in lists and the public assistant connector's results. */
   listed: Scalars['Boolean']['output'];
+  /** The organization's plan: it sets API keys, quotas, rate limits and webhook destinations. */
   plan: Plan;
   /** The public profile, as the public API shows it. */
   profile: Organization;
+  /** This month's use of the public API by the organization's keys. */
   usage: ApiUsage;
 };
 
+/** A page of organizations. */
 export type OrganizationConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<OrganizationEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** An organization and its cursor. */
 export type OrganizationEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: Organization;
 };
 
+/** Changes to an organization: omitted fields stay as they are; null clears website, logoUrl, city, region and country. */
 export type OrganizationProfileChanges = {
+  /** What the organization can do: skills, trades, services. */
   capabilities: InputMaybe<Array<Scalars['String']['input']>>;
+  /** City or town where the organization is based. */
   city: InputMaybe<Scalars['String']['input']>;
+  /** Whether the profile is complete enough for the public assistant connector. */
   complete: InputMaybe<Scalars['Boolean']['input']>;
   /** ISO 3166-1 alpha-2 code */
   country: InputMaybe<Scalars['String']['input']>;
   /** A demonstration account: its content is never public output. */
   demo: InputMaybe<Scalars['Boolean']['input']>;
+  /** What the organization does, in plain text. */
   description: InputMaybe<Scalars['String']['input']>;
+  /** Whether the organization appears in lists and the public assistant connector's results. */
   listed: InputMaybe<Scalars['Boolean']['input']>;
+  /** Address of the organization's logo, an http(s) address. */
   logoUrl: InputMaybe<Scalars['String']['input']>;
+  /** The organization's name. */
   name: InputMaybe<Scalars['String']['input']>;
+  /** Networks and federations the organization belongs to. */
   networks: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's plan. */
   plan: InputMaybe<Plan>;
+  /** Region, county or state where the organization is based. */
   region: InputMaybe<Scalars['String']['input']>;
+  /** Sectors the organization works in. */
   sectors: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's own website, an http(s) address. */
   website: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The id and name of the organization behind a need or an event. */
 export type OrganizationSummary = {
+  /** The organization's id. */
   id: Scalars['ID']['output'];
+  /** The organization's name. */
   name: Scalars['String']['output'];
 };
 
+/** Where a page of a list stands: whether more follows, and the cursors to ask for it. */
 export type PageInfo = {
+  /** Pass as after to read the next page; null on an empty page. */
   endCursor: Maybe<Scalars['String']['output']>;
+  /** True when another page follows: ask for it with after: endCursor. */
   hasNextPage: Scalars['Boolean']['output'];
+  /** Always false: lists page forward only. */
   hasPreviousPage: Scalars['Boolean']['output'];
+  /** The cursor of the first item of this page; null on an empty page. */
   startCursor: Maybe<Scalars['String']['output']>;
 };
 
@@ -973,38 +1331,56 @@ export type PageInfo = {
 export type PartnerPayment = {
   /** Share of partner payments confirmed, 0 to 100; null before any payment is due. */
   confirmedRatePercent: Maybe<Scalars['Int']['output']>;
+  /** Partner organizations it has worked with on the platform. */
   partnersCount: Scalars['Int']['output'];
 };
 
 /** Where something is. Any part may be unknown. */
 export type Place = {
+  /** City or town, as the organization wrote it. */
   city: Maybe<Scalars['String']['output']>;
   /** ISO 3166-1 alpha-2 code */
   country: Maybe<Scalars['String']['output']>;
+  /** Region, county or state, as the organization wrote it. */
   region: Maybe<Scalars['String']['output']>;
 };
 
+/** An organization's plan: it sets API keys, quotas, rate limits and webhook destinations (PlanAllowances). */
 export type Plan =
+  /** 1 active API key(s), 10000 calls a month, 2 webhook destination(s), 25 deliveries kept. */
   | 'alpha'
+  /** 1 active API key(s), 1000 calls a month, 1 webhook destination(s), 12 deliveries kept. */
   | 'base'
+  /** 5 active API key(s), 100000 calls a month, 10 webhook destination(s), 100 deliveries kept, manual retry. */
   | 'clan';
 
+/** What a plan allows an organization. */
 export type PlanAllowances = {
+  /** API keys that may be active at once. */
   activeKeys: Scalars['Int']['output'];
+  /** Webhook destinations the organization may have. */
   destinations: Scalars['Int']['output'];
+  /** Whether an admin may retry a failed delivery by hand. */
   manualRetry: Scalars['Boolean']['output'];
+  /** Public API calls per calendar month (UTC), across all keys. */
   monthlyQuota: Scalars['Int']['output'];
+  /** Deliveries kept per destination for the delivery log. */
   retainedDeliveries: Scalars['Int']['output'];
 };
 
 /** Track record, as counts. */
 export type Proofs = {
+  /** Certifications the organization has on record. */
   certifications: Scalars['Int']['output'];
+  /** Team engagements the organization completed on the platform. */
   completedPacks: Scalars['Int']['output'];
+  /** References the organization has on record. */
   references: Scalars['Int']['output'];
 };
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type Query = {
+  /** The signed-in member's own account. */
   account: Account;
   /** What applications did for the signed-in member, newest first. */
   accountAuditLog: Array<AssistantAuditEntry>;
@@ -1020,6 +1396,7 @@ export type Query = {
   apiKeys: Array<ApiKey>;
   /** The member the assistant acts for (ability account:read). Audited. */
   assistantAccount: AssistantAccount;
+  /** A registered application, by client_id; NOT_FOUND when unknown. */
   assistantApplication: AssistantApplication;
   /** Tool calls made for a member, newest first. */
   assistantAuditLog: Array<AssistantAuditEntry>;
@@ -1043,7 +1420,9 @@ export type Query = {
   faqEntry: Maybe<FaqEntry>;
   /** FAQ entries answering a question (English or French), best first. */
   faqSearch: Array<FaqHit>;
+  /** A member by id or email; null when there is none. */
   member: Maybe<Member>;
+  /** The members of an organization. */
   members: Array<Member>;
   /** Any need, whatever its state. */
   need: Maybe<Opportunity>;
@@ -1063,59 +1442,71 @@ export type Query = {
   pendingTeamChatConnection: TeamChatConnection;
   /** An organization's retained deliveries, newest first. */
   webhookDeliveries: WebhookDeliveryConnection;
+  /** One delivery with its attempts; NOT_FOUND when absent or no longer retained. */
   webhookDelivery: WebhookDelivery;
+  /** One destination, secrets masked; NOT_FOUND when absent. */
   webhookDestination: WebhookDestination;
   /** An organization's webhook destinations, oldest first. */
   webhookDestinations: Array<WebhookDestination>;
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAccountAuditLogArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAccountNeedArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAnyEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryApiKeysArgs = {
   organizationId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAssistantApplicationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAssistantAuditLogArgs = {
   first: InputMaybe<Scalars['Int']['input']>;
   member: Scalars['String']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAssistantGrantsArgs = {
   member: Scalars['String']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryComposeTeamArgs = {
   input: ComposeTeamInput;
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryDirectoryOrganizationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryDirectoryOrganizationsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1125,16 +1516,19 @@ export type QueryDirectoryOrganizationsArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryEsignConnectionsArgs = {
   organizationId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryEventsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1143,32 +1537,38 @@ export type QueryEventsArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryFaqEntryArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryFaqSearchArgs = {
   limit: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryMemberArgs = {
   idOrEmail: Scalars['String']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryMembersArgs = {
   organizationId: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryNeedArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryNeedsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1179,6 +1579,7 @@ export type QueryNeedsArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOpportunitiesArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1187,21 +1588,25 @@ export type QueryOpportunitiesArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOpportunityArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationAdministrationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1210,12 +1615,14 @@ export type QueryOrganizationsArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryPendingTeamChatConnectionArgs = {
   sessionId: InputMaybe<Scalars['ID']['input']>;
   state: Scalars['String']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryWebhookDeliveriesArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
@@ -1228,49 +1635,65 @@ export type QueryWebhookDeliveriesArgs = {
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryWebhookDeliveryArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
 };
 
 
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryWebhookDestinationsArgs = {
   organizationId: Scalars['ID']['input'];
 };
 
 /** This calendar month (UTC) against the plan’s monthly quota. */
 export type QuotaUsage = {
+  /** Calls allowed this month by the plan. */
   limit: Scalars['Int']['output'];
+  /** Calls left this month; never below zero. */
   remaining: Scalars['Int']['output'];
+  /** The first instant of next month (UTC), when the count starts again. */
   resetsAt: Scalars['DateTime']['output'];
+  /** Calls counted this month, across all of the organization's keys. */
   used: Scalars['Int']['output'];
 };
 
+/** One expertise the team must cover, as read from the need. */
 export type RequiredExpertise = {
   /** Vocabulary id, or the normalized term for an unknown expertise. */
   concept: Scalars['String']['output'];
+  /** The expertise as a person reads it. */
   label: Scalars['String']['output'];
 };
 
+/** A member's role in one organization. */
 export type Role =
+  /** Administers the organization on Packline: its API keys, webhook destinations and needs. */
   | 'admin'
+  /** Belongs to the organization, without administering it. */
   | 'member';
 
+/** A team-chat connection flow waiting for the provider. */
 export type TeamChatConnection = {
+  /** When the state stops working. */
   expiresAt: Scalars['DateTime']['output'];
   /** The OAuth state to send to the provider; works once. */
   state: Scalars['String']['output'];
 };
 
+/** What the team-chat destination will receive once the provider sends the admin back. */
 export type TeamChatConnectionInput = {
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; all when omitted. */
   kinds: InputMaybe<Array<Scalars['String']['input']>>;
   /** en (default) or fr. */
   language: InputMaybe<Scalars['String']['input']>;
+  /** The organization connecting its team chat. */
   organizationId: Scalars['ID']['input'];
   /** platform (default) or own. */
   scope: InputMaybe<Scalars['String']['input']>;
@@ -1278,12 +1701,17 @@ export type TeamChatConnectionInput = {
 
 /** A pending invitation to join a team. Accepting or refusing happens on the service, at `url`. */
 export type TeamInvitation = {
+  /** The invitation's id. */
   id: Scalars['ID']['output'];
+  /** When the invitation was sent. */
   invitedAt: Scalars['DateTime']['output'];
+  /** The organization that invited the member. */
   invitedBy: InvitingOrganization;
   /** The public need the team forms around, if public. */
   opportunity: Maybe<InvitationOpportunity>;
+  /** The name of the team the member is invited to. */
   teamName: Scalars['String']['output'];
+  /** Where the member accepts or refuses the invitation, in person. */
   url: Scalars['String']['output'];
 };
 
@@ -1291,62 +1719,91 @@ export type TeamInvitation = {
 export type TeamMember = {
   /** Labels of the required expertise this member brings. */
   covers: Array<Scalars['String']['output']>;
+  /** The organization's name. */
   name: Scalars['String']['output'];
+  /** The organization's id. */
   organizationId: Scalars['ID']['output'];
+  /** The organization's public profile page. */
   profileUrl: Scalars['String']['output'];
+  /** Why this organization was chosen, one sentence each. */
   reasons: Array<Scalars['String']['output']>;
+  /** How well it fits; higher is better. Comparable within one proposal only. */
   score: Scalars['Float']['output'];
 };
 
 /** A proposed complementary team. A proposal only: no organization has been contacted. */
 export type TeamProposal = {
+  /** Share of the required expertise the team covers, 0 to 100. */
   coveragePercent: Scalars['Int']['output'];
+  /** The proposal in a few sentences, for a person to read. */
   explanation: Scalars['String']['output'];
   /** Required expertise nobody in the team covers. */
   gaps: Array<Scalars['String']['output']>;
+  /** The proposed organizations, best fit first. */
   members: Array<TeamMember>;
+  /** The expertise the team must cover. */
   required: Array<RequiredExpertise>;
 };
 
+/** Where the team should work; any part may be left out. */
 export type WantedPlaceInput = {
+  /** City or town. */
   city: InputMaybe<Scalars['String']['input']>;
   /** ISO 3166-1 alpha-2 code or a country name */
   country: InputMaybe<Scalars['String']['input']>;
+  /** Region, county or state. */
   region: InputMaybe<Scalars['String']['input']>;
 };
 
 /** One signal for one destination. The newest deliveries are retained per plan (12, 25, 100). */
 export type WebhookDelivery = {
+  /** Attempts made so far. */
   attemptCount: Scalars['Int']['output'];
   /** Every attempt, first to last. */
   attempts: Array<DeliveryAttempt>;
   /** The envelope every attempt carried, as JSON text: standard JSON sends it byte for byte, the chat formats render it. Null once its signal is no longer kept. */
   body: Maybe<Scalars['String']['output']>;
+  /** When the signal was queued for this destination. */
   createdAt: Scalars['DateTime']['output'];
+  /** When an attempt succeeded (any 2xx); null until then. */
   deliveredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The destination the signal goes to. */
   destinationId: Scalars['ID']['output'];
   /** The envelope id, equal to X-Service-Event-Id. */
   eventId: Scalars['String']['output'];
+  /** The delivery's id. */
   id: Scalars['ID']['output'];
+  /** When the latest attempt started; null before the first. */
   lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the latest attempt failed; null after a success. */
   lastError: Maybe<Scalars['String']['output']>;
+  /** The HTTP status of the latest attempt; null without an answer. */
   lastStatusCode: Maybe<Scalars['Int']['output']>;
+  /** When the next attempt is due; null when none is. */
   nextAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /** The organization owning the destination. */
   organizationId: Scalars['ID']['output'];
   /** pending, succeeded or failed. */
   status: Scalars['String']['output'];
   /** A test signal sent on request. */
   test: Scalars['Boolean']['output'];
+  /** The event kind, such as need.created or event.cancelled. */
   type: Scalars['String']['output'];
 };
 
+/** A page of webhook deliveries. */
 export type WebhookDeliveryConnection = {
+  /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<WebhookDeliveryEdge>;
+  /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
 
+/** A webhook delivery and its cursor. */
 export type WebhookDeliveryEdge = {
+  /** Opaque, tamper-evident position of this item: pass it as after to continue from here. */
   cursor: Scalars['String']['output'];
+  /** The item itself. */
   node: WebhookDelivery;
 };
 
@@ -1354,16 +1811,23 @@ export type WebhookDeliveryEdge = {
 export type WebhookDestination = {
   /** manual or oauth (the team-chat connection flow). */
   connectedVia: Scalars['String']['output'];
+  /** When the destination was added. */
   createdAt: Scalars['DateTime']['output'];
+  /** The admins' note about it; empty when none. */
   description: Scalars['String']['output'];
+  /** Why the destination was disabled, such as a 410 answer; null unless disabled. */
   disabledReason: Maybe<Scalars['String']['output']>;
   /** One of standard-json, team-chat, collaboration-suite. */
   format: Scalars['String']['output'];
+  /** The destination's id. */
   id: Scalars['ID']['output'];
+  /** The event kinds sent to it, such as need.created. */
   kinds: Array<Scalars['String']['output']>;
+  /** Language of the chat formats' text and dates: en or fr. */
   language: Scalars['String']['output'];
   /** The admins’ name for it; empty for destinations added before names. */
   name: Scalars['String']['output'];
+  /** The organization receiving the signals. */
   organizationId: Scalars['ID']['output'];
   /** During a rotation: when the replaced secret stops signing. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
@@ -1379,11 +1843,13 @@ export type WebhookDestination = {
 
 /** What to change; absent fields stay as they are. */
 export type WebhookDestinationChangesInput = {
+  /** A new note, up to 500 characters. */
   description: InputMaybe<Scalars['String']['input']>;
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; at least one. */
   kinds: InputMaybe<Array<Scalars['String']['input']>>;
   /** en or fr. */
   language: InputMaybe<Scalars['String']['input']>;
+  /** A new name, up to 100 characters. */
   name: InputMaybe<Scalars['String']['input']>;
   /** platform or own. */
   scope: InputMaybe<Scalars['String']['input']>;

@@ -7,9 +7,11 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The authorization request the member approved. */
 export type AssistantAuthorizationInput = {
+  /** The application's client_id. */
   clientId: string | number;
   /** PKCE S256 challenge. */
   codeChallenge: string;
+  /** The redirect address of the request; one the application registered. */
   redirectUri: string;
   /** RFC 8707 resource; the member connector’s address when absent. */
   resource?: string | null | undefined;
@@ -17,10 +19,15 @@ export type AssistantAuthorizationInput = {
   scopes: Array<string>;
 };
 
+/** Where a need stands in its life. */
 export type NeedState =
+  /** Prepared, not published: nothing is public. */
   | 'draft'
+  /** Hidden from public output; can be published again. */
   | 'private'
+  /** Published: public output unless discreet or demonstration content. */
   | 'public'
+  /** Withdrawn for good: never public again. */
   | 'withdrawn';
 
 export type AccountApplicationFragment = { id: string, name: string, redirectUris: Array<string>, createdAt: string };

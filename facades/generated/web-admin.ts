@@ -5,19 +5,28 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Whether a key still opens the public API. */
 export type ApiKeyStatus =
+  /** Opens the public API until its expiry. */
   | 'active'
+  /** Past its expiry: refused with invalid_key. */
   | 'expired'
+  /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
+/** A new API key for an organization. */
 export type NewApiKeyInput = {
+  /** When the key stops working; must be in the future. */
   expiresAt: string;
+  /** A label to tell the key apart; a default name when omitted. */
   name?: string | null | undefined;
+  /** The organization the key reads for; an admin of it asks. */
   organizationId: string | number;
   /** Any of organization:read, opportunities:read, events:read. */
   scopes: Array<string>;
 };
 
+/** A new webhook destination of an organization. */
 export type NewWebhookDestinationInput = {
   /** Up to 500 characters. */
   description?: string | null | undefined;
@@ -29,6 +38,7 @@ export type NewWebhookDestinationInput = {
   language?: string | null | undefined;
   /** To tell destinations apart; up to 100 characters. */
   name?: string | null | undefined;
+  /** The organization receiving the signals. */
   organizationId: string | number;
   /** platform (default) or own. */
   scope?: string | null | undefined;
@@ -36,16 +46,22 @@ export type NewWebhookDestinationInput = {
   url: string;
 };
 
+/** An organization's plan: it sets API keys, quotas, rate limits and webhook destinations (PlanAllowances). */
 export type Plan =
+  /** 1 active API key(s), 10000 calls a month, 2 webhook destination(s), 25 deliveries kept. */
   | 'alpha'
+  /** 1 active API key(s), 1000 calls a month, 1 webhook destination(s), 12 deliveries kept. */
   | 'base'
+  /** 5 active API key(s), 100000 calls a month, 10 webhook destination(s), 100 deliveries kept, manual retry. */
   | 'clan';
 
+/** What the team-chat destination will receive once the provider sends the admin back. */
 export type TeamChatConnectionInput = {
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; all when omitted. */
   kinds?: Array<string> | null | undefined;
   /** en (default) or fr. */
   language?: string | null | undefined;
+  /** The organization connecting its team chat. */
   organizationId: string | number;
   /** platform (default) or own. */
   scope?: string | null | undefined;
@@ -53,11 +69,13 @@ export type TeamChatConnectionInput = {
 
 /** What to change; absent fields stay as they are. */
 export type WebhookDestinationChangesInput = {
+  /** A new note, up to 500 characters. */
   description?: string | null | undefined;
   /** Any of need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled; at least one. */
   kinds?: Array<string> | null | undefined;
   /** en or fr. */
   language?: string | null | undefined;
+  /** A new name, up to 100 characters. */
   name?: string | null | undefined;
   /** platform or own. */
   scope?: string | null | undefined;

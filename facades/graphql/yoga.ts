@@ -3,16 +3,30 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { DomainError, INTERNAL, type Logger } from '../../core/index.ts';
 import { setRequestAttributes, tracingOn, withSpan } from '../../core/telemetry.ts';
 import type { Context, Contexts } from '../../schema/index.ts';
+import type { IncomingMessage } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import { armorPlugins } from './armor.ts';
+import { GRAPHQL_PATH } from './paths.ts';
 
-export const GRAPHQL_PATH = '/graphql';
+export { GRAPHQL_PATH };
+
+export interface InternalGraphqlOptions {
+  schema: GraphQLSchema;
+  contexts: Contexts;
+  log: Logger;
+  /**
+   * Whether a request without an Authorization header comes from the explorer page of a browser
+   * signed in with the internal token (`Explorer.authorizes`). Without it, only the bearer token opens.
+   */
+  explorerAuthorizes?: (req: IncomingMessage) => boolean;
+}
 
 /**
- * Internal GraphQL for internal teams: the whole schema behind the internal token. Domain
- * failures keep their message and get `extensions.code`; anything else is masked.
+ * Internal GraphQL for internal teams: the whole schema behind the internal token (a bearer
+ * header, or the explorer's session in a browser). Domain failures keep their message and get
+ * `extensions.code`; anything else is masked.
  */
-export function createInternalGraphql({ schema, contexts, log }: { schema: GraphQLSchema; contexts: Contexts; log: Logger }) {
+export function createInternalGraphql({ schema, contexts, log, explorerAuthorizes }: InternalGraphqlOptions) {
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -43,10 +57,12 @@ export function createInternalGraphql({ schema, contexts, log }: { schema: Graph
       ...armorPlugins(),
       ...(tracingOn ? [traceOperations()] : []),
       {
-        onRequest({ request, endResponse, fetchAPI }) {
-          const header = request.headers.get('authorization') ?? '';
-          const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+        onRequest({ request, serverContext, endResponse, fetchAPI }) {
+          const header = request.headers.get('authorization');
+          const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
           if (token && contexts.isInternalToken(token)) return;
+          const req = (serverContext as { req?: IncomingMessage }).req;
+          if (header === null && req && explorerAuthorizes?.(req)) return;
           endResponse(
             new fetchAPI.Response(
               JSON.stringify({

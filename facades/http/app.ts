@@ -18,6 +18,7 @@ import {
 } from '../../core/index.ts';
 import { traceRequest, tracingOn } from '../../core/telemetry.ts';
 import { Contexts, schema } from '../../schema/index.ts';
+import { createExplorer } from '../graphql/explorer.ts';
 import { createInternalGraphql, GRAPHQL_PATH } from '../graphql/yoga.ts';
 import { createIntegrations, INBOUND_PREFIX, INTEGRATIONS_PREFIX } from '../integrations/integrations.ts';
 import { createMemberConnector } from '../mcp/member/member-connector.ts';
@@ -104,12 +105,24 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     },
   });
   const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
-  const graphql = createInternalGraphql({ schema, contexts, log: log.child({ facade: 'graphql' }) });
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const memberConnector = createMemberConnector({ contexts, config, browser, redis, log: log.child({ facade: 'mcp-member' }) });
   const signInLimits = new SignInLimits({ redis, prefix: config.redisPrefix });
   const onceMarks = new OnceMarks({ db: core.db, redis, prefix: config.redisPrefix });
+  const explorer = createExplorer({
+    contexts,
+    browser,
+    signInLimits,
+    trustedProxies: config.trustedProxies,
+    log: log.child({ facade: 'graphql' }),
+  });
+  const graphql = createInternalGraphql({
+    schema,
+    contexts,
+    log: log.child({ facade: 'graphql' }),
+    explorerAuthorizes: (req) => explorer.authorizes(req),
+  });
   const webPages = createWebPages({ contexts, config, browser, signInLimits, onceMarks, log: log.child({ facade: 'web' }) });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
@@ -258,8 +271,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`)) {
       res.setHeader('x-request-id', requestId);
       res.setHeader('x-content-type-options', 'nosniff');
+      // A browser opening /graphql gets the explorer (or its sign-in); API clients, the API.
+      if (explorer.wantsPage(req)) return explorer.page(req, res, requestId);
       return graphql(req, res);
     }
+    if (explorer.handles(url)) return explorer.handle(req, res, requestId);
     if (url === MCP_PATH || url.startsWith(`${MCP_PATH}?`)) {
       res.setHeader('x-content-type-options', 'nosniff');
       return publicMcp(req, res, requestId);

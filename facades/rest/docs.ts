@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { answerAsset, type StaticAsset, staticAsset } from '../http/static-asset.ts';
 import type { Reply } from './reply.ts';
 
 // The interactive reference at /api/v1/docs: Scalar's standalone bundle, served from this
@@ -52,19 +50,6 @@ const PAGE_HEADERS = ['content-security-policy', DOCS_CSP, 'referrer-policy', 'n
 /** Scripts are referenced with `?v=<hash>`, so a new version is a new URL. */
 const SCRIPT_CACHE = 'public, max-age=31536000, immutable';
 const PAGE_CACHE = 'public, max-age=300';
-/** Smaller bodies are not worth compressing. */
-const COMPRESS_FROM_BYTES = 1024;
-type Encoding = 'br' | 'gzip';
-
-interface Asset {
-  body: Buffer;
-  type: string;
-  cacheControl: string;
-  headers: string[];
-  /** Strong validator of the bytes; one ETag per encoding derives from it. */
-  hash: string;
-  compressed: Map<Encoding, Promise<Buffer>>;
-}
 
 export interface ApiDocsOptions {
   /** Where the API is mounted, such as `/api/v1`. */
@@ -73,54 +58,33 @@ export interface ApiDocsOptions {
 
 /** Answers GET requests under `<prefix>/docs`: the page and its two scripts; anything else is a 404. */
 export function createApiDocs({ prefix }: ApiDocsOptions) {
-  let assets: Map<string, Asset> | undefined;
+  let assets: Map<string, StaticAsset> | undefined;
   // Read on first use: most processes never serve the reference.
   const load = () => (assets ??= loadAssets(prefix));
 
   return async function docs(req: IncomingMessage, reply: Reply, path: string): Promise<void> {
     const asset = load().get(path);
     if (!asset) return reply.problem('not_found', `No endpoint at ${prefix}${path}`);
-    const encoding = asset.body.length < COMPRESS_FROM_BYTES ? undefined : chooseEncoding(req.headers['accept-encoding']);
-    const etag = `"${asset.hash}${encoding ? `-${encoding}` : ''}"`;
-    if (matches(req.headers['if-none-match'], asset.hash)) {
-      for (let i = 0; i < asset.headers.length; i += 2) reply.header(asset.headers[i]!, asset.headers[i + 1]!);
-      return reply.header('vary', 'accept-encoding').notModified(etag, asset.cacheControl);
-    }
-    const headers = [...asset.headers, 'etag', etag, 'vary', 'accept-encoding'];
-    let body = asset.body;
-    if (encoding) {
-      if (!asset.compressed.has(encoding)) {
-        const pending = compress(body, encoding);
-        // A failure answers this request with a 500 and is not kept: the next request tries again.
-        pending.catch(() => asset.compressed.delete(encoding));
-        asset.compressed.set(encoding, pending);
-      }
-      body = await asset.compressed.get(encoding)!;
-      headers.push('content-encoding', encoding);
-    }
-    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]!);
-    return reply.send(200, body, { type: asset.type, cacheControl: asset.cacheControl });
+    const answer = await answerAsset(asset, req.headers['accept-encoding'], req.headers['if-none-match']);
+    for (let i = 0; i < answer.headers.length; i += 2) reply.header(answer.headers[i]!, answer.headers[i + 1]!);
+    if (answer.fresh) return reply.notModified(answer.etag, asset.cacheControl);
+    return reply.send(200, answer.body, { type: asset.type, cacheControl: asset.cacheControl });
   };
 }
 
-function loadAssets(prefix: string): Map<string, Asset> {
-  const bundle = asset(
+function loadAssets(prefix: string): Map<string, StaticAsset> {
+  const bundle = staticAsset(
     readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')),
     'text/javascript; charset=utf-8',
     SCRIPT_CACHE,
   );
-  const init = asset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
-  const page = asset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
+  const init = staticAsset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const page = staticAsset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
   return new Map([
     [DOCS_PATH, page],
     [BUNDLE_PATH, bundle],
     [INIT_PATH, init],
   ]);
-}
-
-function asset(body: Buffer, type: string, cacheControl: string, headers: string[] = []): Asset {
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-  return { body, type, cacheControl, headers, hash, compressed: new Map() };
 }
 
 /**
@@ -152,36 +116,4 @@ function pageHtml(prefix: string, bundleHash: string, initHash: string): string 
 </body>
 </html>
 `;
-}
-
-/** Brotli when accepted, else gzip, else none; `q=0` refuses a coding. */
-function chooseEncoding(header: string | undefined): Encoding | undefined {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').toLowerCase().split(',')) {
-    const [coding = '', ...params] = part.split(';').map((s) => s.trim());
-    const q = params.find((p) => p.startsWith('q='));
-    if (coding !== '' && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(coding);
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('x-gzip')) return 'gzip';
-  return undefined;
-}
-
-/** Weak comparison (RFC 9110 §13.1.2): any representation of these bytes is still fresh. */
-function matches(header: string | undefined, hash: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim().replace(/^W\//, '');
-    return tag === '*' || tag === `"${hash}"` || tag === `"${hash}-br"` || tag === `"${hash}-gzip"`;
-  });
-}
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/** Off the event loop (zlib's thread pool); once per process and encoding. */
-function compress(bundle: Buffer, encoding: Encoding): Promise<Buffer> {
-  if (encoding === 'gzip') return gzipped(bundle, { level: 9 });
-  // Quality 11 takes seconds on 3.5 MB for a few percent; 9 takes well under one.
-  return brotli(bundle, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bundle.length } });
 }

@@ -11,34 +11,42 @@ import { OrganizationRef, PlanAllowancesRef, PlanEnum } from './organization.typ
 const QuotaUsageRef = builder.objectRef<UsageReport['quota']>('QuotaUsage').implement({
   description: 'This calendar month (UTC) against the plan’s monthly quota.',
   fields: (t) => ({
-    limit: t.exposeInt('limit'),
-    used: t.exposeInt('used'),
-    remaining: t.exposeInt('remaining'),
-    resetsAt: t.expose('resetsAt', { type: 'DateTime' }),
+    limit: t.exposeInt('limit', { description: 'Calls allowed this month by the plan.' }),
+    used: t.exposeInt('used', { description: "Calls counted this month, across all of the organization's keys." }),
+    remaining: t.exposeInt('remaining', { description: 'Calls left this month; never below zero.' }),
+    resetsAt: t.expose('resetsAt', {
+      description: 'The first instant of next month (UTC), when the count starts again.',
+      type: 'DateTime',
+    }),
   }),
 });
 
 const KeyRateWindowRef = builder.objectRef<KeyRateWindow>('KeyRateWindow').implement({
   description: 'The current one-minute rate window of an active API key.',
   fields: (t) => ({
-    keyId: t.exposeID('keyId'),
-    name: t.exposeString('name'),
-    prefix: t.exposeString('prefix'),
-    limit: t.exposeInt('limit'),
-    used: t.exposeInt('used'),
-    remaining: t.exposeInt('remaining'),
-    resetsAt: t.expose('resetsAt', { type: 'DateTime' }),
+    keyId: t.exposeID('keyId', { description: "The API key's id." }),
+    name: t.exposeString('name', { description: "The API key's label." }),
+    prefix: t.exposeString('prefix', { description: 'First characters of the key, to tell keys apart.' }),
+    limit: t.exposeInt('limit', { description: 'Calls allowed per minute by the plan.' }),
+    used: t.exposeInt('used', { description: 'Calls counted in the current minute.' }),
+    remaining: t.exposeInt('remaining', { description: 'Calls left in the current minute.' }),
+    resetsAt: t.expose('resetsAt', { description: "When the current minute's window ends.", type: 'DateTime' }),
   }),
 });
 
 const DailyCallsRef = builder.objectRef<UsageReport['days'][number]>('DailyCalls').implement({
-  fields: (t) => ({ day: t.exposeString('day', { description: 'YYYY-MM-DD, UTC.' }), calls: t.exposeInt('calls') }),
+  description: "API calls of one day (UTC), across the organization's keys.",
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'YYYY-MM-DD, UTC.' }),
+    calls: t.exposeInt('calls', { description: 'Calls counted that day.' }),
+  }),
 });
 
 const ApiUsageRef = builder.objectRef<UsageReport>('ApiUsage').implement({
+  description: "How an organization's API keys used the public API this month.",
   fields: (t) => ({
     month: t.exposeString('month', { description: 'YYYY-MM, UTC.' }),
-    quota: t.expose('quota', { type: QuotaUsageRef }),
+    quota: t.expose('quota', { description: "The month's calls against the plan's monthly quota.", type: QuotaUsageRef }),
     rateWindows: t.expose('rateWindows', {
       type: [KeyRateWindowRef],
       nullable: true,
@@ -51,22 +59,37 @@ const ApiUsageRef = builder.objectRef<UsageReport>('ApiUsage').implement({
 const OrganizationAdministrationRef = builder.objectRef<OrganizationProfile>('OrganizationAdministration').implement({
   description: 'An organization as its admins see it.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: "The organization's id." }),
     profile: t.field({ type: OrganizationRef, description: 'The public profile, as the public API shows it.', resolve: (o) => o }),
-    plan: t.field({ type: PlanEnum, resolve: (o) => o.admin.plan }),
-    allowances: t.field({ type: PlanAllowancesRef, resolve: (o) => PLAN_ALLOWANCES[o.admin.plan] }),
-    listed: t.boolean({ resolve: (o) => o.admin.listed }),
-    complete: t.boolean({ resolve: (o) => o.admin.complete }),
-    usage: t.field({ type: ApiUsageRef, resolve: (o, _args, ctx) => ctx.services.usage.report(ctx.actor, o.id) }),
+    plan: t.field({
+      description: "The organization's plan: it sets API keys, quotas, rate limits and webhook destinations.",
+      type: PlanEnum,
+      resolve: (o) => o.admin.plan,
+    }),
+    allowances: t.field({ description: 'What the plan allows.', type: PlanAllowancesRef, resolve: (o) => PLAN_ALLOWANCES[o.admin.plan] }),
+    listed: t.boolean({
+      description: "Whether the organization appears in lists and the public assistant connector's results.",
+      resolve: (o) => o.admin.listed,
+    }),
+    complete: t.boolean({
+      description: 'Whether the profile is complete enough to be returned by the public assistant connector.',
+      resolve: (o) => o.admin.complete,
+    }),
+    usage: t.field({
+      description: "This month's use of the public API by the organization's keys.",
+      type: ApiUsageRef,
+      resolve: (o, _args, ctx) => ctx.services.usage.report(ctx.actor, o.id),
+    }),
   }),
 });
 
 const AccountOrganizationRef = builder.objectRef<AccountOrganization>('AccountOrganization').implement({
+  description: 'An organization the signed-in member belongs to.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
+    id: t.exposeID('id', { description: "The organization's id." }),
+    name: t.exposeString('name', { description: "The organization's name." }),
     role: t.exposeString('role', { description: 'admin or member.' }),
-    plan: t.field({ type: PlanEnum, resolve: (o) => o.plan }),
+    plan: t.field({ description: "The organization's plan.", type: PlanEnum, resolve: (o) => o.plan }),
   }),
 });
 
@@ -75,7 +98,7 @@ builder.queryFields((t) => ({
     type: OrganizationAdministrationRef,
     description: 'An organization for its admins. FORBIDDEN for a member who is not one of its admins.',
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The organization's id.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.organizations.administered(ctx.actor, String(id)),
   }),
   accountOrganizations: t.field({

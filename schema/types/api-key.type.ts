@@ -1,38 +1,53 @@
 import type { ApiKeyView } from '../../core/services/api-key.service.ts';
-import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
+import { builder, describedValues, ORGANIZATION_ADMIN } from '../builder.ts';
 
-const ApiKeyStatusEnum = builder.enumType('ApiKeyStatus', { values: ['active', 'expired', 'revoked'] as const });
+const ApiKeyStatusEnum = builder.enumType('ApiKeyStatus', {
+  description: 'Whether a key still opens the public API.',
+  values: describedValues(['active', 'expired', 'revoked'] as const, {
+    active: 'Opens the public API until its expiry.',
+    expired: 'Past its expiry: refused with invalid_key.',
+    revoked: 'Revoked by an admin: refused with invalid_key from that moment.',
+  }),
+});
 
 export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
   description: 'A public API key. Its value is shown once, at creation, and never stored.',
   authScopes: ORGANIZATION_ADMIN,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    organizationId: t.exposeID('organizationId'),
-    name: t.exposeString('name'),
+    id: t.exposeID('id', { description: "The key's id (not the key itself)." }),
+    organizationId: t.exposeID('organizationId', {
+      description: "The organization the key reads for; its plan sets the key's rate limit and quota.",
+    }),
+    name: t.exposeString('name', { description: 'A label the admins chose, to tell their keys apart.' }),
     prefix: t.exposeString('prefix', { description: 'First characters of the key, to tell keys apart.' }),
-    scopes: t.exposeStringList('scopes'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-    status: t.expose('status', { type: ApiKeyStatusEnum }),
+    scopes: t.exposeStringList('scopes', { description: 'What the key may read: organization:read, opportunities:read, events:read.' }),
+    createdAt: t.expose('createdAt', { description: 'When the key was created.', type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { description: 'When the key stops working, chosen at creation.', type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      description: 'When the key last authenticated a request; null if never.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    revokedAt: t.expose('revokedAt', { description: 'When the key was revoked; null while it was not.', type: 'DateTime', nullable: true }),
+    status: t.expose('status', { description: 'active, expired or revoked, as of now.', type: ApiKeyStatusEnum }),
   }),
 });
 
 const CreatedApiKeyRef = builder.objectRef<{ apiKey: ApiKeyView; key: string }>('CreatedApiKey').implement({
+  description: 'A new API key: its record and, this once, the key itself.',
   fields: (t) => ({
-    apiKey: t.expose('apiKey', { type: ApiKeyRef }),
+    apiKey: t.expose('apiKey', { description: 'The stored record of the key (its hash only).', type: ApiKeyRef }),
     key: t.exposeString('key', { description: 'The key itself. Shown this once: store it now.' }),
   }),
 });
 
 const NewApiKeyInput = builder.inputType('NewApiKeyInput', {
+  description: 'A new API key for an organization.',
   fields: (t) => ({
-    organizationId: t.id({ required: true }),
-    name: t.string(),
+    organizationId: t.id({ description: 'The organization the key reads for; an admin of it asks.', required: true }),
+    name: t.string({ description: 'A label to tell the key apart; a default name when omitted.' }),
     scopes: t.stringList({ required: true, description: 'Any of organization:read, opportunities:read, events:read.' }),
-    expiresAt: t.field({ type: 'DateTime', required: true }),
+    expiresAt: t.field({ description: 'When the key stops working; must be in the future.', type: 'DateTime', required: true }),
   }),
 });
 
@@ -41,7 +56,7 @@ builder.queryFields((t) => ({
     type: [ApiKeyRef],
     description: "An organization's API keys, newest first.",
     authScopes: ORGANIZATION_ADMIN,
-    args: { organizationId: t.arg.id({ required: true }) },
+    args: { organizationId: t.arg.id({ description: 'The organization whose keys to list.', required: true }) },
     resolve: (_root, { organizationId }, ctx) => ctx.services.apiKeys.list(ctx.actor, String(organizationId)),
   }),
 }));
@@ -51,7 +66,7 @@ builder.mutationFields((t) => ({
     type: CreatedApiKeyRef,
     description: "Creates a key within the plan's active-key limit.",
     authScopes: ORGANIZATION_ADMIN,
-    args: { input: t.arg({ type: NewApiKeyInput, required: true }) },
+    args: { input: t.arg({ description: "The key's organization, label, scopes and expiry.", type: NewApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.services.apiKeys.create(ctx.actor, {
         organizationId: String(input.organizationId),
@@ -64,7 +79,7 @@ builder.mutationFields((t) => ({
     type: ApiKeyRef,
     description: 'Revokes a key at once.',
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The id of the key to revoke.', required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.apiKeys.revoke(ctx.actor, String(id)),
   }),
 }));

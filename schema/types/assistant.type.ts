@@ -10,44 +10,53 @@ import { NeedStateEnum, OpportunityRef } from './need.type.ts';
 const MemberOrganizationRef = builder.objectRef<AssistantAccountView['organizations'][number]>('MemberOrganization').implement({
   description: 'An organization the member belongs to, with the member’s role there.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    role: t.exposeString('role'),
-    profileUrl: t.exposeString('profileUrl'),
+    id: t.exposeID('id', { description: "The organization's id." }),
+    name: t.exposeString('name', { description: "The organization's name." }),
+    role: t.exposeString('role', { description: 'admin or member.' }),
+    profileUrl: t.exposeString('profileUrl', { description: "The organization's public profile page." }),
   }),
 });
 
 const AssistantAccountRef = builder.objectRef<AssistantAccountView>('AssistantAccount').implement({
   description: 'The member an assistant acts for: name, profile address and organizations.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    profileUrl: t.exposeString('profileUrl'),
-    organizations: t.expose('organizations', { type: [MemberOrganizationRef] }),
+    id: t.exposeID('id', { description: "The member's id." }),
+    name: t.exposeString('name', { description: "The member's display name." }),
+    profileUrl: t.exposeString('profileUrl', { description: "The member's profile page on the service." }),
+    organizations: t.expose('organizations', { description: 'The organizations the member belongs to.', type: [MemberOrganizationRef] }),
   }),
 });
 
 const InvitingOrganizationRef = builder.objectRef<TeamInvitationView['invitedBy']>('InvitingOrganization').implement({
-  fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name') }),
+  description: 'The organization that sent a team invitation.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: "The organization's id." }),
+    name: t.exposeString('name', { description: "The organization's name." }),
+  }),
 });
 
 const InvitationOpportunityRef = builder.objectRef<NonNullable<TeamInvitationView['opportunity']>>('InvitationOpportunity').implement({
-  fields: (t) => ({ id: t.exposeID('id'), title: t.exposeString('title'), url: t.exposeString('url') }),
+  description: 'The public need a team invitation is about.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: "The need's id." }),
+    title: t.exposeString('title', { description: "The need's title." }),
+    url: t.exposeString('url', { description: "The need's public page." }),
+  }),
 });
 
 const TeamInvitationRef = builder.objectRef<TeamInvitationView>('TeamInvitation').implement({
   description: 'A pending invitation to join a team. Accepting or refusing happens on the service, at `url`.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    teamName: t.exposeString('teamName'),
-    invitedBy: t.expose('invitedBy', { type: InvitingOrganizationRef }),
+    id: t.exposeID('id', { description: "The invitation's id." }),
+    teamName: t.exposeString('teamName', { description: 'The name of the team the member is invited to.' }),
+    invitedBy: t.expose('invitedBy', { description: 'The organization that invited the member.', type: InvitingOrganizationRef }),
     opportunity: t.expose('opportunity', {
       type: InvitationOpportunityRef,
       nullable: true,
       description: 'The public need the team forms around, if public.',
     }),
-    invitedAt: t.expose('invitedAt', { type: 'DateTime' }),
-    url: t.exposeString('url'),
+    invitedAt: t.expose('invitedAt', { description: 'When the invitation was sent.', type: 'DateTime' }),
+    url: t.exposeString('url', { description: 'Where the member accepts or refuses the invitation, in person.' }),
   }),
 });
 
@@ -55,9 +64,15 @@ const TeamInvitationRef = builder.objectRef<TeamInvitationView>('TeamInvitation'
 export const NeedReviewRef = builder.objectRef<NeedReviewView>('NeedReview').implement({
   description: 'A need of one of the member’s organizations, and the page where the member reviews and publishes it.',
   fields: (t) => ({
-    need: t.expose('need', { type: OpportunityRef }),
-    state: t.field({ type: NeedStateEnum, resolve: (r) => r.need.admin.state }),
-    reviewUrl: t.exposeString('reviewUrl'),
+    need: t.expose('need', { description: 'The need as internal callers see it.', type: OpportunityRef }),
+    state: t.field({
+      description: "The need's state: draft until the member publishes it.",
+      type: NeedStateEnum,
+      resolve: (r) => r.need.admin.state,
+    }),
+    reviewUrl: t.exposeString('reviewUrl', {
+      description: 'The page where the member reviews the need, and publishes or discards a draft.',
+    }),
     revision: t.string({
       nullable: true,
       description: 'Changes whenever the need does; accountPublishNeed publishes only this revision. Null for an assistant.',
@@ -72,16 +87,17 @@ export const NeedReviewRef = builder.objectRef<NeedReviewView>('NeedReview').imp
 });
 
 const AssistantNeedDraftInput = builder.inputType('AssistantNeedDraftInput', {
+  description: 'A draft need an assistant prepares for the member; the member publishes it or not.',
   fields: (t) => ({
     organizationId: t.id({ description: 'Needed only when the member belongs to several organizations.' }),
-    title: t.string({ required: true }),
-    description: t.string(),
-    requiredExpertise: t.stringList(),
-    remoteAllowed: t.boolean(),
-    city: t.string(),
-    region: t.string(),
+    title: t.string({ description: 'A short title of the need.', required: true }),
+    description: t.string({ description: 'What the organization needs, in plain text.' }),
+    requiredExpertise: t.stringList({ description: 'Skills or trades the need calls for.' }),
+    remoteAllowed: t.boolean({ description: 'Whether the work can be done remotely.' }),
+    city: t.string({ description: 'City or town where the work takes place.' }),
+    region: t.string({ description: 'Region, county or state where the work takes place.' }),
     country: t.string({ description: 'ISO 3166-1 alpha-2 code' }),
-    deadline: t.field({ type: 'DateTime' }),
+    deadline: t.field({ description: 'When answers are due.', type: 'DateTime' }),
   }),
 });
 
@@ -106,7 +122,13 @@ builder.mutationFields((t) => ({
     description:
       'Prepares an unpublished draft need for the member (ability needs:draft). Nothing is published: the member opens reviewUrl. Audited.',
     authScopes: { assistant: true },
-    args: { input: t.arg({ type: AssistantNeedDraftInput, required: true }) },
+    args: {
+      input: t.arg({
+        description: "The draft's content, and its organization when the member has several.",
+        type: AssistantNeedDraftInput,
+        required: true,
+      }),
+    },
     resolve: (_root, { input }, ctx) =>
       ctx.services.assistant.draftNeed(ctx.actor, {
         ...withoutNulls(input),

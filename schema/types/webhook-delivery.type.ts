@@ -5,16 +5,23 @@ import { forwardArgs, toConnection } from '../connection.ts';
 
 const HttpHeaderRef = builder.objectRef<{ name: string; value: string }>('HttpHeader').implement({
   description: 'One HTTP header of a delivery attempt (name lower-cased; a value past 512 characters is cut, ending with …).',
-  fields: (t) => ({ name: t.exposeString('name'), value: t.exposeString('value') }),
+  fields: (t) => ({
+    name: t.exposeString('name', { description: "The header's name, lower-cased." }),
+    value: t.exposeString('value', { description: "The header's value, cut past 512 characters." }),
+  }),
 });
 
 const DeliveryAttemptRef = builder.objectRef<AttemptView>('DeliveryAttempt').implement({
+  description: 'One attempt to deliver a signal: what was sent and what the receiver answered.',
   fields: (t) => ({
-    number: t.exposeInt('number'),
-    at: t.expose('at', { type: 'DateTime' }),
-    durationMs: t.exposeInt('durationMs'),
-    statusCode: t.exposeInt('statusCode', { nullable: true }),
-    error: t.exposeString('error', { nullable: true }),
+    number: t.exposeInt('number', { description: "1 for the first attempt, then 2, 3… up to the schedule's 8." }),
+    at: t.expose('at', { description: 'When the attempt started.', type: 'DateTime' }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long the attempt took, in milliseconds (8 s at most).' }),
+    statusCode: t.exposeInt('statusCode', { description: "The receiver's HTTP status; null when no answer came.", nullable: true }),
+    error: t.exposeString('error', {
+      description: 'Why the attempt failed (timeout, refused address, status); null on success.',
+      nullable: true,
+    }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'At most 2 KB of the answer.' }),
     requestHeaders: t.field({
       type: [HttpHeaderRef],
@@ -36,20 +43,35 @@ export const WebhookDeliveryRef = builder.objectRef<DeliveryView>('WebhookDelive
   description: 'One signal for one destination. The newest deliveries are retained per plan (12, 25, 100).',
   authScopes: ORGANIZATION_ADMIN,
   fields: (t) => ({
-    id: t.exposeID('id'),
-    destinationId: t.exposeID('destinationId'),
-    organizationId: t.exposeID('organizationId'),
+    id: t.exposeID('id', { description: "The delivery's id." }),
+    destinationId: t.exposeID('destinationId', { description: 'The destination the signal goes to.' }),
+    organizationId: t.exposeID('organizationId', { description: 'The organization owning the destination.' }),
     eventId: t.exposeString('eventId', { description: 'The envelope id, equal to X-Service-Event-Id.' }),
-    type: t.exposeString('type'),
+    type: t.exposeString('type', { description: 'The event kind, such as need.created or event.cancelled.' }),
     test: t.exposeBoolean('test', { description: 'A test signal sent on request.' }),
     status: t.exposeString('status', { description: 'pending, succeeded or failed.' }),
-    attemptCount: t.exposeInt('attempts'),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    attemptCount: t.exposeInt('attempts', { description: 'Attempts made so far.' }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      description: 'When the next attempt is due; null when none is.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    lastStatusCode: t.exposeInt('lastStatusCode', {
+      description: 'The HTTP status of the latest attempt; null without an answer.',
+      nullable: true,
+    }),
+    lastError: t.exposeString('lastError', { description: 'Why the latest attempt failed; null after a success.', nullable: true }),
+    lastAttemptAt: t.expose('lastAttemptAt', {
+      description: 'When the latest attempt started; null before the first.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    deliveredAt: t.expose('deliveredAt', {
+      description: 'When an attempt succeeded (any 2xx); null until then.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    createdAt: t.expose('createdAt', { description: 'When the signal was queued for this destination.', type: 'DateTime' }),
     body: t.string({
       nullable: true,
       description:
@@ -71,8 +93,8 @@ builder.queryFields((t) => ({
       description: "An organization's retained deliveries, newest first.",
       authScopes: ORGANIZATION_ADMIN,
       args: {
-        organizationId: t.arg.id({ required: true }),
-        destinationId: t.arg.id(),
+        organizationId: t.arg.id({ description: 'The organization whose deliveries to list.', required: true }),
+        destinationId: t.arg.id({ description: 'Only deliveries to this destination.' }),
         status: t.arg.string({ description: 'Only deliveries in this state: pending, succeeded or failed.' }),
         type: t.arg.string({ description: 'Only deliveries of this event kind, such as need.created.' }),
       },
@@ -90,13 +112,14 @@ builder.queryFields((t) => ({
           ),
         ),
     },
-    { name: 'WebhookDeliveryConnection' },
-    { name: 'WebhookDeliveryEdge' },
+    { name: 'WebhookDeliveryConnection', description: 'A page of webhook deliveries.' },
+    { name: 'WebhookDeliveryEdge', description: 'A webhook delivery and its cursor.' },
   ),
   webhookDelivery: t.field({
+    description: 'One delivery with its attempts; NOT_FOUND when absent or no longer retained.',
     type: WebhookDeliveryRef,
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The delivery's id.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.get(ctx.actor, String(id)),
   }),
 }));
@@ -106,14 +129,14 @@ builder.mutationFields((t) => ({
     type: WebhookDeliveryRef,
     description: 'Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan).',
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: "The delivery's id.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.deliveries.retry(ctx.actor, String(id)),
   }),
   sendTestSignal: t.field({
     type: WebhookDeliveryRef,
     description: "Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1.",
     authScopes: ORGANIZATION_ADMIN,
-    args: { destinationId: t.arg.id({ required: true }) },
+    args: { destinationId: t.arg.id({ description: 'The destination to test.', required: true }) },
     resolve: (_root, { destinationId }, ctx) => ctx.services.destinations.sendTest(ctx.actor, String(destinationId)),
   }),
 }));

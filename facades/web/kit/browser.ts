@@ -8,6 +8,10 @@ import type { IncomingMessage } from 'node:http';
 export const SESSION_COOKIE = 'pl_member';
 export const LOGIN_COOKIE = 'pl_login';
 export const FLASH_COOKIE = 'pl_flash';
+/** The GraphQL explorer's session: the internal token, encrypted, for `/graphql` in this browser. */
+export const EXPLORER_COOKIE = 'pl_explorer';
+/** The explorer's sign-in form secret (its CSRF binding). */
+export const EXPLORER_LOGIN_COOKIE = 'pl_explorer_login';
 
 const HOST_PREFIX = '__Host-';
 
@@ -115,11 +119,18 @@ export class Browser {
     return readCookie(req, this.name(base));
   }
 
-  /** Set-Cookie for the cookie `base`; a `__Host-` cookie is always Path=/ (the prefix requires it). */
-  cookie(base: string, value: string, { maxAgeSeconds, path = '/' }: { maxAgeSeconds: number; path?: string }): string {
+  /**
+   * Set-Cookie for the cookie `base`; a `__Host-` cookie is always Path=/ (the prefix requires it).
+   * `sameSite` @default 'Lax'
+   */
+  cookie(
+    base: string,
+    value: string,
+    { maxAgeSeconds, path = '/', sameSite = 'Lax' }: { maxAgeSeconds: number; path?: string; sameSite?: 'Lax' | 'Strict' },
+  ): string {
     const name = this.name(base);
     const scope = name.startsWith(HOST_PREFIX) ? '/' : path;
-    return `${name}=${value}; Path=${scope}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=Lax${this.secureCookies ? '; Secure' : ''}`;
+    return `${name}=${value}; Path=${scope}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=${sameSite}${this.secureCookies ? '; Secure' : ''}`;
   }
 
   newLoginSecret = () => randomBytes(24).toString('base64url');
