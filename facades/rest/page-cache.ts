@@ -12,7 +12,7 @@ export interface CachedPage {
 
 /**
  * Most bytes of REST answers kept. A page lives one 5-second window at most, so this bounds what
- * one window of distinct answers holds (about 6,000 list pages of 20, or 60,000 answers by id):
+ * one window of distinct answers holds (about 5,000 list pages of 20 at 12 KB, or 70,000 answers by id):
  * above it the oldest go first, and the process stays within its memory budget (256 MiB under the
  * computed benchmark) where 512 MiB let it grow past 600.
  */
