@@ -1,4 +1,5 @@
-// Consumer kit: verification of Packline's standard-JSON webhook deliveries (spec §6, DESIGN §4).
+// Consumer kit: verification of Packline's standard-JSON webhook deliveries
+// (docs/service-contract.md#consumer-rules, docs/design.md#webhook-signing).
 //
 // Depends on `node:crypto` only (the envelope import is a type). The scheme is byte-compatible
 // with Stripe's: `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256("<t>.<raw body>")>`,
@@ -12,7 +13,7 @@ export type { WebhookEnvelope };
 /** Name of the signature header (HTTP header names are case-insensitive). */
 export const SIGNATURE_HEADER = 'x-service-signature';
 
-/** Default tolerance of the signed timestamp, in seconds (five minutes, spec §6). */
+/** Default tolerance of the signed timestamp, in seconds (five minutes, docs/service-contract.md#consumer-rules). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Why a delivery was refused. */

@@ -65,7 +65,7 @@ export const newId = (kind: keyof typeof ID_PREFIX) => ID_PREFIX[kind] + randomS
 export const newTimeOrderedId = (kind: keyof typeof ID_PREFIX, now = Date.now()) =>
   ID_PREFIX[kind] + now.toString(36).padStart(9, '0') + randomString(10, BASE36);
 
-/** Longest id any resource may have (spec §8). */
+/** Longest id any resource may have (docs/service-contract.md#limits). */
 export const MAX_ID_LENGTH = 120;
 export const hasControlCharacters = (text: string) => /[\u0000-\u001f\u007f]/.test(text);
 

@@ -8,7 +8,7 @@ export interface PlanAllowances {
   manualRetry: boolean;
 }
 
-/** What each plan allows (spec §5, §6, §8). */
+/** What each plan allows (docs/service-contract.md#limits, docs/service-contract.md#plan-allowances). */
 export const PLAN_ALLOWANCES: Readonly<Record<Plan, PlanAllowances>> = {
   base: { activeKeys: 1, monthlyQuota: 1_000, destinations: 1, retainedDeliveries: 12, manualRetry: false },
   alpha: { activeKeys: 1, monthlyQuota: 10_000, destinations: 2, retainedDeliveries: 25, manualRetry: false },

@@ -129,7 +129,7 @@ describe('public projections', () => {
     });
   });
 
-  it('shapes need signals as DESIGN §4 says', () => {
+  it('shapes need signals as docs/service-contract.md#event-kinds says', () => {
     const need = {
       id: 'n_1',
       title: 'T',

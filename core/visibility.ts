@@ -209,7 +209,7 @@ export function organizationProfile(org: OrganizationRecord, links: Links): Orga
     place: place(org),
     networks: [...org.networks],
     partnerPayment: {
-      // A rate and a count, never an amount (spec §1).
+      // A rate and a count, never an amount (docs/design.md#never-exposed).
       confirmedRatePercent: org.partnerPaymentsDue > 0 ? Math.round((org.partnerPaymentsConfirmed / org.partnerPaymentsDue) * 100) : null,
       partnersCount: org.partnersCount,
     },
@@ -272,7 +272,7 @@ export function eventView(event: EventRecord, links: Links, hostName?: string | 
 export const needUrl = (id: string, links: Links) => `${links.publicBaseUrl}/opportunities/${encodeURIComponent(id)}`;
 export const eventUrl = (id: string, links: Links) => `${links.publicBaseUrl}/events/${encodeURIComponent(id)}`;
 
-// The `data` of each kind of webhook signal (DESIGN §4), declared once (core/webhooks/signal-data.ts):
+// The `data` of each kind of webhook signal (docs/service-contract.md#event-kinds), declared once (core/webhooks/signal-data.ts):
 // the builder, the types, the OpenAPI schemas and examples, the guide and the test signal follow.
 const EXAMPLE_LINKS: Links = { publicBaseUrl: 'https://packline.example' };
 const NEED_ID = 'n_3kq8w2m1x9p4za';

@@ -228,7 +228,7 @@ export class Dispatcher {
   }
 
   /**
-   * Judges an attempt (RetryPolicy, DESIGN §4), queues its record and tells `onAttempt`. Nothing is
+   * Judges an attempt (RetryPolicy, docs/design.md#webhook-retries), queues its record and tells `onAttempt`. Nothing is
    * recorded once `stop()` stopped waiting for attempts in flight: their lanes are given back, so
    * another dispatcher owns those deliveries and a late result must not be recorded.
    */

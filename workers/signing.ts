@@ -7,7 +7,7 @@ const SECRET_PREFIX = 'whsec_';
 export { newSigningSecret } from '../core/webhooks/signing-secret.ts';
 
 /**
- * Signature headers for one standard-JSON delivery (DESIGN §4).
+ * Signature headers for one standard-JSON delivery (docs/design.md#webhook-signing).
  *
  * - `x-service-signature: t=<timestamp>,v1=<hex>[,v1=<hex>]`: lowercase hex HMAC-SHA256 of
  *   `"<t>.<body>"` keyed with the UTF-8 bytes of the whole secret string (Stripe's scheme).

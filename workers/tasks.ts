@@ -25,7 +25,7 @@ export function renderBody(job: DeliveryJob): string {
 }
 
 /**
- * Body and headers of one delivery (DESIGN §4): `content-type`, `user-agent`,
+ * Body and headers of one delivery (docs/design.md#webhook-envelope): `content-type`, `user-agent`,
  * `x-service-event-id` = `idempotency-key` = envelope id, `x-service-delivery-format`, and for
  * standard JSON with secrets the signature headers (chat and suite destinations have no secret).
  */

@@ -11,7 +11,7 @@ export interface FaqEntry {
   fr?: { question: string; answer: string };
 }
 
-// Accurate to spec/service-spec.md and DESIGN.md; change an answer when the contract changes.
+// Accurate to docs/service-contract.md and docs/design.md; change an answer when the contract changes.
 export const FAQ_ENTRIES: readonly FaqEntry[] = [
   {
     id: 'what-is-packline',

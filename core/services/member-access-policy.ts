@@ -1,4 +1,4 @@
-// Lifetimes of the member connector's secrets and sessions (DESIGN §5), set from configuration.
+// Lifetimes of the member connector's secrets and sessions (docs/design.md#member-connector-and-oauth), set from configuration.
 
 export interface MemberAccessPolicy {
   /** Access tokens. @default 600 (ten minutes, the most allowed) */

@@ -17,7 +17,7 @@ export type DeliveryFormat = (typeof DELIVERY_FORMATS)[number];
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The standard JSON envelope (spec §2, DESIGN §4). */
+/** The standard JSON envelope (docs/design.md#webhook-envelope). */
 export interface WebhookEnvelope {
   /** `evt-<type>-<resource id>-v<version>`: the same on every attempt and every destination. */
   id: string;

@@ -227,7 +227,7 @@ export class DeliveryStore {
   }
 }
 
-/** The standard JSON envelope (DESIGN §4); only `organization_id` depends on the destination's scope. */
+/** The standard JSON envelope (docs/design.md#webhook-envelope); only `organization_id` depends on the destination's scope. */
 export function envelopeText(row: SignalRow, own: boolean): string {
   return JSON.stringify({
     id: row.eventId,

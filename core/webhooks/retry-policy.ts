@@ -1,6 +1,6 @@
 import type { AttemptOutcome } from './attempt-outcome.ts';
 
-/** The contract's schedule (DESIGN §4): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** The contract's schedule (docs/design.md#webhook-retries): immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
 
 /** Longest `Retry-After` honoured, so one receiver cannot park a delivery for days. */
@@ -35,7 +35,7 @@ export interface AttemptedDelivery {
 }
 
 /**
- * What an attempt's result means for its delivery (DESIGN §4): a 2xx succeeds; 410 Gone fails the
+ * What an attempt's result means for its delivery (docs/design.md#webhook-retries): a 2xx succeeds; 410 Gone fails the
  * delivery and disables the destination; anything else (another status, a 3xx — redirects are not
  * followed —, no answer) is a failed attempt, retried after the schedule's next delay (±20 %), or
  * the receiver's longer `Retry-After` up to MAX_RETRY_AFTER_S, until the schedule runs out.

@@ -111,7 +111,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   };
 
   /**
-   * The rule of spec §6: the event id goes in under its uniqueness constraint in the SAME
+   * The rule of docs/service-contract.md#consumer-rules: the event id goes in under its uniqueness constraint in the SAME
    * transaction as the business effect. Returns false for a duplicate (nothing else is done).
    */
   const applyOnce = db.transaction((envelope: WebhookEnvelope, effect: Effect | undefined): boolean => {

@@ -3,7 +3,7 @@ import { PROBLEMS } from './problem.ts';
 import { components, nullable, ref } from './representation.ts';
 import { event, opportunity, organization, organizationRef, place } from './representations.ts';
 
-// The JSON schemas of the public API's bodies (DESIGN §3), for the OpenAPI document. Every object
+// The JSON schemas of the public API's bodies (docs/service-contract.md#resources), for the OpenAPI document. Every object
 // is closed (`additionalProperties: false`); the resources' schemas come from their declarations
 // in representations.ts, like the answers themselves.
 

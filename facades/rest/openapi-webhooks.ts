@@ -13,9 +13,9 @@ import { DELIVERY_TIMEOUT_MS } from '../../workers/send.ts';
 import { USER_AGENT } from '../../workers/tasks.ts';
 import { nullable, ref } from './openapi-schemas.ts';
 
-// The OpenAPI 3.1 `webhooks` of the standard JSON format (spec §2 and §6, DESIGN §4): one entry
-// per signal kind the outbox records, with the envelope the dispatcher posts and the headers
-// `workers/tasks.ts` and `workers/signing.ts` put on it.
+// The OpenAPI 3.1 `webhooks` of the standard JSON format (docs/service-contract.md#webhook-events,
+// docs/design.md#webhook-envelope): one entry per signal kind the outbox records, with the envelope
+// the dispatcher posts and the headers `workers/tasks.ts` and `workers/signing.ts` put on it.
 
 interface KindDoc {
   summary: string;

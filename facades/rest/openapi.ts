@@ -4,7 +4,7 @@ import { openApiSchemas, ref } from './openapi-schemas.ts';
 import { webhooksGuide } from './openapi-webhooks-guide.ts';
 import { openApiWebhooks, webhookParameters, webhookSchemas } from './openapi-webhooks.ts';
 
-// The machine-readable contract of /api/v1 (spec §9, DESIGN §3). A test lints it with Redocly
+// The machine-readable contract of /api/v1 (docs/service-contract.md#versioning). A test lints it with Redocly
 // and validates live answers of every endpoint against it.
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });

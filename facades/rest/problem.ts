@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../core/index.ts';
 
-/** Problem codes of the public API (DESIGN §3), with their status and title. */
+/** Problem codes of the public API (docs/service-contract.md#errors), with their status and title. */
 export const PROBLEMS = {
   invalid_key: {
     status: 401,

@@ -1,4 +1,4 @@
-// How a resource of the public API is declared once: each JSON name (snake_case, DESIGN §3) with
+// How a resource of the public API is declared once: each JSON name (snake_case, docs/service-contract.md#resources) with
 // the GraphQL field it is copied from, typed against the schema's generated types, and its JSON
 // schema. The GraphQL selection, the JSON mapper and the OpenAPI schema are all derived from the
 // declaration, so a field the schema gains reaches the API by one line here (and `npm run codegen`),

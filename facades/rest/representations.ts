@@ -1,4 +1,4 @@
-// The public API's resources (DESIGN §3), each declared once against the schema's generated types:
+// The public API's resources (docs/service-contract.md#resources), each declared once against the schema's generated types:
 // the REST operations' selections, the JSON mappers and the OpenAPI schemas all come from here.
 // Nothing reaches a response unless it is listed here.
 import { MAX_ID_LENGTH } from '../../core/index.ts';

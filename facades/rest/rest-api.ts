@@ -44,7 +44,7 @@ interface MatchedRoute {
 
 /**
  * The public REST API: parse, authorize, meter, run the route's named operation, answer.
- * Order of checks (DESIGN §3): key (401) → rate (429) → scope (403) → quota (429) → handler.
+ * Order of checks (docs/design.md#order-of-checks): key (401) → rate (429) → scope (403) → quota (429) → handler.
  */
 export function createRestApi({ contexts, operations, limits, cache, openapi, onRoute, hsts }: RestApiOptions) {
   const matchers: Matcher[] = ROUTES.map((route) => ({

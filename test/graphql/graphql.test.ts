@@ -660,7 +660,7 @@ describe('internal GraphQL', () => {
       await expectDomainError(`{ organizations(after: "nonsense") { edges { cursor } } }`, {}, 'INVALID_CURSOR');
     });
 
-    // Cursors are tamper-evident (DESIGN §3): any change to the string is refused, trailing
+    // Cursors are tamper-evident (docs/design.md#pagination-and-cursors): any change to the string is refused, trailing
     // characters and characters outside base64url included.
     it.each([
       ['a trailing character', (c: string) => `${c}x`],

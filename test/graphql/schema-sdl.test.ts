@@ -24,7 +24,7 @@ const PRIVATE_NAMES =
 
 /**
  * Names that match on purpose, each with its reason:
- * - `Proofs.completedPacks` is a public count of the track record (DESIGN §3 `proofs.completed_packs`),
+ * - `Proofs.completedPacks` is a public count of the track record (docs/service-contract.md#organization `proofs.completed_packs`),
  *   not a pack.
  * - The internal host fields are write-only inputs of `createEvent` ("Internal: never output"):
  *   they exist on that input and on no output type.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { call, connectPublic, failure, ok, raw, rpc } from './public-client.ts';
 
-// The public connector's limits (spec §8): 60 calls per minute per client address (HTTP 429 with
+// The public connector's limits (docs/design.md#public-connector): 60 calls per minute per client address (HTTP 429 with
 // Retry-After and a JSON-RPC error body) and 20 compose_team per hour (a tool error naming the
 // wait). The client address is the socket's, or X-Forwarded-For's behind trusted proxies only.
 // On Redis when REDIS_URL is set (each stack has its own key prefix), in memory otherwise.

@@ -8,7 +8,7 @@ import { DEMO_EVENTS, DEMO_MEMBERS, DEMO_NEEDS, DEMO_ORGANIZATIONS } from '../..
 import { startStack, type Stack } from '../support/stack.ts';
 import { call, connectPublic, raw, toolCall } from './public-client.ts';
 
-// What the public connector must never return (spec §4): private objects (the demo data's
+// What the public connector must never return (docs/service-contract.md#public-tools): private objects (the demo data's
 // canaries), demonstration, incomplete or unlisted organizations, people, needs and events.
 // And what it must never keep: the need text given to compose_team reaches neither the logs
 // (at trace level) nor the database.

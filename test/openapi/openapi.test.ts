@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { ContractValidator, LIMIT_HEADERS, type OpenApiDocument } from './validator.ts';
 
-// The contract of /api/v1 (spec §4, §7, §9; DESIGN §3): the document itself, Redocly's lint,
-// and every answer the service gives, checked against the document with Ajv (JSON Schema 2020-12).
+// The contract of /api/v1 (docs/service-contract.md#endpoints, docs/service-contract.md#errors,
+// docs/service-contract.md#versioning): the document itself, Redocly's lint, and every answer the
+// service gives, checked against the document with Ajv (JSON Schema 2020-12).
 
 const REDOCLY = resolve(import.meta.dirname, '../../node_modules/.bin/redocly');
 const SCOPES = {
@@ -419,7 +420,7 @@ describe('OpenAPI contract of /api/v1', () => {
       }
     });
 
-    it('error answers use the problem code of their cause (DESIGN §3)', () => {
+    it('error answers use the problem code of their cause (docs/service-contract.md#errors)', () => {
       const code = (a: Answer) => (JSON.parse(a.text) as { code: string }).code;
       const byLabel = (label: string) => answers.filter((a) => a.label === label);
       for (const a of answers.filter((x) => x.expected === 401)) {
@@ -493,7 +494,7 @@ describe('OpenAPI contract of /api/v1', () => {
     });
   });
 
-  // DESIGN §3: key (401) → rate (429) → scope (403) → quota (429) → handler. Path ids are
+  // docs/design.md#order-of-checks: key (401) → rate (429) → scope (403) → quota (429) → handler. Path ids are
   // input of the handler, so a request without a key is a 401 whatever its id, and a refused
   // id with an accepted key is metered like any other answer.
   it('checks the key before decoding the path id', async () => {

@@ -25,7 +25,7 @@ const OPENAPI_KEYWORDS = [
 
 const DOC_ID = 'https://contract.test/openapi.json';
 
-/** Headers every answer to an accepted key carries (DESIGN §3). */
+/** Headers every answer to an accepted key carries (docs/design.md#rate-limits-and-quotas). */
 export const LIMIT_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

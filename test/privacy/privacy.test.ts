@@ -5,7 +5,7 @@ import { startStack, type Stack } from '../support/stack.ts';
 
 // Everything the public REST API can answer, read in full with keys of every demo organization,
 // must carry none of the canary values that the demo data stores in private objects and
-// internal fields (spec §1; DESIGN §2), no demonstration content and no unpublished need.
+// internal fields (docs/design.md#never-exposed, docs/design.md#visibility-rules), no demonstration content and no unpublished need.
 
 const ALL_SCOPES = ['organization:read', 'opportunities:read', 'events:read'];
 const PRIVATE_TABLES = [

@@ -1,4 +1,5 @@
-// REST API v1: every status of every endpoint (spec §4, §5, §7; DESIGN §3), over real HTTP.
+// REST API v1: every status of every endpoint, over real HTTP (docs/service-contract.md#endpoints,
+// docs/service-contract.md#authentication, docs/service-contract.md#errors).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../core/api-key-format.ts';
 import { CursorCodec } from '../../core/cursor.ts';
@@ -542,7 +543,7 @@ describe('X-Request-Id and content types', () => {
   });
 });
 
-describe('active keys per plan (spec §5.6)', () => {
+describe('active keys per plan (docs/service-contract.md#authentication)', () => {
   const tryCreate = async (org: string) => {
     try {
       return { ok: true as const, key: await createKey(stack, org) };

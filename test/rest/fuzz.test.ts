@@ -1,5 +1,5 @@
 // REST API v1, property-based: whatever arrives under /api/v1, the answer is never a 5xx and every
-// non-200 answer is a valid problem body (DESIGN §3). Raw requests (node:http) so that paths
+// non-200 answer is a valid problem body (docs/service-contract.md#errors). Raw requests (node:http) so that paths
 // reach the server exactly as generated, without fetch's normalization.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

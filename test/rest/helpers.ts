@@ -12,7 +12,7 @@ export const ALL_SCOPES = ['organization:read', 'opportunities:read', 'events:re
 export type Scope = (typeof ALL_SCOPES)[number];
 export type Plan = 'base' | 'alpha' | 'clan';
 
-/** The six limit headers every authenticated answer carries (DESIGN §3). */
+/** The six limit headers every authenticated answer carries (docs/design.md#rate-limits-and-quotas). */
 export const LIMIT_HEADERS = [
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
@@ -22,7 +22,7 @@ export const LIMIT_HEADERS = [
   'x-monthly-quota-reset',
 ] as const;
 
-/** Every problem code of DESIGN §3 (plus 503, which the app answers when a dependency is down). */
+/** Every problem code of docs/service-contract.md#errors (plus 503, which the app answers when a dependency is down). */
 export const PROBLEM_CODES = [
   'invalid_key',
   'missing_scope',
@@ -62,7 +62,7 @@ export const unixNow = () => Math.floor(Date.now() / 1000);
 export const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Checks a parsed problem body against RFC 9457 as DESIGN §3 fixes it: exactly the members
+ * Checks a parsed problem body against RFC 9457 as docs/service-contract.md#errors fixes it: exactly the members
  * type, title, status, detail, code, request_id (and `parameter` on 400s), `status` equal to the
  * HTTP status and `request_id` equal to the X-Request-Id header.
  */
@@ -327,7 +327,7 @@ export function rawRequest(stack: Stack, method: string, path: string, headers: 
   });
 }
 
-/** A webhook signing secret in the shape DESIGN §4 fixes: `whsec_<base64 of 32 random bytes>`. */
+/** A webhook signing secret in the shape docs/design.md#webhook-signing fixes: `whsec_<base64 of 32 random bytes>`. */
 export const webhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The string with the character at `index` replaced by a different one of the same alphabet. */

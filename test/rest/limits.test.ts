@@ -1,4 +1,4 @@
-// REST API v1: per-key rate limit and per-organization monthly quota (spec §8; DESIGN §3).
+// REST API v1: per-key rate limit and per-organization monthly quota (docs/design.md#rate-limits-and-quotas).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import {

@@ -1,4 +1,4 @@
-// REST API v1: keyset pagination of /opportunities and /events (DESIGN §3), over real HTTP.
+// REST API v1: keyset pagination of /opportunities and /events (docs/design.md#pagination-and-cursors), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import {

@@ -1,4 +1,4 @@
-// REST API v1: the representations of DESIGN §3, exactly, and their freshness.
+// REST API v1: the representations of docs/service-contract.md#resources, exactly, and their freshness.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCanaries } from '../../core/demo/canaries.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
@@ -130,7 +130,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 describe('GET /organization', () => {
-  it('is the public profile of the organization bound to the demo key, with exactly the DESIGN §3 fields', async () => {
+  it('is the public profile of the organization bound to the demo key, with exactly the contract fields (docs/service-contract.md#organization)', async () => {
     const o = await expectOk(await stack.get('/organization'));
     expectOrganization(o);
     expect(o).toEqual({
@@ -194,7 +194,7 @@ describe('GET /organization', () => {
 });
 
 describe('opportunities', () => {
-  it('list items and by-id answers carry exactly the DESIGN §3 fields, and agree', async () => {
+  it('list items and by-id answers carry exactly the docs/service-contract.md#opportunity fields, and agree', async () => {
     const items = (await walk(stack, '/opportunities', 50)).flatMap((p) => p.data);
     expect(items.length).toBeGreaterThan(20);
     for (const item of items) {
@@ -290,7 +290,7 @@ describe('changes made by another process', () => {
 });
 
 describe('events', () => {
-  it('list items and by-id answers carry exactly the DESIGN §3 fields, and agree', async () => {
+  it('list items and by-id answers carry exactly the docs/service-contract.md#event fields, and agree', async () => {
     const items = (await walk(stack, '/events', 50)).flatMap((p) => p.data);
     expect(items.length).toBeGreaterThanOrEqual(8);
     for (const item of items) {

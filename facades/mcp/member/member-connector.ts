@@ -53,7 +53,7 @@ export interface MemberConnectorOptions {
 }
 
 /**
- * The member assistant connector (DESIGN §5): OAuth 2.1 with PKCE and dynamic client
+ * The member assistant connector (docs/design.md#member-connector-and-oauth): OAuth 2.1 with PKCE and dynamic client
  * registration through the MCP SDK's auth router, and `/mcp/member` behind the Host/Origin
  * guard of `/mcp`, then the SDK's bearer middleware. `/authorize` hands over to the consent page
  * of facades/web. Express hosts these routes only; the REST hot path never goes through it.

@@ -21,7 +21,7 @@ export interface McpDecision {
 }
 
 /**
- * The public connector's limits per client address (spec §8): calls per minute, and team
+ * The public connector's limits per client address (docs/design.md#public-connector): calls per minute, and team
  * compositions per hour. With Redis every instance shares the budget; if Redis fails, an
  * in-memory insurance limiter answers so the connector never fails because of it.
  */
