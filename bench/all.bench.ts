@@ -7,7 +7,7 @@
  * (only if written by this run), adds bench/results-deep-page.json when present (not run here),
  * and writes bench/results.json and one markdown table with every figure, ceiling, ratio and
  * target to bench/RESULTS.md, to stdout and, when every benchmark gave fresh results, between the
- * `<!-- bench:start -->` and `<!-- bench:end -->` markers of README.md (BENCH_README=0: not).
+ * `<!-- bench:start -->` and `<!-- bench:end -->` markers of docs/benchmarks.md (BENCH_README=0: not).
  *
  * Environment: everything the benchmarks read (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS,
  * BENCH_WAIT_IDLE, the webhook knobs…) passes through unchanged. The exit code is 1 when a
@@ -97,12 +97,12 @@ async function main() {
   process.stdout.write('Written to bench/results.json and bench/RESULTS.md\n');
   const complete = runs.every((r) => r.exitCode === 0 && r.fresh);
   if (complete && process.env.BENCH_README !== '0') {
-    const readmePath = join(ROOT, 'README.md');
+    const readmePath = join(ROOT, 'docs', 'benchmarks.md');
     const readme = readFileSync(readmePath, 'utf8');
     const updated = replaceBenchBlock(readme, table);
     if (updated !== readme) {
       writeFileSync(readmePath, updated);
-      process.stdout.write('README.md: the table between the bench markers is updated\n');
+      process.stdout.write('docs/benchmarks.md: the table between the bench markers is updated\n');
     }
   }
   return complete ? 0 : 1;

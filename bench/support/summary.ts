@@ -1,5 +1,5 @@
 // The summary of `npm run bench` (bench/all.bench.ts): the parts of each benchmark's results file
-// it reads, the markdown sections it writes to bench/RESULTS.md, and the README block it replaces.
+// it reads, the markdown sections it writes to bench/RESULTS.md, and the block of docs/benchmarks.md it replaces.
 import type { LoadResult } from './load.ts';
 import type { PeerRow } from './peer-report.ts';
 import { formatInt, formatMs, formatPercent, markdownTable, type machine } from './report.ts';

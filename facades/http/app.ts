@@ -88,7 +88,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   });
   // Usage pages read the windows this limiter enforces.
   core.attachLimits(apiLimits);
-  // With an https public address, browsers are told to come back over https only (README, Security).
+  // With an https public address, browsers are told to come back over https only (docs/security.md).
   const hsts =
     config.http.hstsMaxAgeSeconds > 0 && new URL(config.publicBaseUrl).protocol === 'https:'
       ? `max-age=${config.http.hstsMaxAgeSeconds}`
@@ -178,7 +178,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const server = createServer(
     {
       keepAliveTimeout: 65_000,
-      // Deliberate deadlines (README, Security): a client that trickles its headers or body is
+      // Deliberate deadlines (docs/security.md): a client that trickles its headers or body is
       // answered 408 and cut off. Node checks them every connectionsCheckingInterval.
       headersTimeout,
       requestTimeout: config.http.requestTimeoutSeconds * 1000,

@@ -86,7 +86,7 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
 
   /**
    * Rate (429) → scope (403) → quota (429) → the route. A conditional request is metered like
-   * any other: whether the data changed is only known once the route ran (README, "Conditional requests").
+   * any other: whether the data changed is only known once the route ran (docs/architecture.md#conditional-requests).
    */
   function metered(
     grant: AuthenticatedKey,
