@@ -22,7 +22,7 @@ export const LIMIT_HEADERS = [
   'x-monthly-quota-reset',
 ] as const;
 
-/** Every problem code of docs/service-contract.md#errors (plus 503, which the app answers when a dependency is down). */
+/** Every problem code of docs/service-contract.md#errors (503 included: the app answers it when a dependency is down). */
 export const PROBLEM_CODES = [
   'invalid_key',
   'missing_scope',
