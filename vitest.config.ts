@@ -38,6 +38,7 @@ export default defineConfig({
         },
       },
     ],
+    setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
     // A guard against hangs, not a timing goal: tests that spawn CLI processes (each one a Node
     // start-up, a few seconds on a loaded two-core machine) need room on a busy CI run.

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkPassword, hashPassword, PASSWORD_COST, setPasswordCost, verifyPassword } from './passwords.ts';
 
 describe('passwords', () => {
+  // The suite's setup lowers the cost for every other file; here the service's own applies.
+  beforeAll(() => setPasswordCost(PASSWORD_COST));
+
   it('hashes with scrypt and a fresh salt each time, and verifies', async () => {
     const a = await hashPassword('correct horse battery staple');
     const b = await hashPassword('correct horse battery staple');
@@ -9,6 +12,15 @@ describe('passwords', () => {
     expect(a).not.toBe(b);
     expect(await verifyPassword('correct horse battery staple', a)).toBe(true);
     expect(await verifyPassword('correct horse battery stapl', a)).toBe(false);
+  });
+
+  it('verifies a hash by the cost it records, whatever the cost of new hashes', async () => {
+    setPasswordCost({ N: 2 ** 10, r: 8, p: 1 });
+    const cheap = await hashPassword('correct horse battery staple');
+    setPasswordCost(PASSWORD_COST);
+    expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword('correct horse battery staple', cheap)).toBe(true);
+    expect(await verifyPassword('correct horse battery stapl', cheap)).toBe(false);
   });
 
   it('refuses a missing or unreadable hash (after the same work)', async () => {

@@ -4,7 +4,24 @@ import { invalidInput } from './errors.ts';
 // Member passwords: scrypt with a random 16-byte salt per hash, stored as
 // `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>` so the cost can rise later without a migration.
 
-const COST = { N: 2 ** 15, r: 8, p: 1 } as const;
+export interface PasswordCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/** What new hashes cost: about 32 MiB and tens of milliseconds per derivation. */
+export const PASSWORD_COST: PasswordCost = { N: 2 ** 15, r: 8, p: 1 };
+let COST = PASSWORD_COST;
+
+/**
+ * Sets the cost of new hashes (and of the decoy derivation for unknown accounts) in this process.
+ * The test suite lowers it, which signs in thousands of times; stored hashes carry their own cost,
+ * so they verify whatever it is. Nothing in the service calls it.
+ */
+export function setPasswordCost(cost: PasswordCost): void {
+  COST = cost;
+}
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 export const PASSWORD_MIN = 10;
