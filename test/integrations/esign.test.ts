@@ -5,7 +5,7 @@ import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../../core/demo/canaries.ts';
 import { signEsignNotification } from '../../core/esign/esign-signature.ts';
-import { runCli, runJson } from '../cli/run-cli.ts';
+import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination } from '../support/webhooks.ts';

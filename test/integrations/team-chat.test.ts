@@ -3,7 +3,7 @@
 // the code for the channel's incoming URL and keeps only that, sealed.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runJson } from '../cli/run-cli.ts';
+import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization } from '../support/webhooks.ts';

@@ -2,7 +2,7 @@
 // out everywhere, and the CLI's grants revoke, set-password and sign-out-everywhere — makes the
 // very next tool call a 401 carrying the resource metadata challenge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJson } from '../cli/run-cli.ts';
+import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Browser } from '../../facades/web/kit/browser.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import {

@@ -3,7 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NEEDS } from '../../core/demo/demo-data.ts';
-import { runJson } from '../cli/run-cli.ts';
+import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { call, connectPublic, failure, ok, raw, textOf, toolCall } from './public-client.ts';
 

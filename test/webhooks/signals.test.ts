@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { findCanaries } from '../../core/demo/canaries.ts';
-import { runJson } from '../cli/run-cli.ts';
+import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver, type Received } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, deliveries } from '../support/webhooks.ts';
