@@ -1,5 +1,5 @@
 import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
-import { execute, Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, Kind, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import { createRequire } from 'node:module';
 import { DomainError } from '../core/index.ts';
@@ -24,17 +24,6 @@ type AnyDocument = TypedDocumentNode<any, any>;
  */
 export type OperationsOf<M> = { [K in keyof M as K extends `${infer Name}Document` ? Name : never]: M[K] };
 
-/** The operations of a facade whose documents are not generated: names and results are not checked. */
-export type UntypedOperations = Record<string, TypedDocumentNode<Record<string, unknown>, Record<string, unknown>>>;
-
-/**
- * Named GraphQL operations, validated once at start-up, executed in-process against the schema.
- * Facades go through here and nowhere else to read or change data.
- *
- * Built from a facade's generated module (`Operations.generated(schema, documents)`, with
- * `import * as documents from '../generated/rest.ts'`), `run` takes only its operation names, checks the variables and gives the result typed from the
- * document. Built from a document's text, names and results are the caller's word.
- */
 export interface OperationsOptions {
   /**
    * Compile queries with graphql-jit (see `runnerOf`). A process that runs each operation once
@@ -44,7 +33,15 @@ export interface OperationsOptions {
   compileQueries?: boolean;
 }
 
-export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperations> {
+/**
+ * Named GraphQL operations, validated once at start-up, executed in-process against the schema.
+ * Facades go through here and nowhere else to read or change data.
+ *
+ * Built from a facade's generated module (`Operations.generated(schema, documents)`, with
+ * `import * as documents from '../generated/rest.ts'`), `run` takes only its operation names,
+ * checks the variables and gives the result typed from the document.
+ */
+export class Operations<Ops extends Record<string, AnyDocument>> {
   private readonly documents = new Map<string, DocumentNode>();
   /** How each operation runs, settled on its first run (see `runnerOf`). */
   private readonly runners = new Map<string, Runner>();
@@ -52,19 +49,12 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
   private readonly schema: GraphQLSchema;
   private readonly compileQueries: boolean;
 
-  constructor(schema: GraphQLSchema, source: string, options?: OperationsOptions);
-  constructor(schema: GraphQLSchema, generated: { readonly [name: string]: DocumentNode }, options?: OperationsOptions);
-  constructor(schema: GraphQLSchema, source: string | { readonly [name: string]: DocumentNode }, options: OperationsOptions = {}) {
+  private constructor(schema: GraphQLSchema, module: { readonly [name: string]: DocumentNode }, options: OperationsOptions = {}) {
     this.schema = schema;
     this.compileQueries = options.compileQueries ?? true;
-    if (typeof source === 'string') {
-      const document = parse(source);
-      for (const d of document.definitions) if (d.kind === Kind.OPERATION_DEFINITION && d.name) this.documents.set(d.name.value, document);
-    } else {
-      for (const [key, document] of Object.entries(source)) {
-        const name = /^(.+)Document$/.exec(key)?.[1];
-        if (name) this.documents.set(name, document);
-      }
+    for (const [key, document] of Object.entries(module)) {
+      const name = /^(.+)Document$/.exec(key)?.[1];
+      if (name) this.documents.set(name, document);
     }
     const errors = [...new Set(this.documents.values())].flatMap((document) => validate(schema, document));
     if (errors.length > 0) throw new Error(`Invalid facade operations: ${errors.map((e) => e.message).join('; ')}`);
@@ -116,16 +106,7 @@ export class Operations<Ops extends Record<string, AnyDocument> = UntypedOperati
     variables: VariablesOf<Ops[N]>,
     context: Context,
   ): Promise<OperationOutcome<ResultOf<Ops[N]>>>;
-  /**
-   * Runs an operation of a facade built from text, its result typed by the caller.
-   * @deprecated Generate the facade's documents (`npm run codegen`) and build it from them.
-   */
-  run<T>(
-    this: Operations<UntypedOperations>,
-    operationName: string,
-    variables: Record<string, unknown>,
-    context: Context,
-  ): Promise<OperationOutcome<T>>;
+  // The result is the document's: graphql executes the very document its type was generated from.
   async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
     const runner = this.runnerOf(operationName);
     if (tracingOn) {

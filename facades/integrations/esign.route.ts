@@ -3,6 +3,7 @@ import { TextDecoder } from 'node:util';
 import { ESIGN_INBOUND_PREFIX, INTERNAL, MAX_ESIGN_BODY_BYTES } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
+import type { IntegrationOperations } from './operations.ts';
 import { pathOf, readBody, sendJson } from './http-io.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -12,7 +13,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * `X-Esign-Signature`. 200 `{ updated }` or `{ duplicate: true }`; 401 for any signature or
  * connection problem (one answer for both); 400 for a payload the service cannot read.
  */
-export function createEsignInbound({ contexts, operations }: { contexts: Contexts; operations: Operations }) {
+export function createEsignInbound({ contexts, operations }: { contexts: Contexts; operations: Operations<IntegrationOperations> }) {
   return async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
     const path = pathOf(req.url);
     const segment = path.startsWith(ESIGN_INBOUND_PREFIX) ? path.slice(ESIGN_INBOUND_PREFIX.length) : '';
@@ -32,7 +33,7 @@ export function createEsignInbound({ contexts, operations }: { contexts: Context
       return sendJson(res, 400, { error: 'invalid_payload', detail: 'The body must be UTF-8 JSON' }, requestId);
     }
     const header = req.headers['x-esign-signature'];
-    const outcome = await operations.run<{ receiveEsignNotification: { duplicate: boolean; updated: number } }>(
+    const outcome = await operations.run(
       'IntegrationReceiveEsignNotification',
       { connectionId: safeDecode(segment), body, hmac: typeof header === 'string' ? header : '' },
       contexts.forActor(INTERNAL),

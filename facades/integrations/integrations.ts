@@ -1,8 +1,8 @@
 import type { Config, Logger } from '../../core/index.ts';
 import { schema, type Contexts } from '../../schema/index.ts';
+import * as documents from '../generated/integrations.ts';
 import { Operations } from '../operations.ts';
 import { createEsignInbound } from './esign.route.ts';
-import { INTEGRATION_OPERATIONS } from './operations.ts';
 import { createTeamChatCallback } from './team-chat.route.ts';
 
 /** Addresses third parties call: provider notifications under /inbound/, browser callbacks under /integrations/. */
@@ -10,7 +10,7 @@ export const INBOUND_PREFIX = '/inbound/';
 export const INTEGRATIONS_PREFIX = '/integrations/';
 
 export function createIntegrations({ contexts, config, log }: { contexts: Contexts; config: Config; log: Logger }) {
-  const operations = new Operations(schema, INTEGRATION_OPERATIONS);
+  const operations = Operations.generated(schema, documents);
   return {
     inbound: createEsignInbound({ contexts, operations }),
     pages: createTeamChatCallback({ provider: config.webhooks.teamChat, publicBaseUrl: config.publicBaseUrl, contexts, operations, log }),

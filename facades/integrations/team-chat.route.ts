@@ -4,6 +4,7 @@ import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.t
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
 import { cookieName, readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
+import type { IntegrationOperations } from './operations.ts';
 import { pathOf, queryOf, sendPage } from './http-io.ts';
 
 export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
@@ -30,7 +31,7 @@ export interface TeamChatRouteOptions {
   provider: TeamChatProvider | undefined;
   publicBaseUrl: string;
   contexts: Contexts;
-  operations: Operations;
+  operations: Operations<IntegrationOperations>;
   log: Logger;
 }
 
@@ -90,13 +91,11 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
         requestId,
       );
 
-    const run = <T>(operation: string, variables: Record<string, unknown>) =>
-      operations.run<T>(operation, variables, contexts.forActor(INTERNAL));
     // A flow started from the administration pages ends only in the browser session that started it.
     const token = readCookie(req, cookieName(SESSION_COOKIE, publicBaseUrl));
     const session = token ? await contexts.memberSession(token) : null;
     const sessionId = session?.actor.kind === 'memberSession' ? session.actor.sessionId : null;
-    const pending = await run('IntegrationPendingTeamChatConnection', { state, sessionId });
+    const pending = await operations.run('IntegrationPendingTeamChatConnection', { state, sessionId }, contexts.forActor(INTERNAL));
     if (!pending.ok) return failed(res, pending.error, requestId);
 
     const exchange = await exchangeCode(provider, code, callbackUrl(publicBaseUrl));
@@ -112,11 +111,11 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
         requestId,
       );
     }
-    const done = await run<{ completeTeamChatConnection: { id: string } }>('IntegrationCompleteTeamChatConnection', {
-      state,
-      incomingUrl: exchange.url,
-      sessionId,
-    });
+    const done = await operations.run(
+      'IntegrationCompleteTeamChatConnection',
+      { state, incomingUrl: exchange.url, sessionId },
+      contexts.forActor(INTERNAL),
+    );
     if (!done.ok) return failed(res, done.error, requestId);
     const id = done.data.completeTeamChatConnection.id;
     return sendPage(

@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Config, Logger, OnceMarks, SignInLimits } from '../../core/index.ts';
 import { schema, type Contexts } from '../../schema/index.ts';
+import * as accountDocuments from '../generated/web-account.ts';
+import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
 import { mountOAuthPages } from './account/oauth.pages.ts';
-import { ACCOUNT_OPERATIONS } from './account/operations.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
-import { ADMIN_OPERATIONS } from './admin/operations.ts';
 import { pagesServable, type Browser } from './kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from './kit/html.ts';
 
@@ -74,9 +74,9 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
   }
 
   const issuer = new URL(config.publicBaseUrl).href;
-  const account: PageDeps = {
+  const deps: PageDeps = {
     contexts,
-    operations: new Operations(schema, ACCOUNT_OPERATIONS),
+    operations: Operations.generated(schema, { ...accountDocuments, ...adminDocuments }),
     browser,
     issuer,
     signInLimits,
@@ -84,7 +84,6 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
     onceMarks,
     log,
   };
-  const admin: PageDeps = { ...account, operations: new Operations(schema, ADMIN_OPERATIONS) };
 
   const app = express();
   app.disable('x-powered-by');
@@ -99,9 +98,9 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
     });
     res.end(STYLESHEET);
   });
-  mountOAuthPages(app, account);
-  mountAccountPages(app, account);
-  mountAdminPages(app, admin, {
+  mountOAuthPages(app, deps);
+  mountAccountPages(app, deps);
+  mountAdminPages(app, deps, {
     teamChat: config.webhooks.teamChat,
     publicBaseUrl: config.publicBaseUrl,
     maxAttempts: config.webhooks.retrySchedule.length,
@@ -115,7 +114,7 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
       res.writeHead(status, { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'x-request-id': requestId });
       return res.end(problem);
     }
-    const member = await signedIn(account, req).catch(() => null);
+    const member = await signedIn(deps, req).catch(() => null);
     sendHtml(
       res,
       requestId,

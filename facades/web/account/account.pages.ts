@@ -24,34 +24,6 @@ import {
   type SignedIn,
 } from '../kit/page-support.ts';
 
-interface Settings {
-  account: { id: string; name: string; email: string };
-  accountGrants: {
-    id: string;
-    scopes: string[];
-    createdAt: string;
-    lastUsedAt: string | null;
-    application: { id: string; name: string; redirectUris: string[] };
-  }[];
-  accountAuditLog: { id: string; applicationName: string; tool: string; outcome: string; at: string }[];
-}
-
-interface Review {
-  state: string;
-  reviewUrl: string;
-  revision: string | null;
-  discardable: boolean;
-  need: {
-    id: string;
-    title: string;
-    description: string;
-    requiredExpertise: string[];
-    remoteAllowed: boolean;
-    url: string;
-    organization: { id: string; name: string };
-  };
-}
-
 const DONE: Record<string, string> = {
   revoked: 'The application was disconnected. Its next call will be refused.',
   password: 'Your password was changed. Every other session and every connected application has ended.',
@@ -119,7 +91,7 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
     const requestId = requestIdOf(res);
     const session = await signedIn(deps, req);
     if (!session) return toLogin(res, SETTINGS_PATH, requestId);
-    const outcome = await runAs<Settings>(deps, session, 'AccountSettings');
+    const outcome = await runAs(deps, session, 'AccountSettings', {});
     if (!outcome.ok) throw outcome.error;
     const { account, accountGrants: grants, accountAuditLog: log } = outcome.data;
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
@@ -182,7 +154,7 @@ ${form(
     const account = session.context.actor.kind === 'memberSession' ? `member:${session.context.actor.memberId}` : 'member:?';
     const attempt = await deps.signInLimits.attempt(address, account);
     if (!attempt.allowed) return tooManyAttempts(res, requestIdOf(res), attempt.retryAfter, backToSettings);
-    const outcome = await runAs<{ accountChangePassword: { token: string; expiresAt: string } }>(deps, session, 'AccountChangePassword', {
+    const outcome = await runAs(deps, session, 'AccountChangePassword', {
       currentPassword: field(req, 'current_password') ?? '',
       newPassword: field(req, 'new_password') ?? '',
     });
@@ -200,7 +172,7 @@ ${form(
   router.post('/account/sign-out-everywhere', async (req: Request, res: Response) => {
     const session = await member(req, res, 'sign-out-everywhere', SETTINGS_PATH);
     if (!session) return;
-    const outcome = await runAs(deps, session, 'AccountSignOutEverywhere');
+    const outcome = await runAs(deps, session, 'AccountSignOutEverywhere', {});
     if (!outcome.ok) throw outcome.error;
     seeOther(res, `${LOGIN_PATH}?done=signed_out_everywhere`, requestIdOf(res), [browser.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0 })]);
   });
@@ -208,7 +180,7 @@ ${form(
   router.post('/account/sign-out', async (req: Request, res: Response) => {
     const session = await member(req, res, 'sign-out', SETTINGS_PATH);
     if (!session) return;
-    const outcome = await runAs(deps, session, 'AccountSignOut');
+    const outcome = await runAs(deps, session, 'AccountSignOut', {});
     if (!outcome.ok) throw outcome.error;
     seeOther(res, LOGIN_PATH, requestIdOf(res), [browser.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0 })]);
   });
@@ -218,7 +190,7 @@ ${form(
     const id = pathParam(req, 'id');
     const session = await signedIn(deps, req);
     if (!session) return toLogin(res, `${DRAFT_REVIEW_PATH}${encodeURIComponent(id)}`, requestId);
-    const outcome = await runAs<{ accountNeed: Review }>(deps, session, 'AccountNeed', { id });
+    const outcome = await runAs(deps, session, 'AccountNeed', { id });
     if (!outcome.ok) return failurePage(res, requestId, outcome.error, backToSettings);
     const { need, state } = outcome.data.accountNeed;
     const revision = outcome.data.accountNeed.revision ?? '';

@@ -20,11 +20,6 @@ import {
 
 const LOGIN_COOKIE_SECONDS = 1_800;
 
-interface ConsentData {
-  account: { id: string; name: string; email: string };
-  assistantApplication: { id: string; name: string; redirectUris: string[] };
-}
-
 /** The sign-in page and the consent page: what the member sees between /authorize and the redirect. */
 export function mountOAuthPages(router: Router, deps: PageDeps): void {
   const { browser, signInLimits } = deps;
@@ -36,7 +31,7 @@ export function mountOAuthPages(router: Router, deps: PageDeps): void {
       new URLSearchParams(returnTo.slice(CONSENT_PATH.length + 1)).get('request') ?? undefined,
     );
     if (!pending) return undefined;
-    const outcome = await runAs<{ assistantApplication: { name: string } }>(deps, 'internal', 'AccountApplicationName', {
+    const outcome = await runAs(deps, 'internal', 'AccountApplicationName', {
       clientId: pending.clientId,
     });
     return outcome.ok ? outcome.data.assistantApplication.name : undefined;
@@ -98,7 +93,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
         retryAfter: attempt.retryAfter,
       });
     }
-    const outcome = await runAs<{ signInMember: { token: string; expiresAt: string } }>(deps, 'internal', 'AccountSignIn', {
+    const outcome = await runAs(deps, 'internal', 'AccountSignIn', {
       email,
       password: field(req, 'password') ?? '',
     });
@@ -121,7 +116,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
     if (!pending) return expired(res, requestId);
     const session = await signedIn(deps, req);
     if (!session) return toLogin(res, `${CONSENT_PATH}?request=${encodeURIComponent(sealed!)}`, requestId);
-    const outcome = await runAs<ConsentData>(deps, session, 'AccountConsent', { clientId: pending.clientId });
+    const outcome = await runAs(deps, session, 'AccountConsent', { clientId: pending.clientId });
     if (!outcome.ok) {
       if (outcome.error.code === 'not_found') return expired(res, requestId);
       throw outcome.error;
@@ -162,7 +157,7 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
       back.searchParams.set('error', 'access_denied');
       back.searchParams.set('error_description', 'The member refused access');
     } else {
-      const outcome = await runAs<{ authorizeAssistantApplication: { code: string } }>(deps, session, 'AccountAuthorize', {
+      const outcome = await runAs(deps, session, 'AccountAuthorize', {
         input: {
           clientId: pending.clientId,
           redirectUri: pending.redirectUri,

@@ -12,7 +12,6 @@ export { ADMIN_PATH } from './admin-support.ts';
  * The administration pages under /admin, for an organization's admins signed in in person:
  * organization, API keys, webhook destinations and deliveries, usage. Server-rendered, working
  * without script but for the copy button; every form carries a CSRF token bound to the session.
- * `deps.operations` are the ADMIN_OPERATIONS.
  */
 export function mountAdminPages(router: Router, deps: PageDeps, webhooks: WebhookPagesOptions): void {
   router.get(COPY_SCRIPT_PATH, (_req: Request, res: Response) => {

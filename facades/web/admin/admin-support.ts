@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import type { DomainError, Plan } from '../../../core/index.ts';
+import type { DomainError } from '../../../core/index.ts';
+import type { AdminOrganizationQuery } from '../../generated/web-admin.ts';
 import { html, sendHtml, seeOther, type Html, type PageOptions } from '../kit/html.ts';
 import {
   field,
@@ -52,27 +53,13 @@ for (const region of document.querySelectorAll('[data-refresh]')) {
 }
 `;
 
-export interface Allowances {
-  activeKeys: number;
-  monthlyQuota: number;
-  destinations: number;
-  retainedDeliveries: number;
-  manualRetry: boolean;
-}
-
-export interface AdminOrganization {
-  id: string;
-  plan: Plan;
-  listed: boolean;
-  complete: boolean;
-  allowances: Allowances;
-  profile: Record<string, unknown> & { id: string; name: string };
-}
+/** The organization an admin's page is about, as the AdminOrganization operation reads it. */
+export type AdminOrganization = AdminOrganizationQuery['organizationAdministration'];
 
 /** The admin of one organization, on a page of that organization. */
 export interface AdminVisit {
   session: SignedIn;
-  account: { id: string; name: string; email: string };
+  account: AdminOrganizationQuery['account'];
   org: AdminOrganization;
 }
 
@@ -128,14 +115,10 @@ export async function adminVisit(deps: PageDeps, req: Request, res: Response, fo
     refuseForm(res, requestId, req.originalUrl);
     return undefined;
   }
-  const outcome = await deps.operations.run<{ account: AdminVisit['account']; organizationAdministration: AdminOrganization }>(
-    'AdminOrganization',
-    { id: orgId },
-    session.context,
-  );
+  const outcome = await deps.operations.run('AdminOrganization', { id: orgId }, session.context);
   if (!outcome.ok) {
     if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'not_found') throw outcome.error;
-    const account = await deps.operations.run<{ account: AdminVisit['account'] }>('AdminAccount', {}, session.context);
+    const account = await deps.operations.run('AdminAccount', {}, session.context);
     if (!account.ok) throw account.error;
     adminPage(res, { account: account.data.account }, undefined, 'Not allowed', FORBIDDEN(orgId), { status: 403 });
     return undefined;

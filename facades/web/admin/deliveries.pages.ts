@@ -2,6 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
 import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
+import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery } from '../../generated/web-admin.ts';
+import type { OperationOutcome } from '../../operations.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import {
   ADMIN_PATH,
@@ -15,38 +17,8 @@ import {
   type AdminVisit,
 } from './admin-support.ts';
 
-export interface Delivery {
-  id: string;
-  organizationId: string;
-  destinationId: string;
-  eventId: string;
-  type: string;
-  test: boolean;
-  status: 'pending' | 'succeeded' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-}
-
-interface Attempt {
-  number: number;
-  at: string;
-  durationMs: number;
-  statusCode: number | null;
-  error: string | null;
-  responseExcerpt: string | null;
-  requestHeaders: Header[] | null;
-  responseHeaders: Header[] | null;
-}
-
-interface Header {
-  name: string;
-  value: string;
-}
+type Attempt = AdminDeliveryQuery['webhookDelivery']['attempts'][number];
+type Header = NonNullable<Attempt['requestHeaders']>[number];
 
 export const webhooksPath = (visit: AdminVisit) => orgPath(visit.org.id, '/webhooks');
 export const destinationPath = (visit: AdminVisit, id: string, rest = '') =>
@@ -150,36 +122,28 @@ ${a.responseExcerpt ? html`<p>Body (first 2 KB):</p><pre>${a.responseExcerpt}</p
 </details>`;
 }
 
+/** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
+function ofOrganization<D extends { organizationId: string }>(
+  visit: AdminVisit,
+  id: string,
+  outcome: OperationOutcome<{ webhookDelivery: D }>,
+): { ok: true; delivery: D } | { ok: false; error: DomainError } {
+  if (!outcome.ok) return outcome;
+  if (outcome.data.webhookDelivery.organizationId !== visit.org.id)
+    return { ok: false, error: new DomainError('not_found', `No delivery with id '${id}'`) };
+  return { ok: true, delivery: outcome.data.webhookDelivery };
+}
+
 /** One delivery with every attempt, and manual retry (Clan). */
 export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
-  /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
-  async function delivery<T extends Delivery>(
-    visit: AdminVisit,
-    operation: 'AdminDelivery' | 'AdminDeliverySummary',
-    id: string,
-  ): Promise<{ ok: true; delivery: T } | { ok: false; error: DomainError }> {
-    const outcome = await deps.operations.run<{ webhookDelivery: T }>(operation, { id }, visit.session.context);
-    if (!outcome.ok) return outcome;
-    if (outcome.data.webhookDelivery.organizationId !== visit.org.id)
-      return { ok: false, error: new DomainError('not_found', `No delivery with id '${id}'`) };
-    return { ok: true, delivery: outcome.data.webhookDelivery };
-  }
-
   router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const found = await delivery<Delivery & { body: string | null; attempts: Attempt[] }>(
-      visit,
-      'AdminDelivery',
-      pathParam(req, 'delivery'),
-    );
+    const id = pathParam(req, 'delivery');
+    const found = ofOrganization(visit, id, await deps.operations.run('AdminDelivery', { id }, visit.session.context));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const d = found.delivery;
-    const destinations = await deps.operations.run<{ webhookDestinations: { id: string; name: string; format: string; url: string }[] }>(
-      'AdminDestinations',
-      { id: visit.org.id },
-      visit.session.context,
-    );
+    const destinations = await deps.operations.run('AdminDestinations', { id: visit.org.id }, visit.session.context);
     if (!destinations.ok) throw destinations.error;
     const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
     const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
@@ -228,7 +192,7 @@ ${d.attempts.map((a, i) => attemptDetails(a, i === d.attempts.length - 1))}`
     const visit = await adminVisit(deps, req, res, `delivery-retry\n${id}`);
     if (!visit) return;
     // Only a delivery of this organization: the service checks the admin, the page checks the address.
-    const found = await delivery(visit, 'AdminDeliverySummary', id);
+    const found = ofOrganization(visit, id, await deps.operations.run('AdminDeliverySummary', { id }, visit.session.context));
     if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
     const back = destinationPath(visit, found.delivery.destinationId);
     const outcome = await deps.operations.run('AdminRetryDelivery', { id }, visit.session.context);

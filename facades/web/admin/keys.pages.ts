@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { API_SCOPES, DomainError } from '../../../core/index.ts';
 import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
 import { html, seeOther } from '../kit/html.ts';
+import type { AdminKeyFragment as Key } from '../../generated/web-admin.ts';
 import { pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
 import {
   ADMIN_PATH,
@@ -29,18 +30,6 @@ import {
   type FormState,
 } from './admin-support.ts';
 
-interface Key {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  status: 'active' | 'expired' | 'revoked';
-}
-
 const SCOPE_LABELS: Record<string, string> = {
   'organization:read': 'organization:read — your organization’s public profile',
   'opportunities:read': 'opportunities:read — public needs',
@@ -58,7 +47,7 @@ export function mountKeyPages(router: Router, deps: PageDeps): void {
   const keysPath = (visit: AdminVisit) => orgPath(visit.org.id, '/keys');
 
   async function keys(visit: AdminVisit): Promise<Key[]> {
-    const outcome = await deps.operations.run<{ apiKeys: Key[] }>('AdminKeys', { id: visit.org.id }, visit.session.context);
+    const outcome = await deps.operations.run('AdminKeys', { id: visit.org.id }, visit.session.context);
     if (!outcome.ok) throw outcome.error;
     return outcome.data.apiKeys;
   }
@@ -129,7 +118,7 @@ ${fieldError(form, 'expires_on')}
       listPage(req, res, visit, await keys(visit), null, refused({ scopes: [], ...values }, error, FIELDS, { expires_at: 'expires_on' }));
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`)))
       return again(invalid('Choose the expiry date as a calendar date.'));
-    const outcome = await deps.operations.run<{ createApiKey: { key: string; apiKey: Key } }>(
+    const outcome = await deps.operations.run(
       'AdminCreateKey',
       {
         input: {

@@ -2,13 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { html } from '../kit/html.ts';
 import { requestIdOf, signedIn, toLogin, type PageDeps } from '../kit/page-support.ts';
 import { seeOther } from '../kit/html.ts';
-import { organizationJson, type OrganizationNode } from '../../rest/representations.ts';
+import { organizationJson } from '../../rest/representations.ts';
 import { ADMIN_PATH, adminPage, adminVisit, orgPath } from './admin-support.ts';
-
-interface AccountOrganizations {
-  account: { id: string; name: string; email: string };
-  accountOrganizations: { id: string; name: string; role: string; plan: string }[];
-}
 
 const number = (n: number) => n.toLocaleString('en');
 
@@ -18,7 +13,7 @@ export function mountOrganizationPages(router: Router, deps: PageDeps): void {
     const requestId = requestIdOf(res);
     const session = await signedIn(deps, req);
     if (!session) return toLogin(res, ADMIN_PATH, requestId);
-    const outcome = await deps.operations.run<AccountOrganizations>('AdminAccount', {}, session.context);
+    const outcome = await deps.operations.run('AdminAccount', {}, session.context);
     if (!outcome.ok) throw outcome.error;
     const { account, accountOrganizations } = outcome.data;
     const administered = accountOrganizations.filter((o) => o.role === 'admin');
@@ -34,7 +29,7 @@ export function mountOrganizationPages(router: Router, deps: PageDeps): void {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
     const { org } = visit;
-    const profile = organizationJson(org.profile as unknown as OrganizationNode);
+    const profile = organizationJson(org.profile);
     const payment = profile.partner_payment;
     const a = org.allowances;
     const body = html`

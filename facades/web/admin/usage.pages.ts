@@ -3,13 +3,6 @@ import { html, type Html } from '../kit/html.ts';
 import type { PageDeps } from '../kit/page-support.ts';
 import { ADMIN_PATH, adminPage, adminVisit, at } from './admin-support.ts';
 
-interface Usage {
-  month: string;
-  quota: { limit: number; used: number; remaining: number; resetsAt: string };
-  rateWindows: { keyId: string; name: string; prefix: string; limit: number; used: number; remaining: number; resetsAt: string }[] | null;
-  days: { day: string; calls: number }[];
-}
-
 const number = (n: number) => n.toLocaleString('en');
 
 /** Usage: this month's quota, each key's current minute, and calls per day as a server-drawn chart. */
@@ -17,11 +10,7 @@ export function mountUsagePages(router: Router, deps: PageDeps): void {
   router.get(`${ADMIN_PATH}/orgs/:org/usage`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    const outcome = await deps.operations.run<{ organizationAdministration: { usage: Usage } }>(
-      'AdminUsage',
-      { id: visit.org.id },
-      visit.session.context,
-    );
+    const outcome = await deps.operations.run('AdminUsage', { id: visit.org.id }, visit.session.context);
     if (!outcome.ok) throw outcome.error;
     const { usage } = outcome.data.organizationAdministration;
     const { quota } = usage;

@@ -15,6 +15,7 @@ import {
 import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
 import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
 import { html, seeOther, type Html } from '../kit/html.ts';
+import type { AdminDestinationFragment } from '../../generated/web-admin.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
 import {
   ADMIN_PATH,
@@ -42,15 +43,7 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
-import {
-  asPageFailure,
-  deliveriesTable,
-  destinationPath,
-  failingSince,
-  mountDeliveryPages,
-  webhooksPath,
-  type Delivery,
-} from './deliveries.pages.ts';
+import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath } from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {
   /** The team-chat OAuth provider, when the connection flow is configured. */
@@ -60,25 +53,7 @@ export interface WebhookPagesOptions {
   maxAttempts: number;
 }
 
-interface Destination {
-  id: string;
-  organizationId: string;
-  name: string;
-  description: string;
-  format: DeliveryFormat;
-  /** Masked. */
-  url: string;
-  language: Language;
-  kinds: SignalType[];
-  scope: DestinationScope;
-  connectedVia: 'manual' | 'oauth';
-  status: 'active' | 'paused' | 'disabled';
-  disabledReason: string | null;
-  /** Masked; standard JSON only. */
-  secret: string | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-}
+type Destination = AdminDestinationFragment;
 
 const FORMAT_NAMES: Record<DeliveryFormat, string> = {
   'standard-json': 'Standard JSON',
@@ -103,6 +78,9 @@ const SCOPE_LABELS: Record<DestinationScope, string> = {
   platform: 'Platform — every public need and event on Packline',
   own: 'Own — only your organization’s public needs and events',
 };
+
+/** A destination's setting as the page names it; the schema gives it as a string, shown as is when unknown. */
+const labelOf = (labels: Readonly<Record<string, string>>, value: string) => labels[value] ?? value;
 
 const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it cannot be displayed again.';
 const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. Nothing more is sent to it.' };
@@ -149,7 +127,7 @@ const CREATE_LABELS: Record<string, string> = {
 };
 
 /** What tells a destination apart: its name, or its format for one added before names. */
-const titleOf = (d: Destination) => d.name || `${FORMAT_NAMES[d.format] ?? d.format} destination`;
+const titleOf = (d: Destination) => d.name || `${labelOf(FORMAT_NAMES, d.format)} destination`;
 
 /** Name and description: the add and edit forms share them. */
 function labelFields(form: FormState, fallbackName = ''): Html {
@@ -179,11 +157,9 @@ function settingsOf(req: Request, visit: AdminVisit) {
 export function mountWebhookPages(router: Router, deps: PageDeps, options: WebhookPagesOptions): void {
   const LIST = `${ADMIN_PATH}/orgs/:org/webhooks`;
   const ONE = `${LIST}/:destination`;
-  const run = <T>(visit: AdminVisit, operation: string, variables: Record<string, unknown>) =>
-    deps.operations.run<T>(operation, variables, visit.session.context);
 
   async function destinations(visit: AdminVisit): Promise<Destination[]> {
-    const outcome = await run<{ webhookDestinations: Destination[] }>(visit, 'AdminDestinations', { id: visit.org.id });
+    const outcome = await deps.operations.run('AdminDestinations', { id: visit.org.id }, visit.session.context);
     if (!outcome.ok) throw outcome.error;
     return outcome.data.webhookDestinations;
   }
@@ -208,7 +184,7 @@ ${list.map(
   (
     d,
   ) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
-<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${FORMAT_NAMES[d.format] ?? d.format}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
+<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
 <td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`,
 )}
@@ -262,10 +238,11 @@ ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-
       return query ? `?${query}` : '';
     };
     const first = Math.min(MAX_PAGE_SIZE, visit.org.allowances.retainedDeliveries);
-    const outcome = await run<{
-      webhookDestination: Destination;
-      webhookDeliveries: { edges: { node: Delivery }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-    }>(visit, 'AdminDestination', { id, organizationId: visit.org.id, first, after, status, type });
+    const outcome = await deps.operations.run(
+      'AdminDestination',
+      { id, organizationId: visit.org.id, first, after, status, type },
+      visit.session.context,
+    );
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', asPageFailure(outcome.error), webhooksPath(visit));
     const d = outcome.data.webhookDestination;
     // The service lets an admin of both organizations see it: the address must name its own.
@@ -281,11 +258,11 @@ ${notice(req, DESTINATION_DONE)}
 <p><a href="${webhooksPath(visit)}">All destinations</a></p>
 <dl><dt>Name</dt><dd>${titleOf(d)}</dd>
 ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
-<dt>Format</dt><dd>${FORMAT_LABELS[d.format] ?? d.format}</dd>
+<dt>Format</dt><dd>${labelOf(FORMAT_LABELS, d.format)}</dd>
 <dt>URL</dt><dd><code>${d.url}</code> (masked)</dd>
-<dt>Language</dt><dd>${LANGUAGE_LABELS[d.language] ?? d.language}</dd>
+<dt>Language</dt><dd>${labelOf(LANGUAGE_LABELS, d.language)}</dd>
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
-<dt>Scope</dt><dd>${SCOPE_LABELS[d.scope] ?? d.scope}</dd>
+<dt>Scope</dt><dd>${labelOf(SCOPE_LABELS, d.scope)}</dd>
 <dt>Status</dt>${failing ? html`<dd class="status-failed">failing since ${at(failing)}: its newest deliveries did not succeed (see below)</dd>` : html`<dd class="status-${d.status}">${statusText(d)}</dd>`}
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${d.previousSecretExpiresAt ? ` (the previous secret also signs until ${at(d.previousSecretExpiresAt)})` : ''}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>
@@ -373,11 +350,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
       format: field(req, 'format') ?? '',
       url: field(req, 'url') ?? '',
     };
-    const outcome = await run<{ createWebhookDestination: { secret: string | null; destination: Destination } }>(
-      visit,
-      'AdminCreateDestination',
-      { input },
-    );
+    const outcome = await deps.operations.run('AdminCreateDestination', { input }, visit.session.context);
     if (!outcome.ok)
       return listPage(
         req,
@@ -412,9 +385,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
         webhooksPath(visit),
       );
     }
-    const outcome = await run<{ beginTeamChatConnection: { state: string } }>(visit, 'AdminBeginTeamChat', {
-      input: settingsOf(req, visit),
-    });
+    const outcome = await deps.operations.run('AdminBeginTeamChat', { input: settingsOf(req, visit) }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, webhooksPath(visit));
     seeOther(res, teamChatAuthorizeUrl(provider, options.publicBaseUrl, outcome.data.beginTeamChatConnection.state), requestIdOf(res));
   });
@@ -426,7 +397,7 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
   });
 
   onDestination('test', async (_req, res, visit, d) => {
-    const outcome = await run(visit, 'AdminSendTest', { id: d.id });
+    const outcome = await deps.operations.run('AdminSendTest', { id: d.id }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
     afterForm(res, destinationPath(visit, d.id), 'test');
   });
@@ -442,7 +413,7 @@ ${adminForm(
   `webhook-edit\n${d.id}`,
   html`
 ${labelFields(form)}
-<p>Format: ${FORMAT_LABELS[d.format] ?? d.format} <span class="note">(to change it, add a new destination)</span></p>
+<p>Format: ${labelOf(FORMAT_LABELS, d.format)} <span class="note">(to change it, add a new destination)</span></p>
 <label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
 ${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
 ${settingsFields(form)}
@@ -465,19 +436,19 @@ ${settingsFields(form)}
     const url = text('url')?.trim() ? text('url') : undefined;
     const kinds = ([] as string[]).concat(values.kinds ?? []);
     const input = { name: text('name'), description: text('description'), url, language: text('language'), kinds, scope: text('scope') };
-    const outcome = await run(visit, 'AdminUpdateDestination', { id: d.id, input });
+    const outcome = await deps.operations.run('AdminUpdateDestination', { id: d.id, input }, visit.session.context);
     if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS));
     afterForm(res, destinationPath(visit, d.id), 'updated');
   });
 
   onDestination('pause', async (_req, res, visit, d) => {
-    const outcome = await run(visit, 'AdminPauseDestination', { id: d.id });
+    const outcome = await deps.operations.run('AdminPauseDestination', { id: d.id }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
     afterForm(res, destinationPath(visit, d.id), 'paused');
   });
 
   onDestination('enable', async (_req, res, visit, d) => {
-    const outcome = await run(visit, 'AdminEnableDestination', { id: d.id });
+    const outcome = await deps.operations.run('AdminEnableDestination', { id: d.id }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
     afterForm(res, destinationPath(visit, d.id), 'enabled');
   });
@@ -490,14 +461,13 @@ ${settingsFields(form)}
 <p>The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, so you can update your receiver meanwhile.</p>${form}`
         : new DomainError(
             'invalid_state',
-            `Only standard JSON destinations have a signing secret; this one is ${FORMAT_NAMES[d.format] ?? d.format}`,
+            `Only standard JSON destinations have a signing secret; this one is ${labelOf(FORMAT_NAMES, d.format)}`,
           ),
     async (req, res, visit, d) => {
-      const outcome = await run<{ rotateWebhookSecret: { secret: string; destination: Destination } }>(visit, 'AdminRotateSecret', {
-        id: d.id,
-      });
+      const outcome = await deps.operations.run('AdminRotateSecret', { id: d.id }, visit.session.context);
       if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
       const { secret, destination } = outcome.data.rotateWebhookSecret;
+      if (secret === null) throw new Error('A rotated standard JSON destination gave no secret');
       const until = at(destination.previousSecretExpiresAt);
       const path = destinationPath(visit, d.id);
       const cookie = flashCookie(deps.browser, visit.session.token, path, {
@@ -515,10 +485,10 @@ ${settingsFields(form)}
     (
       d,
       form,
-    ) => html`<p>Delete the destination <strong>${titleOf(d)}</strong> (${FORMAT_NAMES[d.format] ?? d.format}, <code>${d.url}</code>) and its retained deliveries?</p>
+    ) => html`<p>Delete the destination <strong>${titleOf(d)}</strong> (${labelOf(FORMAT_NAMES, d.format)}, <code>${d.url}</code>) and its retained deliveries?</p>
 <p>Nothing more is sent to it. This cannot be undone.</p>${form}`,
     async (_req, res, visit, d) => {
-      const outcome = await run(visit, 'AdminDeleteDestination', { id: d.id });
+      const outcome = await deps.operations.run('AdminDeleteDestination', { id: d.id }, visit.session.context);
       if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
       afterForm(res, webhooksPath(visit), 'deleted');
     },

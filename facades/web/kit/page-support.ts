@@ -8,14 +8,25 @@ import {
   type SignInLimits,
 } from '../../../core/index.ts';
 import type { Context, Contexts } from '../../../schema/index.ts';
-import type { OperationOutcome, Operations } from '../../operations.ts';
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
+import type * as accountDocuments from '../../generated/web-account.ts';
+import type * as adminDocuments from '../../generated/web-admin.ts';
+import type { OperationOutcome, Operations, OperationsOf } from '../../operations.ts';
 import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
+
+/**
+ * The pages' operations: those of the account pages (facades/web/account/operations.ts) and of the
+ * administration pages (facades/web/admin/operations.ts), from the documents `npm run codegen`
+ * generated for them.
+ */
+export type PageOperations = OperationsOf<typeof accountDocuments & typeof adminDocuments>;
+type PageOperationName = keyof PageOperations & string;
 
 /** What every page (administration, account, consent) shares. */
 export interface PageDeps {
   contexts: Contexts;
-  operations: Operations;
+  operations: Operations<PageOperations>;
   browser: Browser;
   /** The authorization server's issuer, as its metadata states it (RFC 9207 `iss`). */
   issuer: string;
@@ -69,13 +80,13 @@ export async function signedIn(deps: PageDeps, req: Request): Promise<SignedIn |
   return context ? { context, token } : null;
 }
 
-export function runAs<T>(
+export function runAs<N extends PageOperationName>(
   deps: PageDeps,
   who: SignedIn | 'internal',
-  operation: string,
-  variables: Record<string, unknown> = {},
-): Promise<OperationOutcome<T>> {
-  return deps.operations.run<T>(operation, variables, who === 'internal' ? deps.contexts.forActor(INTERNAL) : who.context);
+  operation: N,
+  variables: VariablesOf<PageOperations[N]>,
+): Promise<OperationOutcome<ResultOf<PageOperations[N]>>> {
+  return deps.operations.run(operation, variables, who === 'internal' ? deps.contexts.forActor(INTERNAL) : who.context);
 }
 
 /** Sends the browser to sign in, then back to `returnTo` (a GET address). */
