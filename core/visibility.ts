@@ -17,10 +17,9 @@ import {
   type AnySignalData,
 } from './webhooks/signal-data.ts';
 
-export interface Links {
-  /** Base address of the service, without a trailing slash. */
-  publicBaseUrl: string;
-}
+import type { Links } from './links.ts';
+
+export type { Links };
 
 export interface Place {
   city: string | null;

@@ -4,7 +4,7 @@ import type { SecretBox } from '../secret-box.ts';
 import type { UrlPolicy } from '../webhooks/url-policy.ts';
 import type { DatabaseKind } from '../db/orm.ts';
 import { invalidInput } from '../errors.ts';
-import type { Links } from '../visibility.ts';
+import type { Links } from '../links.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { PublicReads } from './public-reads.ts';
 

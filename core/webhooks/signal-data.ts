@@ -4,7 +4,7 @@
 // examples, the guide's field lists, the test signal and the test fixtures are derived from it,
 // and the compiler refuses a property the record lacks or an example that does not fit its type.
 import { MAX_ID_LENGTH } from '../ids.ts';
-import type { Links } from '../visibility.ts';
+import type { Links } from '../links.ts';
 
 /** A JSON schema, as written in the OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import {
@@ -13,7 +13,6 @@ import {
   pingDatabase,
   SignInLimits,
   type Config,
-  type Core,
   type Logger,
 } from '../../core/index.ts';
 import { traceRequest, tracingOn } from '../../core/telemetry.ts';
@@ -34,29 +33,16 @@ import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
 import { Browser } from '../web/kit/browser.ts';
 import { createWebPages } from '../web/web-pages.ts';
-import type { Dispatcher } from '../../workers/dispatcher.ts';
 import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
 import { Metrics, requestFamily, restRouteLabel } from './metrics.ts';
 import { createOpsRoutes } from './ops-routes.ts';
+import type { App } from './app-parts.ts';
 import { stopApp } from './shutdown.ts';
 import { TrackedResponse } from './tracked-response.ts';
 
-export interface App {
-  core: Core;
-  /** The webhook dispatcher; undefined in the `api` role. */
-  dispatcher: Dispatcher | undefined;
-  contexts: Contexts;
-  server: Server;
-  /** Starts listening on the configured host and port (0 picks a free port). */
-  listen(): Promise<AddressInfo>;
-  /**
-   * Stops accepting connections, lets requests and delivery attempts in flight finish (within
-   * SHUTDOWN_GRACE_SECONDS), gives the dispatcher's leases back, closes the pool and the database.
-   */
-  close(): Promise<void>;
-}
+export type { App };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // Made once: a template in the dispatcher would build the string on every request.

@@ -4,18 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { coreOptions, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts } from '../../schema/index.ts';
 import { Dispatcher } from '../../workers/dispatcher.ts';
-import { createPreparer, poolStats, type DeliveryPreparer } from '../../workers/pool.ts';
-import type { App } from './app.ts';
+import { createPreparer, poolStats } from '../../workers/pool.ts';
+import type { App, Delivery } from './app-parts.ts';
 import { createReadiness } from './health.ts';
 import { Metrics } from './metrics.ts';
 import { createOpsRoutes } from './ops-routes.ts';
 import { stopApp } from './shutdown.ts';
 
-/** What a role that delivers webhooks runs: the dispatcher, over the process's preparer pool. */
-export interface Delivery {
-  dispatcher: Dispatcher;
-  preparer: DeliveryPreparer;
-}
+export type { Delivery };
 
 export function createDelivery(core: Core, config: Config, log: Logger, metrics: Metrics): Delivery {
   const preparer = createPreparer('pool');

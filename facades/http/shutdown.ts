@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Core } from '../../core/index.ts';
-import type { Delivery } from './dispatcher-app.ts';
+import type { Delivery } from './app-parts.ts';
 import type { Readiness } from './health.ts';
 
 /** How often connections that went idle during a drain are closed. */
