@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
 import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
-import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery } from '../../generated/web-admin.ts';
+import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery, AdminDestinationsQuery } from '../../generated/web-admin.ts';
 import type { OperationOutcome } from '../../operations.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
 import {
@@ -134,19 +134,17 @@ function ofOrganization<D extends { organizationId: string }>(
   return { ok: true, delivery: outcome.data.webhookDelivery };
 }
 
-/** One delivery with every attempt, and manual retry (Clan). */
-export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
-  router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
-    const visit = await adminVisit(deps, req, res);
-    if (!visit) return;
-    const id = pathParam(req, 'delivery');
-    const found = ofOrganization(visit, id, await deps.operations.run('AdminDelivery', { id }, visit.session.context));
-    if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
-    const d = found.delivery;
-    const destinations = await deps.operations.run('AdminDestinations', { id: visit.org.id }, visit.session.context);
-    if (!destinations.ok) throw destinations.error;
-    const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
-    const body = html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
+type Target = AdminDestinationsQuery['webhookDestinations'][number];
+
+/** One delivery with its request and every attempt. */
+export function deliveryView(
+  deps: PageDeps,
+  visit: AdminVisit,
+  d: AdminDeliveryQuery['webhookDelivery'],
+  target: Target | undefined,
+  maxAttempts: number,
+): Html {
+  return html`<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
 <dl>${target ? html`<dt>Destination</dt><dd><a href="${destinationPath(visit, target.id)}">${target.name || target.format}</a> <code>${target.url}</code></dd>` : ''}<dt>Event</dt><dd>${eventLabel(d)}</dd><dt>Event id</dt><dd><code>${d.eventId}</code></dd>
 <dt>Status</dt><dd class="status-${d.status}">${deliveryState(d, maxAttempts)}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
 ${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}</dl>
@@ -184,6 +182,21 @@ ${d.attempts.map(
 </tbody></table>
 ${d.attempts.map((a, i) => attemptDetails(a, i === d.attempts.length - 1))}`
 }`;
+}
+
+/** One delivery with every attempt, and manual retry (Clan). */
+export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
+  router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
+    const visit = await adminVisit(deps, req, res);
+    if (!visit) return;
+    const id = pathParam(req, 'delivery');
+    const found = ofOrganization(visit, id, await deps.operations.run('AdminDelivery', { id }, visit.session.context));
+    if (!found.ok) return adminFailure(res, visit, 'webhooks', found.error, webhooksPath(visit));
+    const d = found.delivery;
+    const destinations = await deps.operations.run('AdminDestinations', { id: visit.org.id }, visit.session.context);
+    if (!destinations.ok) throw destinations.error;
+    const target = destinations.data.webhookDestinations.find((x) => x.id === d.destinationId);
+    const body = deliveryView(deps, visit, d, target, maxAttempts);
     adminPage(res, visit, 'webhooks', 'Delivery', body);
   });
 
