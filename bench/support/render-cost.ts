@@ -1,6 +1,6 @@
-import { Browser } from '../../facades/web/kit/browser.ts';
-import type { PageDeps } from '../../facades/web/kit/page-support.ts';
-import type { AdminVisit } from '../../facades/web/admin/admin-support.ts';
+import { Browser } from '../../facades/kit/browser.ts';
+import type { PageDeps } from '../../facades/kit/page-support.ts';
+import type { AdminVisit } from '../../facades/web/admin/layout.ts';
 import { deliveryView } from '../../facades/web/admin/deliveries.pages.ts';
 
 // The cost of rendering one delivery page's HTML (a failed delivery with its attempts), in µs per

@@ -1,4 +1,4 @@
-import { type StaticAsset, staticAsset } from '../http/static-asset.ts';
+import { type StaticAsset, staticAsset } from '../kit/static-asset.ts';
 import { GRAPHQL_PATH } from './paths.ts';
 
 // GraphiQL as graphql-yoga builds it (`@graphql-yoga/render-graphiql`: the bundle, its

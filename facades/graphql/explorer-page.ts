@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { html } from '../web/kit/html.ts';
+import { html } from '../kit/html.ts';
 import type { ExplorerAssets } from './explorer-assets.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, type Logger, type SignInLimits } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
-import { answerAsset } from '../http/static-asset.ts';
-import { EXPLORER_COOKIE, EXPLORER_LOGIN_COOKIE, pagesServable, type Browser } from '../web/kit/browser.ts';
-import { html, seeOther, sendHtml } from '../web/kit/html.ts';
+import { answerAsset } from '../kit/static-asset.ts';
+import { EXPLORER_COOKIE, EXPLORER_LOGIN_COOKIE, pagesServable, type Browser } from '../kit/browser.ts';
+import { html, seeOther, sendHtml } from '../kit/html.ts';
 import { ASSETS_PREFIX, type ExplorerAssets, loadExplorerAssets } from './explorer-assets.ts';
 import { explorerPage } from './explorer-page.ts';
 import { GRAPHQL_PATH } from './paths.ts';

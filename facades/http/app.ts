@@ -31,7 +31,7 @@ import { openApiDocument } from '../rest/openapi.ts';
 import { PageCache } from '../rest/page-cache.ts';
 import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
-import { Browser } from '../web/kit/browser.ts';
+import { Browser } from '../kit/browser.ts';
 import { createWebPages } from '../web/web-pages.ts';
 import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';

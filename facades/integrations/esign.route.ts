@@ -4,7 +4,7 @@ import { ESIGN_INBOUND_PREFIX, INTERNAL, MAX_ESIGN_BODY_BYTES } from '../../core
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
 import type { IntegrationOperations } from './operations.ts';
-import { pathOf, readBody, sendJson } from './http-io.ts';
+import { pathOf, readBody, sendJson } from '../kit/node-http.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -3,9 +3,10 @@ import { request } from 'undici';
 import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
-import { cookieName, readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
+import { cookieName, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import type { IntegrationOperations } from './operations.ts';
-import { pathOf, queryOf, sendPage } from './http-io.ts';
+import { pathOf, queryOf } from '../kit/node-http.ts';
+import { sendPage } from '../kit/plain-page.ts';
 
 export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
 /** The only permission asked of the provider: post to the one channel the admin picks. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { answerAsset, type StaticAsset, staticAsset } from '../http/static-asset.ts';
+import { answerAsset, type StaticAsset, staticAsset } from '../kit/static-asset.ts';
 import type { Reply } from './reply.ts';
 
 // The interactive reference at /api/v1/docs: Scalar's standalone bundle, served from this

@@ -8,8 +8,8 @@ import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
 import { mountOAuthPages } from './account/oauth.pages.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
-import { pagesServable, type Browser } from './kit/browser.ts';
-import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from './kit/html.ts';
+import { pagesServable, type Browser } from '../kit/browser.ts';
+import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from '../kit/html.ts';
 
 const stripTags = (markup: string) =>
   markup
@@ -19,7 +19,7 @@ const stripTags = (markup: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
-import { SETTINGS_PATH, signedIn, siteHeader, type PageDeps } from './kit/page-support.ts';
+import { SETTINGS_PATH, signedIn, siteHeader, type PageDeps } from '../kit/page-support.ts';
 
 const PREFIXES = ['/oauth/', '/account/', `${ADMIN_PATH}/`];
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
-import { Browser } from '../../facades/web/kit/browser.ts';
+import { Browser } from '../../facades/kit/browser.ts';
 import { PASSWORD, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';

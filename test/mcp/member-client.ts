@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { expect } from 'vitest';
-import { cookieName, FLASH_COOKIE, SESSION_COOKIE } from '../../facades/web/kit/browser.ts';
+import { cookieName, FLASH_COOKIE, SESSION_COOKIE } from '../../facades/kit/browser.ts';
 import { PUBLIC_BASE_URL, type Stack } from '../support/stack.ts';
 
 export const MEMBER_URL = `${PUBLIC_BASE_URL}/mcp/member`;

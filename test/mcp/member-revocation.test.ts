@@ -3,7 +3,7 @@
 // very next tool call a 401 carrying the resource metadata challenge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
-import { Browser } from '../../facades/web/kit/browser.ts';
+import { Browser } from '../../facades/kit/browser.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import {
   connectMember,

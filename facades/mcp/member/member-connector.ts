@@ -16,10 +16,10 @@ import {
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
-import { CONSENT_PATH } from '../../web/account/consent-handoff.ts';
-import { pagesServable, type Browser } from '../../web/kit/browser.ts';
-import { html, sendHtml } from '../../web/kit/html.ts';
-import { SETTINGS_PATH, siteHeader } from '../../web/kit/page-support.ts';
+import { CONSENT_PATH } from '../../kit/consent-handoff.ts';
+import { pagesServable, type Browser } from '../../kit/browser.ts';
+import { html, sendHtml } from '../../kit/html.ts';
+import { SETTINGS_PATH, siteHeader } from '../../kit/page-support.ts';
 import { createHostGuard } from '../host-guard.ts';
 import { createMemberServer } from './member-server.ts';
 import { OAuthLimits } from './oauth-limits.ts';

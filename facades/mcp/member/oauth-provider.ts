@@ -18,8 +18,8 @@ import type { VariablesOf } from '@graphql-typed-document-node/core';
 import type { MemberApplicationFragment as Application, MemberTokensFragment as Tokens } from '../../generated/mcp-member.ts';
 import type { Operations } from '../../operations.ts';
 import type { MemberOperations } from './operations.ts';
-import { consentAddress, type PendingConsent } from '../../web/account/consent-handoff.ts';
-import type { Browser } from '../../web/kit/browser.ts';
+import { consentAddress, type PendingConsent } from '../../kit/consent-handoff.ts';
+import type { Browser } from '../../kit/browser.ts';
 
 export interface MemberOAuthProviderOptions {
   contexts: Contexts;

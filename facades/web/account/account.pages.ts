@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
-import { SESSION_COOKIE } from '../kit/browser.ts';
-import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
+import { SESSION_COOKIE } from '../../kit/browser.ts';
+import { html, sendHtml, seeOther, type Html } from '../../kit/html.ts';
 import {
   ABILITIES,
   clientAddress,
@@ -19,10 +19,10 @@ import {
   siteHeader,
   toLogin,
   tooManyAttempts,
-  when,
   type PageDeps,
   type SignedIn,
-} from '../kit/page-support.ts';
+} from '../../kit/page-support.ts';
+import { when } from '../../kit/dates.ts';
 
 const DONE: Record<string, string> = {
   revoked: 'The application was disconnected. Its next call will be refused.',

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { LOGIN_COOKIE, SESSION_COOKIE } from '../kit/browser.ts';
-import { html, sendHtml, seeOther } from '../kit/html.ts';
-import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
+import { LOGIN_COOKIE, SESSION_COOKIE } from '../../kit/browser.ts';
+import { html, sendHtml, seeOther } from '../../kit/html.ts';
+import { CONSENT_PATH, type PendingConsent } from '../../kit/consent-handoff.ts';
 import {
   ABILITIES,
   clientAddress,
@@ -16,7 +16,7 @@ import {
   siteHeader,
   toLogin,
   type PageDeps,
-} from '../kit/page-support.ts';
+} from '../../kit/page-support.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
 

@@ -1,12 +1,13 @@
 import type { Request, Response, Router } from 'express';
-import type { PageDeps } from '../kit/page-support.ts';
-import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
+import type { PageDeps } from '../../kit/page-support.ts';
+import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
+import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
 
-export { ADMIN_PATH } from './admin-support.ts';
+export { ADMIN_PATH } from './admin-paths.ts';
 
 /**
  * The administration pages under /admin, for an organization's admins signed in in person:

@@ -1,21 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
 import { USER_AGENT } from '../../../workers/tasks.ts';
-import { html, type Html } from '../kit/html.ts';
+import { html, type Html } from '../../kit/html.ts';
 import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery, AdminDestinationsQuery } from '../../generated/web-admin.ts';
 import type { OperationOutcome } from '../../operations.ts';
-import { pathParam, type PageDeps } from '../kit/page-support.ts';
-import {
-  ADMIN_PATH,
-  adminFailure,
-  adminForm,
-  adminPage,
-  adminVisit,
-  afterForm,
-  exactly,
-  orgPath,
-  type AdminVisit,
-} from './admin-support.ts';
+import { pathParam, type PageDeps } from '../../kit/page-support.ts';
+import { ADMIN_PATH, orgPath } from './admin-paths.ts';
+import { adminFailure, adminForm, adminPage, adminVisit, afterForm, type AdminVisit } from './layout.ts';
+import { exactly } from '../../kit/dates.ts';
 
 type Attempt = AdminDeliveryQuery['webhookDelivery']['attempts'][number];
 type Header = NonNullable<Attempt['requestHeaders']>[number];

@@ -1,34 +1,25 @@
 import type { Request, Response, Router } from 'express';
 import { API_SCOPES, DomainError } from '../../../core/index.ts';
-import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
-import { html, seeOther } from '../kit/html.ts';
+import { flashCookie, takeFlash, type Flash } from '../../kit/flash.ts';
+import { html, seeOther } from '../../kit/html.ts';
 import type { AdminKeyFragment as Key } from '../../generated/web-admin.ts';
-import { pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
+import { pathParam, requestIdOf, type PageDeps } from '../../kit/page-support.ts';
+import { ADMIN_PATH, COPY_SCRIPT_PATH, orgPath } from './admin-paths.ts';
+import { adminFailure, adminForm, adminPage, adminVisit, afterForm, notice, shownOnce, type AdminVisit } from './layout.ts';
+import { at } from '../../kit/dates.ts';
 import {
-  ADMIN_PATH,
-  adminFailure,
-  adminForm,
-  adminPage,
-  adminVisit,
-  afterForm,
-  at,
   choicesOf,
-  COPY_SCRIPT_PATH,
   errorSummary,
   fieldAttrs,
   fieldError,
   freshForm,
   groupAttrs,
-  notice,
-  orgPath,
   refused,
   refusedStatus,
   sentValues,
-  shownOnce,
   fieldValue,
-  type AdminVisit,
   type FormState,
-} from './admin-support.ts';
+} from '../../kit/forms.ts';
 
 const SCOPE_LABELS: Record<string, string> = {
   'organization:read': 'organization:read — your organization’s public profile',

@@ -1,7 +1,9 @@
 import type { Request, Response, Router } from 'express';
-import { html, type Html } from '../kit/html.ts';
-import type { PageDeps } from '../kit/page-support.ts';
-import { ADMIN_PATH, adminPage, adminVisit, at } from './admin-support.ts';
+import { html, type Html } from '../../kit/html.ts';
+import type { PageDeps } from '../../kit/page-support.ts';
+import { ADMIN_PATH } from './admin-paths.ts';
+import { adminPage, adminVisit } from './layout.ts';
+import { at } from '../../kit/dates.ts';
 
 const number = (n: number) => n.toLocaleString('en');
 

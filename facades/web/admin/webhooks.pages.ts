@@ -13,36 +13,26 @@ import {
   type TeamChatProvider,
 } from '../../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
-import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
-import { html, seeOther, type Html } from '../kit/html.ts';
+import { flashCookie, takeFlash, type Flash } from '../../kit/flash.ts';
+import { html, seeOther, type Html } from '../../kit/html.ts';
 import type { AdminDestinationFragment } from '../../generated/web-admin.ts';
-import { field, pathParam, requestIdOf, type PageDeps } from '../kit/page-support.ts';
+import { field, pathParam, requestIdOf, type PageDeps } from '../../kit/page-support.ts';
+import { ADMIN_PATH, COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH, orgPath } from './admin-paths.ts';
+import { adminFailure, adminForm, adminPage, adminVisit, afterForm, notice, shownOnce, type AdminVisit } from './layout.ts';
+import { at } from '../../kit/dates.ts';
 import {
-  ADMIN_PATH,
-  adminFailure,
-  adminForm,
-  adminPage,
-  adminVisit,
-  afterForm,
-  at,
   choicesOf,
-  COPY_SCRIPT_PATH,
   errorSummary,
-  REFRESH_SCRIPT_PATH,
   fieldAttrs,
   fieldError,
   freshForm,
   groupAttrs,
-  notice,
-  orgPath,
   refused,
   refusedStatus,
   sentValues,
-  shownOnce,
   fieldValue,
-  type AdminVisit,
   type FormState,
-} from './admin-support.ts';
+} from '../../kit/forms.ts';
 import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath } from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {

@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+// Requests and answers on plain node:http, for the routes served outside express (the
+// integrations' callbacks).
+
 /** The path of a request target, without its query string. */
 export function pathOf(url: string | undefined): string {
   const target = url ?? '/';
@@ -58,29 +61,4 @@ export function sendJson(
     ...headers,
   });
   res.end(payload);
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-/** A small self-contained page for a person in a browser; every string given is escaped. */
-export function sendPage(res: ServerResponse, status: number, page: { title: string; lines: string[] }, requestId: string): void {
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)} · Packline</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}</style>
-</head><body><h1>${escapeHtml(page.title)}</h1>
-${page.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-</body></html>
-`;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'x-request-id': requestId,
-  });
-  res.end(body);
 }

@@ -1,4 +1,4 @@
-import type { Browser } from '../kit/browser.ts';
+import type { Browser } from './browser.ts';
 
 // The hand-off between the member connector's `/authorize` and the consent page: the
 // authorization request travels sealed in the consent page's address, so no server state waits

@@ -6,12 +6,12 @@ import {
   type Logger,
   type OnceMarks,
   type SignInLimits,
-} from '../../../core/index.ts';
-import type { Context, Contexts } from '../../../schema/index.ts';
+} from '../../core/index.ts';
+import type { Context, Contexts } from '../../schema/index.ts';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
-import type * as accountDocuments from '../../generated/web-account.ts';
-import type * as adminDocuments from '../../generated/web-admin.ts';
-import type { OperationOutcome, Operations, OperationsOf } from '../../operations.ts';
+import type * as accountDocuments from '../generated/web-account.ts';
+import type * as adminDocuments from '../generated/web-admin.ts';
+import type { OperationOutcome, Operations, OperationsOf } from '../operations.ts';
 import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
 
@@ -151,8 +151,6 @@ export function failurePage(res: Response, requestId: string, error: DomainError
     header: siteHeader({ name: '' }),
   });
 }
-
-export const when = (date: string | null) => (date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'never');
 
 export const requestIdOf = (res: Response) => String(res.getHeader('x-request-id') ?? '');
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { OnceMarks } from '../../../core/index.ts';
+import type { OnceMarks } from '../../core/index.ts';
 import { FLASH_COOKIE, type Browser } from './browser.ts';
 
 // A one-time secret (a new API key, a signing secret) crosses the POST → 303 → GET of its form in

@@ -1,0 +1,98 @@
+import type { Request } from 'express';
+import type { DomainError } from '../../core/index.ts';
+import { html, type Html } from './html.ts';
+
+// A form's state between a refusal and its page answered again: what was typed, each field's
+// error, and the markup that ties errors to fields for assistive technology.
+
+/** The status of a page answering a domain failure the person can act on, by error code. */
+export const FAILURE_STATUS: Record<string, number> = {
+  not_found: 404,
+  invalid_input: 400,
+  invalid_cursor: 400,
+  invalid_state: 409,
+  plan_limit: 403,
+  forbidden: 403,
+  conflict: 409,
+};
+
+/** A form answered again after a refusal: what was typed (never a secret) and the error of each field. */
+export interface FormState {
+  values: Record<string, string | string[]>;
+  /** By form field name; `_form` for an error that names no field. */
+  errors: Record<string, string>;
+  /** The status of the page answering the refused form. */
+  status?: number;
+}
+
+export const freshForm = (values: Record<string, string | string[]> = {}): FormState => ({ values, errors: {} });
+
+/** The form's fields as sent (strings and repeated checkboxes), for answering it refilled. */
+export function sentValues(req: Request, names: readonly string[]): Record<string, string | string[]> {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const values: Record<string, string | string[]> = {};
+  for (const name of names) {
+    const value = body[name];
+    if (typeof value === 'string') values[name] = value.slice(0, 4_000);
+    else if (Array.isArray(value)) values[name] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return values;
+}
+
+/**
+ * The state of a form refused by `error`: beside its field (the service's name mapped to the
+ * form's by `fieldNames`) when the form has it, otherwise at the top. Defects go to the error handler.
+ */
+export function refused(
+  values: Record<string, string | string[]>,
+  error: DomainError,
+  fields: readonly string[],
+  fieldNames: Record<string, string> = {},
+): FormState {
+  if (FAILURE_STATUS[error.code] === undefined) throw error;
+  const at = error.field ? (fieldNames[error.field] ?? error.field) : '_form';
+  return { values, errors: { [fields.includes(at) ? at : '_form']: error.message }, status: FAILURE_STATUS[error.code] };
+}
+
+/** The status of a page answering a refused form. */
+export const refusedStatus = (state: FormState) => state.status ?? (Object.keys(state.errors).length ? 400 : 200);
+
+export const fieldId = (name: string) => `f-${name}`;
+const errorId = (name: string) => `f-${name}-error`;
+
+/** The attributes of a field: its id, and when refused `aria-invalid` and the error it is described by (beside `help`). */
+export function fieldAttrs(state: FormState, name: string, help?: string): Html {
+  const error = state.errors[name];
+  const described = [error ? errorId(name) : '', help ?? ''].filter(Boolean).join(' ');
+  return html` id="${fieldId(name)}"${error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
+}
+
+/** The error of a field, beside it. */
+export function fieldError(state: FormState, name: string): Html | '' {
+  const error = state.errors[name];
+  return error ? html`<p id="${errorId(name)}" class="field-error"><span class="visually-hidden">Error: </span>${error}</p>` : '';
+}
+
+/** The `aria-describedby` of a fieldset whose choices were refused. */
+export function groupAttrs(state: FormState, name: string): Html | '' {
+  return state.errors[name] ? html` aria-describedby="${errorId(name)}" class="invalid"` : '';
+}
+
+/** At the top of a refused form's page: each error, linking to its field. */
+export function errorSummary(state: FormState, labels: Record<string, string>): Html | '' {
+  const entries = Object.entries(state.errors);
+  if (entries.length === 0) return '';
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1"><h2 id="error-summary-title">There is a problem</h2><ul>
+${entries.map(([name, message]) => (name === '_form' ? html`<li>${message}</li>` : html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`))}
+</ul></div>`;
+}
+
+export const fieldValue = (state: FormState, name: string, fallback = ''): string => {
+  const value = state.values[name];
+  return typeof value === 'string' ? value : fallback;
+};
+
+export const choicesOf = (state: FormState, name: string, fallback: readonly string[]): readonly string[] => {
+  const value = state.values[name];
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : fallback;
+};
