@@ -21,8 +21,8 @@ export const FACADE_DOCUMENTS: Record<string, string> = {
   'rest.ts': print(parse(REST_OPERATIONS)),
   'mcp-public.ts': 'facades/mcp/public/operations.ts',
   'mcp-member.ts': 'facades/mcp/member/operations.ts',
-  'web-account.ts': 'facades/web/account/operations.ts',
-  'web-admin.ts': 'facades/web/admin/operations.ts',
+  'web-account.ts': 'facades/web/account/account-documents.ts',
+  'web-admin.ts': 'facades/web/admin/admin-documents.ts',
   'cli.ts': 'facades/cli/cli-operations.ts',
   'integrations.ts': 'facades/integrations/operations.ts',
 };

@@ -16,8 +16,8 @@ import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { html, sendHtml, seeOther, type Html } from './html.ts';
 
 /**
- * The pages' operations: those of the account pages (facades/web/account/operations.ts) and of the
- * administration pages (facades/web/admin/operations.ts), from the documents `npm run codegen`
+ * The pages' operations: those of the account pages (facades/web/account/account-documents.ts) and of the
+ * administration pages (facades/web/admin/admin-documents.ts), from the documents `npm run codegen`
  * generated for them.
  */
 export type PageOperations = OperationsOf<typeof accountDocuments & typeof adminDocuments>;

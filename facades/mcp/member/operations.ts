@@ -3,7 +3,7 @@ import type { OperationsOf } from '../../operations.ts';
 
 // The named GraphQL operations behind the member connector: its authorization server (run as
 // the internal caller) and its tools (run as the assistant acting for the member). The member's
-// sign-in, consent and account pages have theirs in facades/web/account/operations.ts. Parsed and
+// sign-in, consent and account pages have theirs in facades/web/account/account-documents.ts. Parsed and
 // validated against the schema at start-up;
 // `npm run codegen` turns them into the typed documents of facades/generated/mcp-member.ts, which
 // the connector runs.
