@@ -5,17 +5,13 @@ import { html, type Html } from '../../kit/html.ts';
 import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery, AdminDestinationsQuery } from '../../generated/web-admin.ts';
 import type { OperationOutcome } from '../../operations.ts';
 import { pathParam, type PageDeps } from '../../kit/page-support.ts';
-import { ADMIN_PATH, orgPath } from './admin-paths.ts';
+import { deliveryPath, destinationPath, webhooksPath } from './webhooks/webhook-paths.ts';
+import { ADMIN_PATH } from './admin-paths.ts';
 import { adminFailure, adminForm, adminPage, adminVisit, afterForm, type AdminVisit } from './layout.ts';
 import { exactly } from '../../kit/dates.ts';
 
 type Attempt = AdminDeliveryQuery['webhookDelivery']['attempts'][number];
 type Header = NonNullable<Attempt['requestHeaders']>[number];
-
-export const webhooksPath = (visit: AdminVisit) => orgPath(visit.org.id, '/webhooks');
-export const destinationPath = (visit: AdminVisit, id: string, rest = '') =>
-  orgPath(visit.org.id, `/webhooks/${encodeURIComponent(id)}${rest}`);
-const deliveryPath = (visit: AdminVisit, id: string, rest = '') => orgPath(visit.org.id, `/deliveries/${encodeURIComponent(id)}${rest}`);
 
 /** Failures the service reports about a cursor read, for the page, as bad input. */
 export const asPageFailure = (error: DomainError) =>

@@ -1,39 +1,41 @@
 import type { Request, Response, Router } from 'express';
-import {
-  DELIVERY_FORMATS,
-  DESTINATION_SCOPES,
-  DomainError,
-  LANGUAGES,
-  MAX_PAGE_SIZE,
-  SIGNAL_TYPES,
-  type DeliveryFormat,
-  type DestinationScope,
-  type Language,
-  type SignalType,
-  type TeamChatProvider,
-} from '../../../core/index.ts';
+import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider } from '../../../core/index.ts';
 import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
 import { flashCookie, takeFlash, type Flash } from '../../kit/flash.ts';
 import { html, seeOther, type Html } from '../../kit/html.ts';
-import type { AdminDestinationFragment } from '../../generated/web-admin.ts';
+import {
+  CREATE_FIELDS,
+  EDIT_FIELDS,
+  FORMAT_LABELS,
+  FORMAT_NAMES,
+  LANGUAGE_LABELS,
+  SCOPE_LABELS,
+  labelFields,
+  labelOf,
+  settingsFields,
+  statusText,
+  titleOf,
+  CREATE_LABELS,
+  type Destination,
+} from './webhooks/webhook-fields.ts';
+import { isFull, listView } from './webhooks/webhook-list-view.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../../kit/page-support.ts';
-import { ADMIN_PATH, COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH, orgPath } from './admin-paths.ts';
+import { ADMIN_PATH, COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { adminFailure, adminForm, adminPage, adminVisit, afterForm, notice, shownOnce, type AdminVisit } from './layout.ts';
 import { at } from '../../kit/dates.ts';
 import {
-  choicesOf,
   errorSummary,
   fieldAttrs,
   fieldError,
   freshForm,
-  groupAttrs,
   refused,
   refusedStatus,
   sentValues,
   fieldValue,
   type FormState,
 } from '../../kit/forms.ts';
-import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath } from './deliveries.pages.ts';
+import { asPageFailure, deliveriesTable, failingSince, mountDeliveryPages } from './deliveries.pages.ts';
+import { destinationPath, webhooksPath } from './webhooks/webhook-paths.ts';
 
 export interface WebhookPagesOptions {
   /** The team-chat OAuth provider, when the connection flow is configured. */
@@ -42,35 +44,6 @@ export interface WebhookPagesOptions {
   /** Attempts per delivery (the retry schedule's length). */
   maxAttempts: number;
 }
-
-type Destination = AdminDestinationFragment;
-
-const FORMAT_NAMES: Record<DeliveryFormat, string> = {
-  'standard-json': 'Standard JSON',
-  'team-chat': 'Team-chat blocks',
-  'collaboration-suite': 'Collaboration-suite adaptive card',
-};
-const FORMAT_LABELS: Record<DeliveryFormat, string> = {
-  'standard-json': 'Standard JSON — a signed envelope, for your own systems',
-  'team-chat': 'Team-chat blocks — a message in a chat channel (its incoming webhook URL)',
-  'collaboration-suite': 'Collaboration-suite adaptive card — a card in a suite channel (its incoming webhook URL)',
-};
-const LANGUAGE_LABELS: Record<Language, string> = { en: 'English', fr: 'French (français)' };
-const KIND_LABELS: Record<SignalType, string> = {
-  'need.created': 'a public need is published',
-  'need.updated': 'a public need’s content or criteria change',
-  'need.withdrawn': 'a public need is withdrawn or made private',
-  'event.created': 'a public event is created',
-  'event.updated': 'a public event’s date, place or content change',
-  'event.cancelled': 'a public event is cancelled',
-};
-const SCOPE_LABELS: Record<DestinationScope, string> = {
-  platform: 'Platform — every public need and event on Packline',
-  own: 'Own — only your organization’s public needs and events',
-};
-
-/** A destination's setting as the page names it; the schema gives it as a string, shown as is when unknown. */
-const labelOf = (labels: Readonly<Record<string, string>>, value: string) => labels[value] ?? value;
 
 const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it cannot be displayed again.';
 const LIST_DONE = { deleted: 'The destination is deleted with its deliveries. Nothing more is sent to it.' };
@@ -83,55 +56,9 @@ const DESTINATION_DONE = {
   retried: 'The delivery is queued again and sent now.',
 };
 
-const EDIT_FIELDS = ['name', 'description', 'url', 'language', 'kinds', 'scope'] as const;
-
 const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
 
-/** Language, event kinds and scope: what the typed form, the team-chat connection and the edit form share. */
-function settingsFields(form: FormState, prefix = ''): Html {
-  const id = (name: string) => (prefix ? html` id="${prefix}-${name}"` : fieldAttrs(form, name));
-  const language = fieldValue(form, 'language', 'en');
-  const kinds = choicesOf(form, 'kinds', SIGNAL_TYPES);
-  const scope = fieldValue(form, 'scope', 'platform');
-  return html`<label for="${prefix ? `${prefix}-language` : 'f-language'}">Language of the messages</label><select name="language"${id('language')}>${LANGUAGES.map((l) => html`<option value="${l}"${l === language ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`)}</select>
-${prefix ? '' : fieldError(form, 'language')}
-<fieldset${prefix ? '' : groupAttrs(form, 'kinds')}><legend>Event kinds</legend>${prefix ? '' : fieldError(form, 'kinds')}
-${SIGNAL_TYPES.map((k, i) => html`<label><input type="checkbox" name="kinds" value="${k}"${i === 0 && !prefix ? html` id="f-kinds"` : ''}${kinds.includes(k) ? html` checked` : ''}> <span><code>${k}</code> — ${KIND_LABELS[k]}</span></label>`)}
-</fieldset>
-<fieldset${prefix ? '' : groupAttrs(form, 'scope')}><legend>Scope</legend>${prefix ? '' : fieldError(form, 'scope')}
-${DESTINATION_SCOPES.map((s, i) => html`<label><input type="radio" name="scope" value="${s}"${i === 0 && !prefix ? html` id="f-scope"` : ''}${s === scope ? html` checked` : ''}> ${SCOPE_LABELS[s]}</label>`)}
-</fieldset>`;
-}
-
 const STATUS_FILTERS = ['pending', 'succeeded', 'failed'] as const;
-
-const CREATE_FIELDS = ['name', 'description', 'format', 'url', 'language', 'kinds', 'scope'] as const;
-const CREATE_LABELS: Record<string, string> = {
-  name: 'Name',
-  description: 'Description',
-  format: 'Format',
-  url: 'URL',
-  language: 'Language',
-  kinds: 'Event kinds',
-  scope: 'Scope',
-};
-
-/** What tells a destination apart: its name, or its format for one added before names. */
-const titleOf = (d: Destination) => d.name || `${labelOf(FORMAT_NAMES, d.format)} destination`;
-
-/** Name and description: the add and edit forms share them. */
-function labelFields(form: FormState, fallbackName = ''): Html {
-  return html`<label for="f-name">Name</label><input name="name" maxlength="100" required value="${fieldValue(form, 'name', fallbackName)}"${fieldAttrs(form, 'name', 'name-help')}>
-${fieldError(form, 'name')}<p id="name-help" class="note">To tell your destinations apart, such as the system or channel that receives it.</p>
-<label for="f-description">Description <span class="note">(optional)</span></label><textarea name="description" maxlength="500" rows="2"${fieldAttrs(form, 'description')}>${fieldValue(form, 'description')}</textarea>
-${fieldError(form, 'description')}`;
-}
-
-function statusText(d: Destination): string {
-  if (d.status === 'paused') return 'paused';
-  if (d.status === 'disabled') return `disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}`;
-  return 'active';
-}
 
 function settingsOf(req: Request, visit: AdminVisit) {
   const kinds = ([] as unknown[])
@@ -158,58 +85,11 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
   const owned = async (visit: AdminVisit, id: string) => (await destinations(visit)).find((d) => d.id === id);
 
   function listPage(req: Request, res: Response, visit: AdminVisit, list: Destination[], form: FormState = freshForm()) {
-    const { plan } = visit.org;
-    const limit = visit.org.allowances.destinations;
-    const full = list.length >= limit;
     const provider = options.teamChat;
-    const format = fieldValue(form, 'format', 'standard-json');
-    const body = html`${errorSummary(form, CREATE_LABELS)}${notice(req, LIST_DONE)}
-<p>The ${plan} plan allows up to ${limit} destination${limit === 1 ? '' : 's'} (${list.length} in use).</p>
-<h2>Your destinations</h2>
-${
-  list.length === 0
-    ? html`<p class="note">No destination yet.</p>`
-    : html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th><th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
-${list.map(
-  (
-    d,
-  ) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
-<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
-<td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
-<td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`,
-)}
-</tbody></table>`
-}
-<h2>Add a destination</h2>
-${
-  full
-    ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
-    : html`${adminForm(
-        deps,
-        visit,
-        webhooksPath(visit),
-        'webhook-create',
-        html`
-${labelFields(form)}
-<label for="f-format">Format</label><select name="format"${fieldAttrs(form, 'format')}>${DELIVERY_FORMATS.map((f) => html`<option value="${f}"${f === format ? html` selected` : ''}>${FORMAT_LABELS[f]}</option>`)}</select>
-${fieldError(form, 'format')}
-<label for="f-url">URL</label><input type="url" name="url" required maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'url-help')}>
-${fieldError(form, 'url')}<p id="url-help" class="note">An https address on the public internet. Standard JSON deliveries are signed with a secret shown once, after you add the destination. For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL: it is stored encrypted and shown masked.</p>
-${settingsFields(form)}
-<button type="submit">Add destination</button>`,
-      )}
-<h3>Connect a team-chat channel</h3>
-${
-  provider
-    ? html`<p>You pick the channel on the team-chat provider’s site. Packline asks only for permission to post to that channel and keeps no access token.</p>
-${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', html`${settingsFields(freshForm(), 'chat')}<button type="submit">Connect a team-chat channel</button>`)}`
-    : html`<p class="note">The one-click connection is not set up on this service. Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
-<p class="note">To set it up, the operator registers an OAuth app with the team-chat provider (redirect address <code>${new URL('/integrations/team-chat/callback', options.publicBaseUrl).href}</code>) and sets <code>TEAM_CHAT_CLIENT_ID</code>, <code>TEAM_CHAT_CLIENT_SECRET</code>, <code>TEAM_CHAT_AUTHORIZE_URL</code> and <code>TEAM_CHAT_TOKEN_URL</code>, as the “Team-chat connection flow” part of the README’s “Outbound webhooks” section explains.</p>`
-}`
-}`;
+    const view = { list, form, done: notice(req, LIST_DONE), teamChat: provider, publicBaseUrl: options.publicBaseUrl };
     // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
-    const formAction = provider && !full ? [new URL(provider.authorizeUrl).origin] : [];
-    adminPage(res, visit, 'webhooks', 'Webhooks', body, { formAction, status: refusedStatus(form) });
+    const formAction = provider && !isFull(visit, list) ? [new URL(provider.authorizeUrl).origin] : [];
+    adminPage(res, visit, 'webhooks', 'Webhooks', listView(deps, visit, view), { formAction, status: refusedStatus(form) });
   }
 
   async function destinationPage(req: Request, res: Response, visit: AdminVisit, id: string) {
@@ -453,7 +333,7 @@ ${settingsFields(form)}
             'invalid_state',
             `Only standard JSON destinations have a signing secret; this one is ${labelOf(FORMAT_NAMES, d.format)}`,
           ),
-    async (req, res, visit, d) => {
+    async (_req, res, visit, d) => {
       const outcome = await deps.operations.run('AdminRotateSecret', { id: d.id }, visit.session.context);
       if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
       const { secret, destination } = outcome.data.rotateWebhookSecret;
