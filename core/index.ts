@@ -3,7 +3,7 @@ export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
 export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
 export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
 export { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
-export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
+export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './composition-root.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';

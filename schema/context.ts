@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
-import type { Core, Services } from '../core/core.ts';
+import type { Core, Services } from '../core/composition-root.ts';
 import type { AuthenticatedKey } from '../core/services/key-authenticator.ts';
 import type { AccessTokenCheck, AuthenticatedAssistant } from '../core/services/member-authenticator.ts';
 

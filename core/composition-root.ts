@@ -1,3 +1,5 @@
+// The composition root: opens the database and builds the process-wide components once (`openCore`);
+// `services()` then gives each request its services over a fresh EntityManager fork.
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
