@@ -5,9 +5,10 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
-import { recordChange, type PublicList } from './change-feed.ts';
-import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList } from '../components/change-feed.ts';
+import { recordSignal } from '../service-kit/outbox.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface EventContent {
   title?: string;

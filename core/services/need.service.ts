@@ -6,10 +6,11 @@ import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
-import { recordChange, type PublicList, type RecordedChange } from './change-feed.ts';
-import { draftReviewUrl } from './member-access-policy.ts';
-import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList, type RecordedChange } from '../components/change-feed.ts';
+import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
+import { recordSignal } from '../service-kit/outbox.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface NeedContent {
   title?: string;

@@ -7,9 +7,10 @@ import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
-import { recordChange, type PublicList } from './change-feed.ts';
-import { requireOrganizationAdmin } from './organization-admin.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList } from '../components/change-feed.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface OrganizationProfileInput {
   name?: string;

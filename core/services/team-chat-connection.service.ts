@@ -7,9 +7,9 @@ import { randomString } from '../ids.ts';
 import type { Language } from '../webhooks/contract.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import type { DestinationView } from '../webhooks/views.ts';
-import { checkSettings, insertDestination, requireRoom, type DestinationSettings } from './destination-records.ts';
-import { requireOrganizationAdmin } from './organization-admin.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import { checkSettings, insertDestination, requireRoom, type DestinationSettings } from '../service-kit/destination-records.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 /** How long an admin has to finish the team-chat connection flow. */
 const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;
