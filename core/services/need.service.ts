@@ -10,7 +10,7 @@ import { recordChange, type PublicList, type RecordedChange } from '../component
 import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
 import { recordSignal } from '../service-kit/outbox.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
-import type { ServiceDeps } from '../service-kit/service-deps.ts';
+import { LazyEmService } from '../service-kit/lazy-em-service.ts';
 
 export interface NeedContent {
   title?: string;
@@ -49,21 +49,7 @@ const LIST = 'opportunities';
 const LISTS: readonly PublicList[] = ['opportunities'];
 const NO_LISTS: readonly PublicList[] = [];
 
-export class NeedService {
-  private readonly deps: ServiceDeps;
-
-  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
-    this.deps = deps;
-    this.lazyEm = typeof em === 'function' ? em : () => em;
-  }
-
-  private readonly lazyEm: () => EntityManager;
-
-  private get em(): EntityManager {
-    return this.lazyEm();
-  }
-
+export class NeedService extends LazyEmService {
   /** Creates a need and publishes it at once: `need.created`. */
   async publish(actor: Actor, input: NewNeed): Promise<NeedView> {
     requireInternal(actor, 'publish needs');
