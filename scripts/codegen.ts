@@ -9,17 +9,18 @@ import { pathToFileURL } from 'node:url';
 import { generate } from '@graphql-codegen/cli';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { parse, print } from 'graphql';
+import { PUBLIC_MCP_OPERATIONS } from '../facades/mcp/public/operations.ts';
 import { REST_OPERATIONS } from '../facades/rest/operations.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Each facade's operations: the file they are written in (or, for the REST API, its text, derived
- * from the resources' declarations), by the module generated for them.
+ * Each facade's operations: the file they are written in (or, for the REST API and the public
+ * connector, their text, derived from the resources' declarations), by the module generated for them.
  */
 export const FACADE_DOCUMENTS: Record<string, string> = {
   'rest.ts': print(parse(REST_OPERATIONS)),
-  'mcp-public.ts': 'facades/mcp/public/operations.ts',
+  'mcp-public.ts': print(parse(PUBLIC_MCP_OPERATIONS)),
   'mcp-member.ts': 'facades/mcp/member/operations.ts',
   'web-account.ts': 'facades/web/account/operations.ts',
   'web-admin.ts': 'facades/web/admin/operations.ts',
