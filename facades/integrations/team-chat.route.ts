@@ -4,7 +4,7 @@ import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.t
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
 import { cookieName, readCookie, SESSION_COOKIE } from '../web/kit/browser.ts';
-import type { IntegrationOperations } from './operations.ts';
+import type { IntegrationOperations } from './integration-documents.ts';
 import { pathOf, queryOf, sendPage } from './http-io.ts';
 
 export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';

@@ -7,7 +7,7 @@ import {
   type AuthenticatedKey,
 } from '../../core/index.ts';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
-import type { RestOperationName, RestOperations } from './operations.ts';
+import type { RestOperationName, RestOperations } from './rest-documents.ts';
 import type { ProblemCode } from './problem.ts';
 
 export interface RouteInput {

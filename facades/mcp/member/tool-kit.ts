@@ -6,7 +6,7 @@ import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { Logger } from '../../../core/index.ts';
 import type { Context } from '../../../schema/index.ts';
 import type { Operations } from '../../operations.ts';
-import type { MemberOperations } from './operations.ts';
+import type { MemberOperations } from './member-documents.ts';
 
 export interface MemberToolDeps {
   /** Built from the generated documents of facades/generated/mcp-member.ts. */

@@ -8,7 +8,7 @@ import type { Context } from '../../../schema/index.ts';
 import type { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
 import type { McpLimits } from './mcp-limits.ts';
-import type { PublicMcpOperations } from './operations.ts';
+import type { PublicMcpOperations } from './public-documents.ts';
 
 /** What a tool may use while answering one HTTP request. */
 export interface ToolDeps {
