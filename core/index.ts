@@ -34,4 +34,5 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service-kit/paging.ts';
 export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './components/sign-in-limits.ts';
 export { OnceMarks } from './components/once-marks.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
+export { TEAM_CHAT_CALLBACK_PATH, teamChatAuthorizeUrl, teamChatCallbackUrl } from './services/team-chat-connection.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

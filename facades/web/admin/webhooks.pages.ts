@@ -11,8 +11,8 @@ import {
   type Language,
   type SignalType,
   type TeamChatProvider,
+  teamChatAuthorizeUrl,
 } from '../../../core/index.ts';
-import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
 import { flashCookie, takeFlash, type Flash } from '../kit/flash.ts';
 import { html, seeOther, type Html } from '../kit/html.ts';
 import type { AdminDestinationFragment } from '../../generated/web-admin.ts';
