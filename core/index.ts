@@ -3,7 +3,7 @@ export { INTERNAL, PUBLIC, type Actor } from './actor.ts';
 export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogLevel, type TeamChatProvider } from './config.ts';
 export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
 export { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
-export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './core.ts';
+export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './composition-root.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
@@ -15,18 +15,24 @@ export { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from 
 export { EVENT_SIGNAL_DATA, SIGNAL_DATA } from './visibility.ts';
 export { instant, type AnyField, type AnySignalData, type JsonSchema } from './webhooks/signal-data.ts';
 export { ROTATION_OVERLAP_MS } from './services/destination.service.ts';
-export { DRAFT_REVIEW_PATH, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type MemberAccessPolicy } from './services/member-access-policy.ts';
-export type { AccessTokenCheck, AuthenticatedAssistant } from './services/member-authenticator.ts';
+export {
+  DRAFT_REVIEW_PATH,
+  MEMBER_CONNECTOR_PATH,
+  memberConnectorUrl,
+  type MemberAccessPolicy,
+} from './service-kit/member-access-policy.ts';
+export type { AccessTokenCheck, AuthenticatedAssistant } from './components/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';
-export { listTag, kindTag, resourceTag, type ChangeFeed, type ChangeBus, type ChangeNotice } from './services/change-feed.ts';
-export type { AuthenticatedKey } from './services/key-authenticator.ts';
-export type { UsageRecorder } from './services/usage-recorder.ts';
+export { listTag, kindTag, resourceTag, type ChangeFeed, type ChangeBus, type ChangeNotice } from './components/change-feed.ts';
+export type { AuthenticatedKey } from './components/key-authenticator.ts';
+export type { UsageRecorder } from './components/usage-recorder.ts';
 export type { LiveLimits, UsageReport, KeyRateWindow } from './services/usage.service.ts';
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './services/service-deps.ts';
-export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './services/sign-in-limits.ts';
-export { OnceMarks } from './services/once-marks.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service-kit/paging.ts';
+export { SIGN_IN_LIMITS, SignInLimits, type SignInDecision } from './components/sign-in-limits.ts';
+export { OnceMarks } from './components/once-marks.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
+export { TEAM_CHAT_CALLBACK_PATH, teamChatAuthorizeUrl, teamChatCallbackUrl } from './services/team-chat-connection.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';

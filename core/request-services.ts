@@ -6,18 +6,18 @@ import { AssistantGrantService } from './services/assistant-grant.service.ts';
 import { AssistantService } from './services/assistant.service.ts';
 import { DeliveryService } from './services/delivery.service.ts';
 import { DestinationService } from './services/destination.service.ts';
-import type { DirectorySnapshot } from './services/directory-snapshot.ts';
+import type { DirectorySnapshot } from './components/directory-snapshot.ts';
 import { DirectoryService } from './services/directory.service.ts';
 import { EsignService } from './services/esign.service.ts';
 import { EventService } from './services/event.service.ts';
 import { MemberAccountService } from './services/member-account.service.ts';
-import type { MemberAccessPolicy } from './services/member-access-policy.ts';
+import type { MemberAccessPolicy } from './service-kit/member-access-policy.ts';
 import { MemberService } from './services/member.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
-import type { ServiceDeps } from './services/service-deps.ts';
+import type { ServiceDeps } from './service-kit/service-deps.ts';
 import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
-import type { UsageRecorder } from './services/usage-recorder.ts';
+import type { UsageRecorder } from './components/usage-recorder.ts';
 import { UsageService, type LiveLimits } from './services/usage.service.ts';
 
 /** The domain services of one request, sharing its EntityManager fork. */

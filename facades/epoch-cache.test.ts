@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed } from '../core/services/change-feed.ts';
+import { ChangeFeed } from '../core/components/change-feed.ts';
 import { EpochCache } from './epoch-cache.ts';
 import { PageCache, etagOf } from './rest/page-cache.ts';
 

@@ -1,5 +1,5 @@
 import { invalidInput } from '../core/errors.ts';
-import type { Page, PageArgs } from '../core/services/service-deps.ts';
+import type { Page, PageArgs } from '../core/service-kit/paging.ts';
 
 interface ConnectionArgs {
   first?: number | null;

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Actor } from '../core/actor.ts';
-import type { Core, Services } from '../core/core.ts';
-import type { AuthenticatedKey } from '../core/services/key-authenticator.ts';
-import type { AccessTokenCheck, AuthenticatedAssistant } from '../core/services/member-authenticator.ts';
+import type { Core, Services } from '../core/composition-root.ts';
+import type { AuthenticatedKey } from '../core/components/key-authenticator.ts';
+import type { AccessTokenCheck, AuthenticatedAssistant } from '../core/components/member-authenticator.ts';
 
 /** What every resolver receives: who is asking and the services of this request. */
 export interface Context {

@@ -9,22 +9,23 @@ import { pathToFileURL } from 'node:url';
 import { generate } from '@graphql-codegen/cli';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { parse, print } from 'graphql';
-import { REST_OPERATIONS } from '../facades/rest/operations.ts';
+import { PUBLIC_MCP_OPERATIONS } from '../facades/mcp/public/public-documents.ts';
+import { REST_OPERATIONS } from '../facades/rest/rest-documents.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Each facade's operations: the file they are written in (or, for the REST API, its text, derived
- * from the resources' declarations), by the module generated for them.
+ * Each facade's operations: the file they are written in (or, for the REST API and the public
+ * connector, their text, derived from the resources' declarations), by the module generated for them.
  */
 export const FACADE_DOCUMENTS: Record<string, string> = {
   'rest.ts': print(parse(REST_OPERATIONS)),
-  'mcp-public.ts': 'facades/mcp/public/operations.ts',
-  'mcp-member.ts': 'facades/mcp/member/operations.ts',
+  'mcp-public.ts': print(parse(PUBLIC_MCP_OPERATIONS)),
+  'mcp-member.ts': 'facades/mcp/member/member-documents.ts',
   'web-account.ts': 'facades/web/account/account-documents.ts',
   'web-admin.ts': 'facades/web/admin/admin-documents.ts',
-  'cli.ts': 'facades/cli/cli-operations.ts',
-  'integrations.ts': 'facades/integrations/operations.ts',
+  'cli.ts': 'facades/cli/cli-documents.ts',
+  'integrations.ts': 'facades/integrations/integration-documents.ts',
 };
 
 export const GENERATED_DIR = 'facades/generated';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { Agent } from 'undici';
 import type { Logger } from '../core/logger.ts';
-import type { ChangeFeed } from '../core/services/change-feed.ts';
+import type { ChangeFeed } from '../core/components/change-feed.ts';
 import {
   FAN_OUT_DELIVERIES,
   type AttemptOutcome,

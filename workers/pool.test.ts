@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleJobs } from '../test/fixtures/sample-jobs.ts';
+import { sampleJobs } from '../core/demo/sample-jobs.ts';
 import { createInlinePreparer, createPoolPreparer, createPreparer, poolInfo, type DeliveryPreparer } from './pool.ts';
 import { prepareDeliveries } from './tasks.ts';
 
 const open: DeliveryPreparer[] = [];
-const track = (preparer: DeliveryPreparer) => (open.push(preparer), preparer);
+const track = (preparer: DeliveryPreparer) => {
+  open.push(preparer);
+  return preparer;
+};
 afterEach(async () => {
   await Promise.all(open.splice(0).map((preparer) => preparer.close()));
 });

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_SECRETS, sampleJobs } from '../test/fixtures/sample-jobs.ts';
+import { SAMPLE_SECRETS, sampleJobs } from '../core/demo/sample-jobs.ts';
 import { prepareDeliveries, prepareDelivery, renderBody } from './tasks.ts';
 
 const [standard, chat, suite] = sampleJobs(3);

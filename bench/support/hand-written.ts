@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Core } from '../../core/index.ts';
 import { SQLITE_CONNECTION_PRAGMAS } from '../../core/db/sqlite-pragmas.ts';
-import { STATEMENTS } from '../../core/services/public-statements.ts';
+import { STATEMENTS } from '../../core/components/public-statements.ts';
 import type { HandServerSpec, HandStatement, Slot } from './hand-server.ts';
 import { ROOT, stopChild, tempDir, track } from './processes.ts';
 

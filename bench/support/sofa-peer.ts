@@ -5,7 +5,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { DomainError } from '../../core/index.ts';
 import type { ApiLimits } from '../../facades/rest/limits.ts';
-import { REST_OPERATIONS } from '../../facades/rest/operations.ts';
+import { REST_OPERATIONS } from '../../facades/rest/rest-documents.ts';
 import { PROBLEMS, problemCodeOf } from '../../facades/rest/problem.ts';
 import { schema, type Context, type Contexts } from '../../schema/index.ts';
 import { narrowSchema, nestedObjectFields, selectionOf } from './sofa-peer-schema.ts';

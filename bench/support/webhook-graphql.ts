@@ -127,7 +127,7 @@ export async function publishNeeds(
   return { needIds, startedAt, endedAt: wallNow() };
 }
 
-/** The envelope id of a need's `need.created` signal (core/services/outbox.ts). */
+/** The envelope id of a need's `need.created` signal (core/service-kit/outbox.ts). */
 export const createdEventId = (needId: string) => `evt-need.created-${needId}-v1`;
 
 export interface RecordedCheck {

@@ -1,6 +1,6 @@
 // Phase 3: render + sign on the worker pool vs inline, on the same batches (benchPreparers).
 import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
-import { sampleJobs } from '../../test/fixtures/sample-jobs.ts';
+import { sampleJobs } from '../../core/demo/sample-jobs.ts';
 import { benchPreparers, type PreparerBench } from './preparers.ts';
 import { cpuWatch } from './webhook-cpu.ts';
 

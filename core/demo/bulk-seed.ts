@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import { randomInt } from 'node:crypto';
-import type { Core } from '../core.ts';
+import type { Core } from '../composition-root.ts';
 import type { DatabaseKind } from '../db/orm.ts';
 import { sqlOf, type DB, type Sql } from '../db/sql.ts';
 import { invalidInput } from '../errors.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { INTERNAL } from '../actor.ts';
-import type { Core } from '../core.ts';
+import type { Core } from '../composition-root.ts';
 import { underStartupLock } from '../db/orm.ts';
 import {
   CollectionEntity,

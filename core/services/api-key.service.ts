@@ -6,9 +6,9 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import * as v from '../validate.ts';
-import { recordChange } from './change-feed.ts';
-import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import { recordChange } from '../components/change-feed.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from '../service-kit/organization-admin.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 

@@ -17,8 +17,8 @@ import {
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import { memberConnectorUrl, type MemberAccessPolicy } from './member-access-policy.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import { memberConnectorUrl, type MemberAccessPolicy } from '../service-kit/member-access-policy.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface AssistantApplicationView {
   id: string;

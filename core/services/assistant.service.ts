@@ -13,9 +13,9 @@ import {
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isNeedPublic, needUrl } from '../visibility.ts';
 import { isActive } from './assistant-access.service.ts';
-import { draftReviewUrl } from './member-access-policy.ts';
+import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
 import type { NeedContent, NeedReviewView, NeedService } from './need.service.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 /** What the member connector can do, each under the ability it needs. Nothing publishes, messages, signs or quotes. */
 export const ASSISTANT_TOOLS = {

@@ -16,9 +16,10 @@ import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import { envelopeText } from '../webhooks/delivery-store.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
-import { recordChange } from './change-feed.ts';
-import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange } from '../components/change-feed.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from '../service-kit/organization-admin.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 const LIST = 'deliveries';
 

@@ -19,7 +19,7 @@ import {
   type DeliveryView,
   type DestinationView,
 } from '../webhooks/views.ts';
-import { lockOutbox, recordChange } from './change-feed.ts';
+import { lockOutbox, recordChange } from '../components/change-feed.ts';
 import {
   checkLabels,
   checkSettings,
@@ -28,9 +28,9 @@ import {
   oneOf,
   type CreatedDestination,
   type DestinationSettings,
-} from './destination-records.ts';
-import { requireOrganizationAdmin, requireResourceAdmin } from './organization-admin.ts';
-import type { ServiceDeps } from './service-deps.ts';
+} from '../service-kit/destination-records.ts';
+import { requireOrganizationAdmin, requireResourceAdmin } from '../service-kit/organization-admin.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface NewDestination extends DestinationSettings {
   format: string;

@@ -5,9 +5,10 @@ import { FAQ_ENTRIES, MAX_FAQ_QUERY_LENGTH, MAX_FAQ_RESULTS, searchFaq, type Faq
 import { hasControlCharacters, isPlausibleId } from '../ids.ts';
 import { composeTeam, TEAM_LIMITS, type TeamProposal, type TeamRequest } from '../team-composition/index.ts';
 import type { Links, OrganizationProfile } from '../visibility.ts';
-import type { DirectorySnapshot } from './directory-snapshot.ts';
-import { compileFilter, type DirectoryFilter } from './directory-match.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import type { DirectorySnapshot } from '../components/directory-snapshot.ts';
+import { compileFilter, type DirectoryFilter } from '../service-kit/directory-match.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export type { DirectoryFilter };
 

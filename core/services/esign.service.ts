@@ -13,7 +13,7 @@ import { MAX_ESIGN_BODY_BYTES, parseEsignNotification } from '../esign/esign-not
 import { newEsignSecret, verifyEsignSignature } from '../esign/esign-signature.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface EsignConnectionView {
   id: string;

@@ -5,9 +5,10 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
-import { recordChange, type PublicList } from './change-feed.ts';
-import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList } from '../components/change-feed.ts';
+import { recordSignal } from '../service-kit/outbox.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import { LazyEmService } from '../service-kit/lazy-em-service.ts';
 
 export interface EventContent {
   title?: string;
@@ -37,21 +38,7 @@ const LISTS: readonly PublicList[] = ['events'];
 const NO_LISTS: readonly PublicList[] = [];
 const PUBLIC_FIELDS = ['title', 'description', 'startsAt', 'endsAt', 'timezone', 'online', 'city', 'region', 'country'] as const;
 
-export class EventService {
-  private readonly deps: ServiceDeps;
-
-  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
-    this.deps = deps;
-    this.lazyEm = typeof em === 'function' ? em : () => em;
-  }
-
-  private readonly lazyEm: () => EntityManager;
-
-  private get em(): EntityManager {
-    return this.lazyEm();
-  }
-
+export class EventService extends LazyEmService {
   /** Creates a public event: `event.created`. */
   async create(actor: Actor, input: NewEvent): Promise<EventView> {
     requireInternal(actor, 'create events');

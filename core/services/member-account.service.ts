@@ -13,8 +13,8 @@ import {
 } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
-import type { MemberAccessPolicy } from './member-access-policy.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import type { MemberAccessPolicy } from '../service-kit/member-access-policy.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface AccountView {
   id: string;

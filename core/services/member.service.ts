@@ -5,7 +5,7 @@ import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { checkPassword, hashPassword } from '../passwords.ts';
 import * as v from '../validate.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 export interface MemberView {
   id: string;

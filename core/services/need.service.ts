@@ -6,10 +6,11 @@ import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
 import { isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
-import { recordChange, type PublicList, type RecordedChange } from './change-feed.ts';
-import { draftReviewUrl } from './member-access-policy.ts';
-import { recordSignal } from './outbox.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList, type RecordedChange } from '../components/change-feed.ts';
+import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
+import { recordSignal } from '../service-kit/outbox.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import { LazyEmService } from '../service-kit/lazy-em-service.ts';
 
 export interface NeedContent {
   title?: string;
@@ -48,21 +49,7 @@ const LIST = 'opportunities';
 const LISTS: readonly PublicList[] = ['opportunities'];
 const NO_LISTS: readonly PublicList[] = [];
 
-export class NeedService {
-  private readonly deps: ServiceDeps;
-
-  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
-    this.deps = deps;
-    this.lazyEm = typeof em === 'function' ? em : () => em;
-  }
-
-  private readonly lazyEm: () => EntityManager;
-
-  private get em(): EntityManager {
-    return this.lazyEm();
-  }
-
+export class NeedService extends LazyEmService {
   /** Creates a need and publishes it at once: `need.created`. */
   async publish(actor: Actor, input: NewNeed): Promise<NeedView> {
     requireInternal(actor, 'publish needs');

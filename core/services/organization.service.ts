@@ -1,5 +1,4 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/sql';
 import { requireInternal, type Actor } from '../actor.ts';
 import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
@@ -7,9 +6,10 @@ import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
 import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile, type OrganizationProfile, type OrganizationSummary } from '../visibility.ts';
-import { recordChange, type PublicList } from './change-feed.ts';
-import { requireOrganizationAdmin } from './organization-admin.ts';
-import { keysetPage, pageArgs, type Page, type PageArgs, type ServiceDeps } from './service-deps.ts';
+import { recordChange, type PublicList } from '../components/change-feed.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
+import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
+import { LazyEmService } from '../service-kit/lazy-em-service.ts';
 
 export interface OrganizationProfileInput {
   name?: string;
@@ -37,21 +37,7 @@ export interface NewOrganization extends OrganizationProfileInput {
 /** Lists whose items embed their organization's name (needs, events): an organization's change retires them. */
 const EMBEDDED_IN: readonly PublicList[] = ['opportunities', 'events'];
 
-export class OrganizationService {
-  private readonly deps: ServiceDeps;
-
-  /** Takes the EntityManager, or how to fork one when a write or an internal read first needs it. */
-  constructor(em: EntityManager | (() => EntityManager), deps: ServiceDeps) {
-    this.deps = deps;
-    this.lazyEm = typeof em === 'function' ? em : () => em;
-  }
-
-  private readonly lazyEm: () => EntityManager;
-
-  private get em(): EntityManager {
-    return this.lazyEm();
-  }
-
+export class OrganizationService extends LazyEmService {
   async create(actor: Actor, input: NewOrganization): Promise<OrganizationProfile> {
     requireInternal(actor, 'create organizations');
     if (!ORGANIZATION_ID.test(input.id)) {

@@ -7,9 +7,29 @@ import { randomString } from '../ids.ts';
 import type { Language } from '../webhooks/contract.ts';
 import { checkDestinationUrl } from '../webhooks/url-policy.ts';
 import type { DestinationView } from '../webhooks/views.ts';
-import { checkSettings, insertDestination, requireRoom, type DestinationSettings } from './destination-records.ts';
-import { requireOrganizationAdmin } from './organization-admin.ts';
-import type { ServiceDeps } from './service-deps.ts';
+import type { TeamChatProvider } from '../config.ts';
+import { checkSettings, insertDestination, requireRoom, type DestinationSettings } from '../service-kit/destination-records.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
+import type { ServiceDeps } from '../service-kit/service-deps.ts';
+
+/** The path of the flow's callback. */
+export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
+/** The only permission asked of the provider: post to the one channel the admin picks. */
+const TEAM_CHAT_SCOPE = 'incoming-webhook';
+
+/** Where the admin is sent to grant the incoming-webhook permission; the provider comes back with `state`. */
+export function teamChatAuthorizeUrl(provider: TeamChatProvider, publicBaseUrl: string, state: string): string {
+  const query = new URLSearchParams({
+    client_id: provider.clientId,
+    scope: TEAM_CHAT_SCOPE,
+    redirect_uri: teamChatCallbackUrl(publicBaseUrl),
+    state,
+  });
+  return `${provider.authorizeUrl}${provider.authorizeUrl.includes('?') ? '&' : '?'}${query.toString()}`;
+}
+
+/** Where the provider sends the admin back (facades/integrations/team-chat.route.ts answers there). */
+export const teamChatCallbackUrl = (publicBaseUrl: string) => `${publicBaseUrl}${TEAM_CHAT_CALLBACK_PATH}`;
 
 /** How long an admin has to finish the team-chat connection flow. */
 const AUTHORIZATION_TTL_MS = 10 * 60 * 1000;

@@ -3,8 +3,8 @@ import type { Actor } from '../actor.ts';
 import { ApiKeyEntity, OrganizationEntity, type Plan } from '../entities/index.ts';
 import { notFound } from '../errors.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
-import { requireOrganizationAdmin } from './organization-admin.ts';
-import { utcMonth, type UsageRecorder } from './usage-recorder.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
+import { utcMonth, type UsageRecorder } from '../components/usage-recorder.ts';
 
 export interface LimitWindow {
   limit: number;

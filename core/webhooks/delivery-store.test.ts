@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../../test/support/database.ts';
 import { INTERNAL } from '../actor.ts';
-import { openCore, type Core } from '../core.ts';
+import { openCore, type Core } from '../composition-root.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { createScriptRunner } from './script-runners.ts';
 

@@ -1,3 +1,8 @@
+// How webhook destinations, deliveries and attempts are shown to their organization's admins:
+// the views the destination, delivery and team-chat connection services return and the schema's
+// webhook types expose, with the URL and signing secret masked. Also the associated data that
+// binds each sealed URL and secret to its destination (the dispatcher's delivery store unseals
+// with it) and the disabled reason of a paused destination.
 import type { DeliveryAttempt, SignalType, WebhookDelivery, WebhookDestination } from '../entities/index.ts';
 import type { SecretBox } from '../secret-box.ts';
 import { maskSecret } from '../secret-box.ts';

@@ -3,7 +3,7 @@ import { TextDecoder } from 'node:util';
 import { ESIGN_INBOUND_PREFIX, INTERNAL, MAX_ESIGN_BODY_BYTES } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
-import type { IntegrationOperations } from './operations.ts';
+import type { IntegrationOperations } from './integration-documents.ts';
 import { pathOf, readBody, sendJson } from '../kit/node-http.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

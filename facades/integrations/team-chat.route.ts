@@ -1,31 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'undici';
-import { INTERNAL, type Logger, type TeamChatProvider } from '../../core/index.ts';
+import { INTERNAL, TEAM_CHAT_CALLBACK_PATH, teamChatCallbackUrl, type Logger, type TeamChatProvider } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
 import { cookieName, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
-import type { IntegrationOperations } from './operations.ts';
+import type { IntegrationOperations } from './integration-documents.ts';
 import { pathOf, queryOf } from '../kit/node-http.ts';
 import { sendPage } from '../kit/plain-page.ts';
 
-export const TEAM_CHAT_CALLBACK_PATH = '/integrations/team-chat/callback';
-/** The only permission asked of the provider: post to the one channel the admin picks. */
-export const TEAM_CHAT_SCOPE = 'incoming-webhook';
 const EXCHANGE_TIMEOUT_MS = 10_000;
 const MAX_PROVIDER_ANSWER_BYTES = 64 * 1024;
-
-/** Where the admin is sent to grant the incoming-webhook permission; the provider comes back with `state`. */
-export function teamChatAuthorizeUrl(provider: TeamChatProvider, publicBaseUrl: string, state: string): string {
-  const query = new URLSearchParams({
-    client_id: provider.clientId,
-    scope: TEAM_CHAT_SCOPE,
-    redirect_uri: callbackUrl(publicBaseUrl),
-    state,
-  });
-  return `${provider.authorizeUrl}${provider.authorizeUrl.includes('?') ? '&' : '?'}${query.toString()}`;
-}
-
-const callbackUrl = (publicBaseUrl: string) => `${publicBaseUrl}${TEAM_CHAT_CALLBACK_PATH}`;
 
 export interface TeamChatRouteOptions {
   /** The provider's OAuth app; the flow answers 404 when unset. */
@@ -99,7 +83,7 @@ export function createTeamChatCallback({ provider, publicBaseUrl, contexts, oper
     const pending = await operations.run('IntegrationPendingTeamChatConnection', { state, sessionId }, contexts.forActor(INTERNAL));
     if (!pending.ok) return failed(res, pending.error, requestId);
 
-    const exchange = await exchangeCode(provider, code, callbackUrl(publicBaseUrl));
+    const exchange = await exchangeCode(provider, code, teamChatCallbackUrl(publicBaseUrl));
     if (!exchange.ok) {
       log.warn({ req_id: requestId, reason: exchange.reason }, 'team-chat code exchange failed');
       return sendPage(

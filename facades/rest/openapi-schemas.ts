@@ -1,11 +1,11 @@
 import { MAX_PAGE_SIZE } from '../../core/index.ts';
 import { PROBLEMS } from './problem.ts';
-import { components, nullable, ref } from './representation.ts';
-import { event, opportunity, organization, organizationRef, place } from './representations.ts';
+import { components, nullable, ref } from '../representations/declaring.ts';
+import { event, opportunity, organization, organizationRef, place } from '../representations/resources.ts';
 
 // The JSON schemas of the public API's bodies (docs/service-contract.md#resources), for the OpenAPI document. Every object
 // is closed (`additionalProperties: false`); the resources' schemas come from their declarations
-// in representations.ts, like the answers themselves.
+// in representations/resources.ts, like the answers themselves.
 
 export { nullable, ref };
 

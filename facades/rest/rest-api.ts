@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedKey } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
 import type { Operations } from '../operations.ts';
-import type { RestOperationName, RestOperations } from './operations.ts';
+import type { RestOperationName, RestOperations } from './rest-documents.ts';
 import { createApiDocs, DOCS_PATH } from './docs.ts';
 import type { ApiLimits } from './limits.ts';
 import { etagOf, type CachedPage, type PageCache } from './page-cache.ts';

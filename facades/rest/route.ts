@@ -7,7 +7,7 @@ import {
   type AuthenticatedKey,
 } from '../../core/index.ts';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
-import type { RestOperationName, RestOperations } from './operations.ts';
+import type { RestOperationName, RestOperations } from './rest-documents.ts';
 import type { ProblemCode } from './problem.ts';
 
 export interface RouteInput {
@@ -96,3 +96,15 @@ export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   }
   return false;
 }
+
+/** A GraphQL connection as the list operations select it. */
+export interface Connection<T> {
+  edges: { node: T }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** A list route's body: the page's items and the cursor of the next page, if any. */
+export const listJson = <T, R>(connection: Connection<T>, map: (node: T) => R) => ({
+  data: connection.edges.map((edge) => map(edge.node)),
+  meta: { next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null },
+});

@@ -1,6 +1,6 @@
 import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
-import type { CreatedDestination } from '../../core/services/destination-records.ts';
+import type { CreatedDestination } from '../../core/service-kit/destination-records.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 

@@ -1,7 +1,7 @@
 // `packline seed --needs N --events N` against a running service: the rows it writes are public,
 // listed by REST and GraphQL in order across ties, send no webhook, and the feed indexes the
 // lists seek are in place (EXPLAIN of the very statements the lists run).
-import { PUBLIC_LIST_STATEMENTS } from '../../core/services/public-statements.ts';
+import { PUBLIC_LIST_STATEMENTS } from '../../core/components/public-statements.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import { sqlOf } from '../../core/db/sql.ts';

@@ -8,7 +8,7 @@ import { testEnvelope } from '../../core/services/destination.service.ts';
 import { eventSignalData, needSignalData, SIGNAL_DATA, type EventRecord, type NeedRecord } from '../../core/visibility.ts';
 import { openApiDocument } from '../../facades/rest/openapi.ts';
 import { webhooksGuide } from '../../facades/rest/openapi-webhooks-guide.ts';
-import { sampleData, sampleEnvelope } from '../fixtures/sample-jobs.ts';
+import { sampleData, sampleEnvelope } from '../../core/demo/sample-jobs.ts';
 import { ContractValidator, type OpenApiDocument } from '../openapi/validator.ts';
 
 const links = { publicBaseUrl: 'https://packline.test' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SIGNAL_TYPES, type DeliveryFormat, type Language } from '../../core/webhooks/contract.ts';
-import { sampleEnvelope, sampleEnvelopeJob } from '../../test/fixtures/sample-jobs.ts';
+import { sampleEnvelope, sampleEnvelopeJob } from '../../core/demo/sample-jobs.ts';
 import { prepareDeliveries } from '../tasks.ts';
 
 // Every token that could notify or link in a chat or a suite, as a hostile organization might write it.

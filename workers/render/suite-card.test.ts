@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, SIGNAL_TYPES } from '../../core/webhooks/contract.ts';
-import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
+import { sampleEnvelope } from '../../core/demo/sample-jobs.ts';
 import { renderSuiteCard, sanitizeCardText } from './suite-card.ts';
 
 // The package's `lib/` entry fails under ESM; its UMD bundle loads in Node.

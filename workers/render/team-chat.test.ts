@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleEnvelope } from '../../test/fixtures/sample-jobs.ts';
+import { sampleEnvelope } from '../../core/demo/sample-jobs.ts';
 import { escapeMrkdwn, renderTeamChat } from './team-chat.ts';
 
 const need = (data: Record<string, unknown>) =>

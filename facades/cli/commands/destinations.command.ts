@@ -1,6 +1,5 @@
-import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES } from '../../../core/index.ts';
+import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES, teamChatAuthorizeUrl } from '../../../core/index.ts';
 import type { CliDestinationFragment } from '../../generated/cli.ts';
-import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
 import { CliError, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
 import { listOutput, recordOutput, sentenceOutput, type Output, type Runtime } from '../runtime.ts';
 

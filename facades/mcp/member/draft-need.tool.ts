@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, runTool, type MemberToolDeps } from './tool-kit.ts';
+import { guarded } from '../tool-kit.ts';
+import { runTool, type MemberToolDeps } from './tool-kit.ts';
 
 const NOTE = 'Nothing is published. The member opens review_url, reviews the draft and publishes it there.';
 
@@ -35,32 +36,37 @@ export function registerDraftNeed(server: McpServer, deps: MemberToolDeps): void
       outputSchema: output,
       annotations: { title: 'Draft a need', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded(deps, 'draft_need', (args: z.infer<typeof input>) =>
-      runTool(
-        deps,
-        'AssistantDraftNeed',
-        {
-          input: {
-            title: args.title,
-            description: args.description,
-            requiredExpertise: args.required_expertise,
-            remoteAllowed: args.remote_allowed,
-            city: args.city,
-            region: args.region,
-            country: args.country,
-            deadline: args.deadline,
-            organizationId: args.organization_id,
+    guarded(
+      deps,
+      'draft_need',
+      (args: z.infer<typeof input>) =>
+        runTool(
+          deps,
+          'AssistantDraftNeed',
+          {
+            input: {
+              title: args.title,
+              description: args.description,
+              requiredExpertise: args.required_expertise,
+              remoteAllowed: args.remote_allowed,
+              city: args.city,
+              region: args.region,
+              country: args.country,
+              deadline: args.deadline,
+              organizationId: args.organization_id,
+            },
           },
-        },
-        ({ assistantDraftNeed: d }) => ({
-          id: d.need.id,
-          title: d.need.title,
-          state: d.state,
-          organization: d.need.organization,
-          review_url: d.reviewUrl,
-          note: NOTE,
-        }),
-      ),
+          ({ assistantDraftNeed: d }) => ({
+            id: d.need.id,
+            title: d.need.title,
+            state: d.state,
+            organization: d.need.organization,
+            review_url: d.reviewUrl,
+            note: NOTE,
+          }),
+        ),
+      // Lower layers' messages can quote the member's data: only the error's class is logged.
+      { sensitive: true },
     ),
   );
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, READS, runTool, type MemberToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY } from '../tool-kit.ts';
+import { runTool, type MemberToolDeps } from './tool-kit.ts';
 
 const output = z.object({
   id: z.string(),
@@ -16,15 +17,20 @@ export function registerMyAccount(server: McpServer, deps: MemberToolDeps): void
       title: 'My account',
       description: "Reads the member's name, profile address, and the organizations the member belongs to with the member's role in each.",
       outputSchema: output,
-      annotations: { title: 'My account', ...READS },
+      annotations: { title: 'My account', ...READ_ONLY },
     },
-    guarded(deps, 'my_account', () =>
-      runTool(deps, 'AssistantMyAccount', {}, ({ assistantAccount: a }) => ({
-        id: a.id,
-        name: a.name,
-        profile_url: a.profileUrl,
-        organizations: a.organizations.map((o) => ({ id: o.id, name: o.name, role: o.role, profile_url: o.profileUrl })),
-      })),
+    guarded(
+      deps,
+      'my_account',
+      () =>
+        runTool(deps, 'AssistantMyAccount', {}, ({ assistantAccount: a }) => ({
+          id: a.id,
+          name: a.name,
+          profile_url: a.profileUrl,
+          organizations: a.organizations.map((o) => ({ id: o.id, name: o.name, role: o.role, profile_url: o.profileUrl })),
+        })),
+      // Lower layers' messages can quote the member's data: only the error's class is logged.
+      { sensitive: true },
     ),
   );
 }

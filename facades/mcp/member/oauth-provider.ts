@@ -12,12 +12,12 @@ import {
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
+import { ASSISTANT_SCOPES, type DomainError, INTERNAL } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import type { VariablesOf } from '@graphql-typed-document-node/core';
 import type { MemberApplicationFragment as Application, MemberTokensFragment as Tokens } from '../../generated/mcp-member.ts';
 import type { Operations } from '../../operations.ts';
-import type { MemberOperations } from './operations.ts';
+import type { MemberOperations } from './member-documents.ts';
 import { consentAddress, type PendingConsent } from '../../kit/consent-handoff.ts';
 import type { Browser } from '../../kit/browser.ts';
 

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, structured, text, toolError, whole, type ToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY, structured, text, toolError, whole } from '../tool-kit.ts';
+import { query, type ToolDeps } from './tool-kit.ts';
 
 // The need text is read for expertise and dropped: it is passed to the operation and nowhere
 // else, never logged (failures log the error class only) and never stored.

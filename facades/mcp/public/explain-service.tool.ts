@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, remembered, structured, text, whole, type ToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY, structured, text, whole } from '../tool-kit.ts';
+import { query, remembered, type ToolDeps } from './tool-kit.ts';
 
 const input = z.strictObject({
   question: text(500)

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { present } from '../../operations.ts';
-import { guarded, query, READ_ONLY, remembered, structured, text, toolError, type ToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY, structured, text, toolError } from '../tool-kit.ts';
+import { query, remembered, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationText } from './organization-json.ts';
 
 // The `fetch` of deep-research clients: one document in full, by an id `search` returned.

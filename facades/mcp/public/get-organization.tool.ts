@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { present } from '../../operations.ts';
-import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY, structured, text } from '../tool-kit.ts';
+import { query, remembered, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationOutput } from './organization-json.ts';
 
 const input = z.strictObject({

@@ -1,9 +1,8 @@
-// A public organization profile as the connector's tools return it (snake_case, like the REST
-// API). Every field is copied by name: nothing reaches a tool result unless it is listed here.
+// A public organization profile as the connector's tools return it: the JSON declared once in
+// representations/resources.ts (as the REST API gives it), with the tool output schema the
+// connector announces, which the compiler holds to the declaration.
 import { z } from 'zod';
-import type { OrganizationNode } from '../../rest/representations.ts';
-
-export type { OrganizationNode };
+import { organization, type OrganizationNode } from '../../representations/resources.ts';
 
 const count = z.number().int().min(0);
 
@@ -40,23 +39,12 @@ export const organizationOutput = z.object({
 
 export type OrganizationJson = z.infer<typeof organizationOutput>;
 
-export function organizationJson(o: OrganizationNode): OrganizationJson {
-  return {
-    id: o.id,
-    name: o.name,
-    description: o.description,
-    website: o.website,
-    logo_url: o.logoUrl,
-    sectors: o.sectors,
-    capabilities: o.capabilities,
-    networks: o.networks,
-    place: { city: o.place.city, region: o.place.region, country: o.place.country },
-    partner_payment: { confirmed_rate_percent: o.partnerPayment.confirmedRatePercent, partners_count: o.partnerPayment.partnersCount },
-    proofs: { completed_packs: o.proofs.completedPacks, references: o.proofs.references, certifications: o.proofs.certifications },
-    profile_url: o.profileUrl,
-    updated_at: o.updatedAt,
-  };
-}
+/** The declared JSON (representations/resources.ts): the output schema must describe exactly it. */
+type DeclaredJson = ReturnType<typeof organization.json>;
+const sameJson: [OrganizationJson, DeclaredJson] extends [DeclaredJson, OrganizationJson] ? true : never = true;
+void sameJson;
+
+export const organizationJson = (node: OrganizationNode): OrganizationJson => organization.json(node);
 
 /** Plain text of a profile, for `fetch`. */
 export function organizationText(o: OrganizationJson): string {

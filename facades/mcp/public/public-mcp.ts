@@ -5,7 +5,7 @@ import { clientAddress, limitKey, PUBLIC, kindTag, type ChangeFeed, type Logger 
 import type { Contexts } from '../../../schema/index.ts';
 import { EpochCache } from '../../epoch-cache.ts';
 import type { Operations } from '../../operations.ts';
-import type { PublicMcpOperations } from './operations.ts';
+import type { PublicMcpOperations } from './public-documents.ts';
 import { createHostGuard } from '../host-guard.ts';
 import type { McpLimits } from './mcp-limits.ts';
 import { createPublicServer } from './public-server.ts';

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, query, READ_ONLY, remembered, structured, text, type ToolDeps } from './tool-kit.ts';
+import { guarded, READ_ONLY, structured, text } from '../tool-kit.ts';
+import { query, remembered, type ToolDeps } from './tool-kit.ts';
 
 // The `search` of deep-research clients: ids they pass to `fetch`, a title and a link to cite.
 

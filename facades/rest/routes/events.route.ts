@@ -1,7 +1,7 @@
 import type { RestEventQuery, RestEventsQuery } from '../../generated/rest.ts';
-import { event, listJson } from '../representations.ts';
+import { event } from '../../representations/resources.ts';
 import { listTag, resourceTag } from '../../../core/index.ts';
-import { listParameters, pathId, type Route } from '../route.ts';
+import { listParameters, pathId, type Route, listJson } from '../route.ts';
 import { present } from '../../operations.ts';
 
 const renderList = (data: RestEventsQuery) => listJson(data.events, event.json);

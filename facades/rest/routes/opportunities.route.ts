@@ -1,7 +1,7 @@
 import type { RestOpportunitiesQuery, RestOpportunityQuery } from '../../generated/rest.ts';
-import { listJson, opportunity } from '../representations.ts';
+import { opportunity } from '../../representations/resources.ts';
 import { listTag, resourceTag } from '../../../core/index.ts';
-import { listParameters, pathId, type Route } from '../route.ts';
+import { listParameters, pathId, type Route, listJson } from '../route.ts';
 import { present } from '../../operations.ts';
 
 const renderList = (data: RestOpportunitiesQuery) => listJson(data.opportunities, opportunity.json);

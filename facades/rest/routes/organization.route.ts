@@ -1,5 +1,5 @@
 import type { RestOrganizationQuery } from '../../generated/rest.ts';
-import { organization } from '../representations.ts';
+import { organization } from '../../representations/resources.ts';
 import { resourceTag } from '../../../core/index.ts';
 import type { Route } from '../route.ts';
 import { present } from '../../operations.ts';

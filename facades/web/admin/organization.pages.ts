@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { html } from '../../kit/html.ts';
 import { requestIdOf, signedIn, toLogin, type PageDeps } from '../../kit/page-support.ts';
 import { seeOther } from '../../kit/html.ts';
-import { organizationJson } from '../../rest/representations.ts';
+import { organizationJson } from '../../representations/resources.ts';
 import { ADMIN_PATH, orgPath } from './admin-paths.ts';
 import { adminPage, adminVisit } from './layout.ts';
 

@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider } from '../../../core/index.ts';
-import { teamChatAuthorizeUrl } from '../../integrations/team-chat.route.ts';
+import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider, teamChatAuthorizeUrl } from '../../../core/index.ts';
 import { flashCookie, takeFlash, type Flash } from '../../kit/flash.ts';
 import { html, seeOther, type Html } from '../../kit/html.ts';
 import {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// What each transaction touched, for fine-grained cache retirement (core/services/change-feed.ts).
+// What each transaction touched, for fine-grained cache retirement (core/components/change-feed.ts).
 export class Migration20261125093000 extends Migration {
 
   override async up(): Promise<void> {

@@ -13,7 +13,7 @@ import {
   type OrganizationRecord,
 } from '../visibility.ts';
 
-// The public read path's statements (services/public-reads.ts runs them): the records the
+// The public read path's statements (components/public-reads.ts runs them): the records the
 // visibility module declares, under its rules, compiled once per process (db/prepared.ts).
 //
 // A deep page seeks its index with one row-value comparison, `(published_at, id) < (?, ?)`:

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { OutboxEventEntity, type SignalType } from '../entities/index.ts';
-import { lockOutbox } from './change-feed.ts';
+import { lockOutbox } from '../components/change-feed.ts';
 
 export interface Signal {
   type: SignalType;

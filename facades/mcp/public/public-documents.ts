@@ -1,7 +1,9 @@
 import type * as documents from '../../generated/mcp-public.ts';
 import type { OperationsOf } from '../../operations.ts';
+import { organization } from '../../representations/resources.ts';
 
-// The named GraphQL operations behind the public assistant connector, one or two per tool.
+// The named GraphQL operations behind the public assistant connector, one or two per tool. An
+// organization's selection comes from its declaration in representations/resources.ts.
 // `npm run codegen` turns them into the typed documents of facades/generated/mcp-public.ts, which
 // the connector runs (validated at start-up) with the public actor.
 export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
@@ -37,12 +39,7 @@ export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
     faqEntry(id: $id) { ...McpFaqEntry }
   }
 
-  fragment McpOrganization on Organization {
-    id name description website logoUrl sectors capabilities networks profileUrl updatedAt
-    place { city region country }
-    partnerPayment { confirmedRatePercent partnersCount }
-    proofs { completedPacks references certifications }
-  }
+  fragment McpOrganization on Organization { ${organization.selection} }
 
   fragment McpFaqEntry on FaqEntry {
     id question answer url faqUrl

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as Schema from '../generated/schema-types.ts';
-import { integer, nullableString, representation, string } from './representation.ts';
-import { event, opportunity, organization } from './representations.ts';
+import { integer, nullableString, representation, string } from './declaring.ts';
+import { event, opportunity, organization } from './resources.ts';
 
 const spot = representation<Schema.Place>()({ town: { from: 'city', schema: nullableString() } }, { component: 'Spot' });
 const inline = representation<Schema.Proofs>()({ refs: { from: 'references', schema: integer() } }, { description: 'Counts.' });

@@ -1,6 +1,7 @@
-// The public API's resources (docs/service-contract.md#resources), each declared once against the schema's generated types:
-// the REST operations' selections, the JSON mappers and the OpenAPI schemas all come from here.
-// Nothing reaches a response unless it is listed here.
+// The public resources (docs/service-contract.md#resources), each declared once against the schema's generated types:
+// the REST operations' and the public connector's selections, the JSON mappers (REST, the public
+// connector, the administration pages) and the OpenAPI schemas all come from here. Nothing
+// reaches a response or a tool result unless it is listed here.
 import { MAX_ID_LENGTH } from '../../core/index.ts';
 import type * as Schema from '../generated/schema-types.ts';
 import {
@@ -14,7 +15,7 @@ import {
   representation,
   string,
   strings,
-} from './representation.ts';
+} from './declaring.ts';
 
 export const place = representation<Schema.Place>()(
   {
@@ -110,16 +111,6 @@ export const event = representation<Schema.Event>()(
   { component: 'Event' },
 );
 
-/** What the organization's mapper reads (the public connector and the administration pages share it). */
+/** What the organization's mapper reads. */
 export type OrganizationNode = Parameters<typeof organization.json>[0];
 export const organizationJson = (node: OrganizationNode) => organization.json(node);
-
-export interface Connection<T> {
-  edges: { node: T }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
-
-export const listJson = <T, R>(connection: Connection<T>, map: (node: T) => R) => ({
-  data: connection.edges.map((edge) => map(edge.node)),
-  meta: { next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null },
-});

@@ -1,3 +1,5 @@
+// The composition root: opens the database and builds the process-wide components once (`openCore`);
+// `services()` then gives each request its services over a fresh EntityManager fork.
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
@@ -5,21 +7,21 @@ import { CursorCodec } from './cursor.ts';
 import { databaseKind, openDatabase, type Database, type DatabaseOptions } from './db/orm.ts';
 import { PreparedStatements } from './db/prepared.ts';
 import { sqlOf } from './db/sql.ts';
-import { PublicReads } from './services/public-reads.ts';
+import { PublicReads } from './components/public-reads.ts';
 import { RequestServices, type ServiceRoots, type Services } from './request-services.ts';
 import { SecretBox } from './secret-box.ts';
-import { RedisChangeBus } from './services/change-bus.ts';
-import { ChangeFeed } from './services/change-feed.ts';
-import { DirectorySnapshot } from './services/directory-snapshot.ts';
+import { RedisChangeBus } from './components/change-bus.ts';
+import { ChangeFeed } from './components/change-feed.ts';
+import { DirectorySnapshot } from './components/directory-snapshot.ts';
 import type { LiveLimits } from './services/usage.service.ts';
-import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './services/member-access-policy.ts';
-import { MemberAuthenticator } from './services/member-authenticator.ts';
+import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './service-kit/member-access-policy.ts';
+import { MemberAuthenticator } from './components/member-authenticator.ts';
 import { DeliveryStore } from './webhooks/delivery-store.ts';
 import { createScriptRunner } from './webhooks/script-runners.ts';
 import type { UrlPolicy } from './webhooks/url-policy.ts';
-import { KeyAuthenticator } from './services/key-authenticator.ts';
-import { lockOptions, type ServiceDeps } from './services/service-deps.ts';
-import { UsageRecorder } from './services/usage-recorder.ts';
+import { KeyAuthenticator } from './components/key-authenticator.ts';
+import { lockOptions, type ServiceDeps } from './service-kit/service-deps.ts';
+import { UsageRecorder } from './components/usage-recorder.ts';
 
 export type { Services } from './request-services.ts';
 

@@ -1,9 +1,9 @@
 import type * as documents from '../generated/rest.ts';
 import type { OperationsOf } from '../operations.ts';
-import { event, opportunity, organization } from './representations.ts';
+import { event, opportunity, organization } from '../representations/resources.ts';
 
 // The named GraphQL operations behind the REST API, one per route. Each resource's selection comes
-// from its declaration in representations.ts; `npm run codegen` turns this text into the typed
+// from its declaration in representations/resources.ts; `npm run codegen` turns this text into the typed
 // documents of facades/generated/rest.ts, which the API runs (validated at start-up).
 export const REST_OPERATIONS = /* GraphQL */ `
   query RestOrganization($id: ID!) {
