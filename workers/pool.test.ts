@@ -4,7 +4,10 @@ import { createInlinePreparer, createPoolPreparer, createPreparer, poolInfo, typ
 import { prepareDeliveries } from './tasks.ts';
 
 const open: DeliveryPreparer[] = [];
-const track = (preparer: DeliveryPreparer) => (open.push(preparer), preparer);
+function track(preparer: DeliveryPreparer): DeliveryPreparer {
+  open.push(preparer);
+  return preparer;
+}
 afterEach(async () => {
   await Promise.all(open.splice(0).map((preparer) => preparer.close()));
 });

@@ -12,7 +12,7 @@ import {
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ASSISTANT_SCOPES, DomainError, INTERNAL } from '../../../core/index.ts';
+import { ASSISTANT_SCOPES, type DomainError, INTERNAL } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import type { VariablesOf } from '@graphql-typed-document-node/core';
 import type { MemberApplicationFragment as Application, MemberTokensFragment as Tokens } from '../../generated/mcp-member.ts';
