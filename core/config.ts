@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { privateDirectory } from './private-files.ts';
+import { isAbsolute, resolve } from 'node:path';
+import { ALLOWED_HOST, developmentSecret, integer } from './config-parsing.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -324,34 +323,4 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
 
 export function isServerRole(value: string): value is ServerRole {
   return (SERVER_ROLES as readonly string[]).includes(value);
-}
-
-/** A host name, IPv4 address or bracketed IPv6 address, optionally with a port. */
-const ALLOWED_HOST = /^(?:[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/;
-
-function integer(raw: string, name: string, min: number, max: number, problems: string[]): number {
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
-    problems.push(`${name} must be an integer between ${min} and ${max} (got '${raw}')`);
-    return min;
-  }
-  return n;
-}
-
-/** A random secret kept in the data directory (mode 0600) so it survives restarts. */
-function developmentSecret(
-  dataDir: string,
-  file: string,
-  persist: boolean,
-  generate = () => randomBytes(24).toString('base64url'),
-): string {
-  const path = join(dataDir, file);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const secret = generate();
-  if (persist) {
-    privateDirectory(dataDir);
-    writeFileSync(path, `${secret}\n`, { mode: 0o600 });
-    chmodSync(path, 0o600);
-  }
-  return secret;
 }

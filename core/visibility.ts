@@ -2,7 +2,8 @@
 // Every facade and every delivery reads public data through these functions; anything
 // not copied here (private objects, internal host fields, billing data) cannot leak.
 import { mentionsAmount } from './webhooks/amount-detector.ts';
-import type { Event, Need, NeedState, Organization, Plan } from './entities/index.ts';
+import type { Event, Need, Organization } from './entities/index.ts';
+import type { EventView, NeedView, OrganizationProfile, Place } from './public-views.ts';
 import type { SignalType } from './webhooks/contract.ts';
 import {
   component,
@@ -20,69 +21,6 @@ import {
 import type { Links } from './links.ts';
 
 export type { Links };
-
-export interface Place {
-  city: string | null;
-  region: string | null;
-  country: string | null;
-}
-
-export interface OrganizationSummary {
-  id: string;
-  name: string;
-}
-
-export interface OrganizationProfile {
-  id: string;
-  name: string;
-  description: string;
-  website: string | null;
-  logoUrl: string | null;
-  sectors: string[];
-  capabilities: string[];
-  place: Place;
-  networks: string[];
-  partnerPayment: { confirmedRatePercent: number | null; partnersCount: number };
-  proofs: { completedPacks: number; references: number; certifications: number };
-  profileUrl: string;
-  updatedAt: Date;
-  /** Administrative facts, exposed to internal callers only by the schema. */
-  admin: { plan: Plan; listed: boolean; demo: boolean; complete: boolean; createdAt: Date };
-}
-
-export interface NeedView {
-  id: string;
-  organizationId: string;
-  /** The organization's id and name when the read fetched them with the need; else null, and the schema loads them by id. */
-  organization: OrganizationSummary | null;
-  title: string;
-  description: string;
-  requiredExpertise: string[];
-  remoteAllowed: boolean;
-  place: Place | null;
-  url: string;
-  publishedAt: Date | null;
-  updatedAt: Date;
-  deadline: Date | null;
-  admin: { state: NeedState; discreet: boolean; demo: boolean; version: number; withdrawnAt: Date | null };
-}
-
-export interface EventView {
-  id: string;
-  hostId: string;
-  /** The host's id and name when the read fetched them with the event; else null, and the schema loads them by id. */
-  host: OrganizationSummary | null;
-  title: string;
-  description: string;
-  startsAt: Date;
-  endsAt: Date;
-  timezone: string;
-  online: boolean;
-  place: Place | null;
-  url: string;
-  updatedAt: Date;
-  admin: { status: Event['status']; demo: boolean; version: number; cancelledAt: Date | null };
-}
 
 // Each rule is written once, as a filter of entity properties: MikroORM queries take it as it is
 // (`em.find(NeedEntity, PUBLIC_NEED_FILTER)`), the SQL layer's queries through `eb.and(...)`, and

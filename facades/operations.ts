@@ -16,7 +16,7 @@ export type OperationOutcome<T> = { ok: true; data: T } | { ok: false; error: Do
 type Runner = (variables: Record<string, unknown>, context: Context) => ExecutionResult | Promise<ExecutionResult>;
 
 // Any document, whatever its result and variables.
-type AnyDocument = TypedDocumentNode<any, any>;
+type AnyDocument = TypedDocumentNode<unknown, never>;
 
 /**
  * A facade's operations by name, from the module `npm run codegen` generated for it
@@ -105,23 +105,24 @@ export class Operations<Ops extends Record<string, AnyDocument>> {
     operationName: N,
     variables: VariablesOf<Ops[N]>,
     context: Context,
-  ): Promise<OperationOutcome<ResultOf<Ops[N]>>>;
-  // The result is the document's: graphql executes the very document its type was generated from.
-  async run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
+  ): Promise<OperationOutcome<ResultOf<Ops[N]>>> {
     const runner = this.runnerOf(operationName);
+    // The variables are the generated type of an object of variables.
+    const values = variables as Record<string, unknown>;
     if (tracingOn) {
       const organizationId = context.actor.kind === 'apiKey' ? context.actor.organizationId : undefined;
       setRequestAttributes({ 'packline.organization_id': organizationId, 'packline.actor': context.actor.kind });
       return withSpan(
         `graphql ${operationName}`,
         { 'graphql.operation.name': operationName, 'packline.organization_id': organizationId },
-        () => this.execute(runner, variables, context),
+        () => this.execute<ResultOf<Ops[N]>>(runner, values, context),
       );
     }
-    return this.execute(runner, variables, context);
+    return this.execute<ResultOf<Ops[N]>>(runner, values, context);
   }
 
-  private async execute(runner: Runner, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>> {
+  // T is the document's result: graphql executes the very document its type was generated from.
+  private async execute<T>(runner: Runner, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<T>> {
     const result = await runner(variables, context);
     if (result.errors?.length) {
       const domain = result.errors.map((e: GraphQLError) => e.originalError).find((e) => e instanceof DomainError);
@@ -131,7 +132,7 @@ export class Operations<Ops extends Record<string, AnyDocument>> {
         result.errors[0]!.message,
       );
     }
-    return { ok: true, data: result.data };
+    return { ok: true, data: result.data as T };
   }
 }
 

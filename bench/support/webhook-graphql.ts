@@ -10,7 +10,8 @@ export const benchInternalToken = () => `bench-internal-${randomBytes(16).toStri
 export const DESTINATIONS_PER_ORG = 10;
 
 export interface GraphqlClient {
-  call<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** The `data` of the answer, typed by the caller after the query's selection. */
+  call<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -18,16 +19,17 @@ export interface GraphqlClient {
 export function graphqlClient(origin: string, token: string): GraphqlClient {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
   return {
-    async call(query, variables = {}) {
+    async call<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
       const res = await request(`${origin}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
         dispatcher: agent,
       });
-      const body = (await res.body.json()) as { data?: any; errors?: { message: string }[] };
+      const body = (await res.body.json()) as { data?: T; errors?: { message: string }[] };
       if (body.errors?.length) throw new Error(`GraphQL: ${body.errors.map((e) => e.message).join('; ')}`);
       if (res.statusCode !== 200) throw new Error(`GraphQL answered ${res.statusCode}`);
+      if (body.data === undefined) throw new Error('GraphQL answered without data');
       return body.data;
     },
     close: () => agent.close(),
@@ -77,13 +79,13 @@ export async function createDestinations(
     path: `/hook/${prefix}/${n + 1}`,
   }));
   return inParallel(wanted, concurrency, async ({ organizationId, path }) => {
-    const data = await client.call(
+    const data = await client.call<{ createWebhookDestination: { secret: string | null; destination: { id: string } } }>(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
       { input: { organizationId, format: 'standard-json', url: `${receiverOrigin}${path}` } },
     );
-    const secret = data.createWebhookDestination.secret as string | null;
+    const { secret } = data.createWebhookDestination;
     if (!secret) throw new Error(`createWebhookDestination returned no secret for ${path}`);
-    return { organizationId, id: data.createWebhookDestination.destination.id as string, path, secret };
+    return { organizationId, id: data.createWebhookDestination.destination.id, path, secret };
   });
 }
 
@@ -112,16 +114,19 @@ export async function publishNeeds(
     Array.from({ length: count }, (_, n) => n + offset),
     concurrency,
     async (n) => {
-      const data = await client.call(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
-        input: {
-          organizationId: organizations[n % organizations.length]!,
-          title: needTitle(n + 1),
-          description: 'Three months of field work along the Rhône, remote reporting allowed',
-          requiredExpertise: ['hydrology', 'python'],
-          remoteAllowed: true,
+      const data = await client.call<{ publishNeed: { id: string } }>(
+        `mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`,
+        {
+          input: {
+            organizationId: organizations[n % organizations.length]!,
+            title: needTitle(n + 1),
+            description: 'Three months of field work along the Rhône, remote reporting allowed',
+            requiredExpertise: ['hydrology', 'python'],
+            remoteAllowed: true,
+          },
         },
-      });
-      return data.publishNeed.id as string;
+      );
+      return data.publishNeed.id;
     },
   );
   return { needIds, startedAt, endedAt: wallNow() };
@@ -154,15 +159,12 @@ export async function recordedDeliveries(
     by === 'destination'
       ? destinations.map((d) => ({ org: d.organizationId, dst: d.id }))
       : [...new Set(destinations.map((d) => d.organizationId))].map((org) => ({ org, dst: null }));
-  const pages = await inParallel(targets, 4, async ({ org, dst }): Promise<{ status: string; attemptCount: number }[]> => {
-    const data = await client.call(
+  const pages = await inParallel(targets, 4, async ({ org, dst }) => {
+    const data = await client.call<{ webhookDeliveries: { edges: { node: { status: string; attemptCount: number } }[] } }>(
       `query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) { edges { node { status attemptCount } } } }`,
       { org, dst },
     );
-    return data.webhookDeliveries.edges.map((edge: { node: { status: string; attemptCount: number } }) => edge.node) as {
-      status: string;
-      attemptCount: number;
-    }[];
+    return data.webhookDeliveries.edges.map((edge) => edge.node);
   });
   const all = pages.flat();
   return {

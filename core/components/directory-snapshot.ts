@@ -1,4 +1,5 @@
-import type { OrganizationProfile, OrganizationRecord } from '../visibility.ts';
+import type { OrganizationRecord } from '../visibility.ts';
+import type { OrganizationProfile } from '../public-views.ts';
 import { kindTag, type ChangeFeed } from './change-feed.ts';
 import type { PublicReads } from './public-reads.ts';
 

@@ -1,17 +1,8 @@
 import DataLoader from 'dataloader';
 import type { KeysetPosition } from '../cursor.ts';
 import type { PreparedStatements } from '../db/prepared.ts';
-import {
-  eventView,
-  needView,
-  organizationProfile,
-  type EventView,
-  type Links,
-  type NeedView,
-  type OrganizationProfile,
-  type OrganizationRecord,
-  type OrganizationSummary,
-} from '../visibility.ts';
+import { eventView, needView, organizationProfile, type Links, type OrganizationRecord } from '../visibility.ts';
+import type { EventView, NeedView, OrganizationProfile, OrganizationSummary } from '../public-views.ts';
 import { STATEMENTS, type EventRow, type NeedRow } from './public-statements.ts';
 
 // The public read path: the prepared statements of public-statements.ts, their records turned

@@ -4,7 +4,8 @@ import { EventEntity, OrganizationEntity, type Event } from '../entities/index.t
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import { eventSignalData, eventView, isEventPublic, type EventView } from '../visibility.ts';
+import { eventSignalData, eventView, isEventPublic } from '../visibility.ts';
+import type { EventView } from '../public-views.ts';
 import { recordChange, type PublicList } from '../components/change-feed.ts';
 import { recordSignal } from '../service-kit/outbox.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';

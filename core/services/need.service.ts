@@ -5,7 +5,8 @@ import { MembershipEntity, NeedEntity, OrganizationEntity, type Need, type NeedS
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newId } from '../ids.ts';
 import * as v from '../validate.ts';
-import { isNeedDeliverable, isNeedPublic, needSignalData, needView, type NeedView } from '../visibility.ts';
+import { isNeedDeliverable, isNeedPublic, needSignalData, needView } from '../visibility.ts';
+import type { NeedView } from '../public-views.ts';
 import { recordChange, type PublicList, type RecordedChange } from '../components/change-feed.ts';
 import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
 import { recordSignal } from '../service-kit/outbox.ts';

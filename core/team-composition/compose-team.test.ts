@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors.ts';
-import type { OrganizationProfile } from '../visibility.ts';
+import type { OrganizationProfile } from '../public-views.ts';
 import { composeTeam, type TeamRequest } from './compose-team.ts';
 import { ALL_DEMO_PROFILES, DISCOVERABLE_DEMO_PROFILES, HIDDEN_DEMO_IDS } from '../../test/fixtures/demo-profiles.ts';
 

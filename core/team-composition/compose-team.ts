@@ -2,7 +2,7 @@
 // over the organizations passed in. Pure and deterministic; nobody is contacted, and the need text
 // is only read to find expertise in it: it is neither kept nor echoed in the proposal.
 import { DomainError, invalidInput } from '../errors.ts';
-import type { OrganizationProfile } from '../visibility.ts';
+import type { OrganizationProfile } from '../public-views.ts';
 import { conceptsIn, conceptsOfTerm, type ConceptRef } from './expertise-vocabulary.ts';
 import { completePlace, placeMatch, type PlaceMatch, type WantedPlace } from './place-fit.ts';
 import { describeTeam, placeReason, proofReasons, listLabels } from './team-explanation.ts';

@@ -1,5 +1,5 @@
 // How well a candidate's place fits the place asked for a team.
-import type { Place } from '../visibility.ts';
+import type { Place } from '../public-views.ts';
 import { foldText } from './expertise-text.ts';
 
 /** A place as asked: any part may be missing; the country as an ISO code or a name (en/fr). */

@@ -1,6 +1,6 @@
 // The words of a team proposal: why each member was chosen and a summary of the whole team.
 // Built from labels, names and counts only, never from the need text.
-import type { OrganizationProfile, Place } from '../visibility.ts';
+import type { OrganizationProfile, Place } from '../public-views.ts';
 import type { PlaceMatch } from './place-fit.ts';
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -347,7 +347,7 @@ export const DELIVERY_SCRIPTS = {
       else succeeded.set(key, [o]);
     }
     for (const group of succeeded.values()) {
-      const at = new Date(group.reduce((latest, o) => (o.at > latest ? o.at : latest), group[0]!.at));
+      const at = new Date(group.reduce((latest, o) => Math.max(latest, o.at.getTime()), 0));
       for (const list of chunked(group.map((o) => o.deliveryId))) {
         await db
           .updateTable('WebhookDelivery')

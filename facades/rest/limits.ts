@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { PLAN_ALLOWANCES, type LiveLimits, type Plan, type UsageRecorder } from '../../core/index.ts';
 import { andThen, type MaybePromise } from './maybe-promise.ts';

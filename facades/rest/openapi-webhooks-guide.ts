@@ -52,7 +52,7 @@ const RAW_RECIPE = [
   "  const entries = header.split(',').map((entry) => entry.split('='));",
   "  const t = entries.find(([key]) => key === 't')?.[1];",
   '  if (!t || !/^\\d+$/.test(t)) return false;',
-  "  const expected = createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest();",
+  `  const expected = createHmac('sha256', secret).update(\`\${t}.\`).update(rawBody).digest();`,
   '  const matches = entries',
   "    .filter(([key, value]) => key === 'v1' && /^[0-9a-f]{64}$/.test(value))",
   "    .some(([, value]) => timingSafeEqual(expected, Buffer.from(value, 'hex')));",

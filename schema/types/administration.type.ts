@@ -1,7 +1,7 @@
 import type { KeyRateWindow, UsageReport } from '../../core/services/usage.service.ts';
 import type { AccountOrganization } from '../../core/services/member-account.service.ts';
 import { PLAN_ALLOWANCES } from '../../core/plans.ts';
-import type { OrganizationProfile } from '../../core/visibility.ts';
+import type { OrganizationProfile } from '../../core/public-views.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 import { OrganizationRef, PlanAllowancesRef, PlanEnum } from './organization.type.ts';
 

@@ -1,5 +1,5 @@
 import { EVENT_STATUSES } from '../../core/entities/index.ts';
-import type { EventView } from '../../core/visibility.ts';
+import type { EventView } from '../../core/public-views.ts';
 import { builder, describedValues, type InputFields } from '../builder.ts';
 import { forwardArgs, toConnection } from '../connection.ts';
 import { withoutNulls } from '../inputs.ts';

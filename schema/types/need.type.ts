@@ -1,5 +1,5 @@
 import { NEED_STATES } from '../../core/entities/index.ts';
-import type { NeedView } from '../../core/visibility.ts';
+import type { NeedView } from '../../core/public-views.ts';
 import { builder, describedValues, type InputFields } from '../builder.ts';
 import { forwardArgs, toConnection } from '../connection.ts';
 import { withoutNulls } from '../inputs.ts';

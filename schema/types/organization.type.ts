@@ -1,6 +1,6 @@
 import { PLANS } from '../../core/entities/index.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../../core/plans.ts';
-import type { OrganizationProfile, OrganizationSummary } from '../../core/visibility.ts';
+import type { OrganizationProfile, OrganizationSummary } from '../../core/public-views.ts';
 import { builder, describedValues } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { forwardArgs, toConnection } from '../connection.ts';

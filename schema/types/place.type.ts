@@ -1,4 +1,4 @@
-import type { Place } from '../../core/visibility.ts';
+import type { Place } from '../../core/public-views.ts';
 import { builder } from '../builder.ts';
 
 export const PlaceRef = builder.objectRef<Place>('Place').implement({

@@ -8,6 +8,7 @@ import { sqlOf } from '../../core/db/sql.ts';
 import { createKey, createOrganization, expectOk, sql, walk } from '../rest/helpers.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { runCli, runInProcess, type CliResult } from './run-cli.ts';
+import type { QueryData } from '../support/graphql-data.ts';
 
 const NEEDS = 3000;
 const EVENTS = 700;
@@ -112,7 +113,7 @@ describe('packline seed --needs/--events', () => {
     let count = 0;
     let after: string | null = null;
     for (;;) {
-      const data: any = await stack.graphql(
+      const data: any = await stack.graphql<QueryData<'opportunities'>>(
         'query ($after: String) { opportunities(first: 50, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }',
         { after },
       );

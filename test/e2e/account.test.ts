@@ -65,16 +65,16 @@ describe('member account pages in a browser', () => {
     ]);
     expect(refused.status()).toBe(401);
     await page.waitForLoadState('load');
-    expect(await page.locator('.error').innerText()).toBe('Wrong email or password.');
-    expect(await page.locator('h1').innerText()).toBe('Sign in to Packline');
+    expect(await page.locator('.error').textContent()).toBe('Wrong email or password.');
+    expect(await page.locator('h1').textContent()).toBe('Sign in to Packline');
     expect(await page.getByLabel('Email').inputValue(), 'the email is kept').toBe(email);
     expect(await page.getByText('at least 10 characters').isVisible()).toBe(true);
     await snapshot(page, 'login-refused');
 
     await signIn(page, email);
     expect(new URL(page.url()).pathname).toBe('/account/settings');
-    expect(await page.locator('h1').innerText()).toBe('Account settings');
-    expect(await page.getByText('Signed in as').innerText()).toContain(`(${email})`);
+    expect(await page.locator('h1').textContent()).toBe('Account settings');
+    expect(await page.getByText('Signed in as').textContent()).toContain(`(${email})`);
     expect(await page.getByText('No application can act for you.').isVisible()).toBe(true);
     const cookie = (await page.context().cookies(origin)).find((c) => c.name === 'pl_member');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
@@ -164,7 +164,7 @@ describe('member account pages in a browser', () => {
     ]);
     expect(refused.status()).toBe(403);
     await page.waitForLoadState('load');
-    expect(await page.locator('h1').innerText()).toBe('This form has expired');
+    expect(await page.locator('h1').textContent()).toBe('This form has expired');
     await snapshot(page, 'form-refused');
 
     await page.goto(`${origin}/account/settings`);

@@ -69,7 +69,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   ]);
   if (answer.status() !== 303) {
     await page.waitForLoadState('load');
-    expect.fail(`sign-in of ${email} answered ${answer.status()}: ${await page.locator('main').innerText()}`);
+    expect.fail(`sign-in of ${email} answered ${answer.status()}: ${await page.locator('main').textContent()}`);
   }
   await page.waitForURL((url) => url.pathname !== '/account/login');
 }

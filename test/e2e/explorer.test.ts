@@ -56,13 +56,13 @@ describe('GraphQL explorer in a browser', () => {
     const opened = await page.goto(`${origin}/graphql`);
     expect(opened?.status()).toBe(200);
     expect(opened?.headers()['content-type']).toMatch(/^text\/html/);
-    expect(await page.locator('h1').innerText()).toBe('Sign in to the GraphQL explorer');
+    expect(await page.locator('h1').textContent()).toBe('Sign in to the GraphQL explorer');
     await expectAccessible(page, 'explorer-sign-in');
     await expectNoSeriousAxeViolation(page, 'explorer-sign-in');
     await screenshot(page, 'explorer-sign-in');
 
     expect(await signInForm(page, 'not-the-internal-token')).toBe(401);
-    expect(await page.locator('.error').innerText()).toBe('That is not the internal API token.');
+    expect(await page.locator('.error').textContent()).toBe('That is not the internal API token.');
     expect(await page.getByLabel('Internal API token').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'explorer-sign-in-refused');
 
@@ -91,7 +91,7 @@ describe('GraphQL explorer in a browser', () => {
     expect(result.data?.opportunities.edges.length).toBeGreaterThan(0);
     const shown = result.data!.opportunities.edges[0]!.node.id;
     // Monaco renders spaces as no-break spaces.
-    const answer = async () => (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
+    const answer = async () => ((await page.locator('.graphiql-response').textContent()) ?? '').replace(/\s+/g, ' ');
     await expect.poll(answer).toContain(`"id": "${shown}"`);
 
     await expectAccessible(page, 'explorer');
@@ -102,14 +102,14 @@ describe('GraphQL explorer in a browser', () => {
     await page.getByRole('button', { name: /Show Documentation Explorer/ }).click();
     const docs = page.locator('.graphiql-doc-explorer');
     await docs.getByText('Query', { exact: true }).click();
-    await expect.poll(() => docs.innerText()).toMatch(/Reads\. Each field states who may call it/);
+    await expect.poll(() => docs.textContent()).toMatch(/Reads\. Each field states who may call it/);
     await expectNoSeriousAxeViolation(page, 'explorer-docs');
     await screenshot(page, 'explorer-docs');
     expect(outside, 'requests that left the origin').toEqual([]);
     expect(problems, 'CSP reports and page errors').toEqual([]);
 
     await Promise.all([page.waitForURL(`${origin}/graphql`), page.getByRole('button', { name: 'Sign out' }).click()]);
-    expect(await page.locator('h1').innerText()).toBe('Sign in to the GraphQL explorer');
+    expect(await page.locator('h1').textContent()).toBe('Sign in to the GraphQL explorer');
     expect((await page.context().cookies(`${origin}/graphql`)).map((c) => c.name)).not.toContain('pl_explorer');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 // The internal GraphQL facade (/graphql): the token gate, every admin mutation and its effect
 // seen through queries, domain errors as extensions.code, relay connections, error masking.
@@ -119,7 +120,7 @@ describe('internal GraphQL', () => {
     });
 
     it('creates an organization and answers with its whole profile', async () => {
-      const { createOrganization: created } = await run(
+      const { createOrganization: created } = await run<MutationData<'createOrganization'>>(
         `mutation ($input: CreateOrganizationInput!) { createOrganization(input: $input) { ${ORG} } }`,
         {
           input: {
@@ -154,7 +155,7 @@ describe('internal GraphQL', () => {
     });
 
     it('reads a created organization back and finds it in the list', async () => {
-      const { organization } = await run(`query { organization(id: "gql-test-org") { ${ORG} } }`);
+      const { organization } = await run<QueryData<'organization'>>(`query { organization(id: "gql-test-org") { ${ORG} } }`);
       expect(organization).toMatchObject({
         id: 'gql-test-org',
         name: 'GraphQL Test Org',
@@ -200,7 +201,9 @@ describe('internal GraphQL', () => {
         listed: false,
         description: 'Made by a test',
       });
-      const { organization } = await run(`{ organization(id: "gql-test-org") { name plan website listed allowances { activeKeys } } }`);
+      const { organization } = await run<QueryData<'organization'>>(
+        `{ organization(id: "gql-test-org") { name plan website listed allowances { activeKeys } } }`,
+      );
       expect(organization).toEqual({ name: 'Renamed Org', plan: 'clan', website: null, listed: false, allowances: { activeKeys: 5 } });
       await expectDomainError(mutation, { id: 'gql-test-org', input: { website: 'ftp://files.example' } }, 'INVALID_INPUT', {
         field: 'website',
@@ -210,9 +213,12 @@ describe('internal GraphQL', () => {
     });
 
     it('creates members, changes and removes memberships', async () => {
-      const { createMember } = await run(`mutation ($input: NewMemberInput!) { createMember(input: $input) { ${MEMBER} } }`, {
-        input: { email: 'Zoe@GQL.example', name: 'Zoé Test', organizationId: 'gql-test-org', role: 'admin' },
-      });
+      const { createMember } = await run<MutationData<'createMember'>>(
+        `mutation ($input: NewMemberInput!) { createMember(input: $input) { ${MEMBER} } }`,
+        {
+          input: { email: 'Zoe@GQL.example', name: 'Zoé Test', organizationId: 'gql-test-org', role: 'admin' },
+        },
+      );
       expect(createMember).toMatchObject({
         email: 'zoe@gql.example',
         name: 'Zoé Test',
@@ -220,7 +226,7 @@ describe('internal GraphQL', () => {
       });
       const id = createMember.id as string;
 
-      const { setMembership: joined } = await run(
+      const { setMembership: joined } = await run<MutationData<'setMembership'>>(
         `mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: member) { ${MEMBER} } }`,
         { m: id },
       );
@@ -228,26 +234,30 @@ describe('internal GraphQL', () => {
         { organizationId: 'gql-test-org', role: 'admin' },
         { organizationId: 'cobalt-data', role: 'member' },
       ]);
-      const { setMembership: promoted } = await run(
+      const { setMembership: promoted } = await run<MutationData<'setMembership'>>(
         `mutation ($m: ID!) { setMembership(memberId: $m, organizationId: "cobalt-data", role: admin) { ${MEMBER} } }`,
         { m: id },
       );
       expect(promoted.memberships).toContainEqual({ organizationId: 'cobalt-data', role: 'admin' });
       expect(promoted.memberships).toHaveLength(2);
 
-      const { members } = await run(`{ members(organizationId: "cobalt-data") { email memberships { organizationId role } } }`);
+      const { members } = await run<QueryData<'members'>>(
+        `{ members(organizationId: "cobalt-data") { email memberships { organizationId role } } }`,
+      );
       expect(members.map((m: { email: string }) => m.email)).toEqual(
         expect.arrayContaining(['lucas@cobalt-data.example', 'zoe@gql.example']),
       );
 
-      const { removeMembership } = await run(
+      const { removeMembership } = await run<MutationData<'removeMembership'>>(
         `mutation ($m: ID!) { removeMembership(memberId: $m, organizationId: "gql-test-org") { ${MEMBER} } }`,
         { m: id },
       );
       expect(removeMembership.memberships).toEqual([{ organizationId: 'cobalt-data', role: 'admin' }]);
-      const { member } = await run(`query ($e: String!) { member(idOrEmail: $e) { ${MEMBER} } }`, { e: 'ZOE@gql.example' });
+      const { member } = await run<QueryData<'member'>>(`query ($e: String!) { member(idOrEmail: $e) { ${MEMBER} } }`, {
+        e: 'ZOE@gql.example',
+      });
       expect(member).toEqual(removeMembership);
-      const { members: former } = await run(`{ members(organizationId: "gql-test-org") { id } }`);
+      const { members: former } = await run<QueryData<'members'>>(`{ members(organizationId: "gql-test-org") { id } }`);
       expect(former).toEqual([]);
 
       await expectDomainError(
@@ -275,22 +285,25 @@ describe('internal GraphQL', () => {
   describe('needs', () => {
     const NEED =
       'id title description requiredExpertise remoteAllowed place { city region country } publishedAt deadline url admin { state version discreet demo withdrawnAt }';
-    const need = async (id: string) => (await run(`query ($id: ID!) { need(id: $id) { ${NEED} } }`, { id })).need;
+    const need = async (id: string) => (await run<QueryData<'need'>>(`query ($id: ID!) { need(id: $id) { ${NEED} } }`, { id })).need;
     const publicNeed = `query ($id: ID!) { opportunity(id: $id) { id title } }`;
 
     it('publishes a need: public, version 1, newest in the list', async () => {
-      const { publishNeed } = await run(`mutation ($input: NewNeedInput!) { publishNeed(input: $input) { ${NEED} } }`, {
-        input: {
-          organizationId: 'atelier-nord',
-          title: 'GQL published need',
-          description: 'Hello',
-          requiredExpertise: ['testing', 'Testing', ' qa '],
-          remoteAllowed: true,
-          city: 'Lille',
-          country: 'fr',
-          deadline: inDays(20),
+      const { publishNeed } = await run<MutationData<'publishNeed'>>(
+        `mutation ($input: NewNeedInput!) { publishNeed(input: $input) { ${NEED} } }`,
+        {
+          input: {
+            organizationId: 'atelier-nord',
+            title: 'GQL published need',
+            description: 'Hello',
+            requiredExpertise: ['testing', 'Testing', ' qa '],
+            remoteAllowed: true,
+            city: 'Lille',
+            country: 'fr',
+            deadline: inDays(20),
+          },
         },
-      });
+      );
       expect(publishNeed).toMatchObject({
         title: 'GQL published need',
         requiredExpertise: ['testing', 'qa'],
@@ -300,12 +313,12 @@ describe('internal GraphQL', () => {
       });
       expect(publishNeed.publishedAt).toEqual(expect.any(String));
       expect((await run(publicNeed, { id: publishNeed.id })).opportunity.title).toBe('GQL published need');
-      const { opportunities } = await run(`{ opportunities(first: 1) { edges { node { id } } } }`);
-      expect(opportunities.edges[0].node.id).toBe(publishNeed.id);
+      const { opportunities } = await run<QueryData<'opportunities'>>(`{ opportunities(first: 1) { edges { node { id } } } }`);
+      expect(opportunities.edges[0]!.node.id).toBe(publishNeed.id);
     });
 
     it('bumps the version on public changes only, and clears clearable fields', async () => {
-      const { publishNeed: created } = await run(
+      const { publishNeed: created } = await run<MutationData<'publishNeed'>>(
         `mutation { publishNeed(input: { organizationId: "delta-forge", title: "GQL versioned need", city: "Berlin", country: "DE" }) { id } }`,
       );
       const update = `mutation ($id: ID!, $input: NeedChangesInput!) { updateNeed(id: $id, input: $input) { ${NEED} } }`;
@@ -323,24 +336,27 @@ describe('internal GraphQL', () => {
     });
 
     it('keeps drafts out of public output, without bumping versions, until published', async () => {
-      const { createNeedDraft: draft } = await run(
+      const { createNeedDraft: draft } = await run<MutationData<'createNeedDraft'>>(
         `mutation { createNeedDraft(input: { organizationId: "brightwave-labs", title: "GQL draft need" }) { ${NEED} } }`,
       );
       expect(draft.admin).toMatchObject({ state: 'draft', version: 0 });
       expect(draft.publishedAt).toBeNull();
       await expectDomainError(publicNeed, { id: draft.id }, 'NOT_FOUND');
-      const { updateNeed } = await run(
+      const { updateNeed } = await run<MutationData<'updateNeed'>>(
         `mutation ($id: ID!) { updateNeed(id: $id, input: { title: "GQL draft need, edited", remoteAllowed: true }) { ${NEED} } }`,
         { id: draft.id },
       );
       expect(updateNeed).toMatchObject({ title: 'GQL draft need, edited', admin: { state: 'draft', version: 0 } });
-      const { needs } = await run(
+      const { needs } = await run<QueryData<'needs'>>(
         `{ needs(organizationId: "brightwave-labs", state: draft, first: 50) { edges { node { id admin { state } } } } }`,
       );
-      expect(needs.edges.map((e: any) => e.node.id)).toContain(draft.id);
-      expect(needs.edges.every((e: any) => e.node.admin.state === 'draft')).toBe(true);
+      expect(needs.edges.map((e) => e.node.id)).toContain(draft.id);
+      expect(needs.edges.every((e) => e.node.admin.state === 'draft')).toBe(true);
 
-      const { publishNeedDraft } = await run(`mutation ($id: ID!) { publishNeedDraft(id: $id) { ${NEED} } }`, { id: draft.id });
+      const { publishNeedDraft } = await run<MutationData<'publishNeedDraft'>>(
+        `mutation ($id: ID!) { publishNeedDraft(id: $id) { ${NEED} } }`,
+        { id: draft.id },
+      );
       expect(publishNeedDraft).toMatchObject({ title: 'GQL draft need, edited', admin: { state: 'public', version: 1 } });
       expect(publishNeedDraft.publishedAt).toEqual(expect.any(String));
       expect((await run(publicNeed, { id: draft.id })).opportunity.id).toBe(draft.id);
@@ -350,34 +366,42 @@ describe('internal GraphQL', () => {
     });
 
     it('makes a need private and publishes it again', async () => {
-      const { publishNeed: created } = await run(
+      const { publishNeed: created } = await run<MutationData<'publishNeed'>>(
         `mutation { publishNeed(input: { organizationId: "juniper-green", title: "GQL private need" }) { id } }`,
       );
-      const { makeNeedPrivate } = await run(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { ${NEED} } }`, { id: created.id });
+      const { makeNeedPrivate } = await run<MutationData<'makeNeedPrivate'>>(
+        `mutation ($id: ID!) { makeNeedPrivate(id: $id) { ${NEED} } }`,
+        { id: created.id },
+      );
       expect(makeNeedPrivate.admin).toMatchObject({ state: 'private', version: 2 });
       expect(makeNeedPrivate.admin.withdrawnAt).toEqual(expect.any(String));
       await expectDomainError(publicNeed, { id: created.id }, 'NOT_FOUND');
       await expectDomainError(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE');
       // A private need's changes are not public: no version bump.
-      const { updateNeed } = await run(
+      const { updateNeed } = await run<MutationData<'updateNeed'>>(
         `mutation ($id: ID!) { updateNeed(id: $id, input: { description: "quiet change" }) { admin { version } } }`,
         { id: created.id },
       );
       expect(updateNeed.admin.version).toBe(2);
-      const { publishNeedDraft } = await run(`mutation ($id: ID!) { publishNeedDraft(id: $id) { ${NEED} } }`, { id: created.id });
+      const { publishNeedDraft } = await run<MutationData<'publishNeedDraft'>>(
+        `mutation ($id: ID!) { publishNeedDraft(id: $id) { ${NEED} } }`,
+        { id: created.id },
+      );
       expect(publishNeedDraft.admin).toMatchObject({ state: 'public', version: 3, withdrawnAt: null });
       expect((await run(publicNeed, { id: created.id })).opportunity.id).toBe(created.id);
     });
 
     it('withdraws a need for good: INVALID_STATE when withdrawn twice, changed or republished', async () => {
-      const { publishNeed: created } = await run(
+      const { publishNeed: created } = await run<MutationData<'publishNeed'>>(
         `mutation { publishNeed(input: { organizationId: "cobalt-data", title: "GQL withdrawn need" }) { id } }`,
       );
-      const { withdrawNeed } = await run(`mutation ($id: ID!) { withdrawNeed(id: $id) { ${NEED} } }`, { id: created.id });
+      const { withdrawNeed } = await run<MutationData<'withdrawNeed'>>(`mutation ($id: ID!) { withdrawNeed(id: $id) { ${NEED} } }`, {
+        id: created.id,
+      });
       expect(withdrawNeed.admin).toMatchObject({ state: 'withdrawn', version: 2 });
       expect(withdrawNeed.admin.withdrawnAt).toEqual(expect.any(String));
       await expectDomainError(publicNeed, { id: created.id }, 'NOT_FOUND', { message: new RegExp(created.id) });
-      expect((await need(created.id)).admin.state).toBe('withdrawn');
+      expect((await need(created.id))!.admin.state).toBe('withdrawn');
       await expectDomainError(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', {
         message: /already withdrawn/,
       });
@@ -388,26 +412,29 @@ describe('internal GraphQL', () => {
         'INVALID_STATE',
       );
       await expectDomainError(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE');
-      expect((await need(created.id)).admin.version).toBe(2);
+      expect((await need(created.id))!.admin.version).toBe(2);
     });
 
     it('withdraws a draft without a version bump (it was never public)', async () => {
-      const { createNeedDraft: draft } = await run(
+      const { createNeedDraft: draft } = await run<MutationData<'createNeedDraft'>>(
         `mutation { createNeedDraft(input: { organizationId: "cobalt-data", title: "GQL draft withdrawn" }) { id } }`,
       );
-      const { withdrawNeed } = await run(`mutation ($id: ID!) { withdrawNeed(id: $id) { admin { state version withdrawnAt } } }`, {
-        id: draft.id,
-      });
+      const { withdrawNeed } = await run<MutationData<'withdrawNeed'>>(
+        `mutation ($id: ID!) { withdrawNeed(id: $id) { admin { state version withdrawnAt } } }`,
+        {
+          id: draft.id,
+        },
+      );
       expect(withdrawNeed.admin).toEqual({ state: 'withdrawn', version: 0, withdrawnAt: null });
     });
 
     it('keeps demonstration needs out of public output', async () => {
-      const { publishNeed: demo } = await run(
+      const { publishNeed: demo } = await run<MutationData<'publishNeed'>>(
         `mutation { publishNeed(input: { organizationId: "iris-demo", title: "GQL demo org need" }) { id admin { demo state version } } }`,
       );
       expect(demo.admin).toEqual({ demo: true, state: 'public', version: 0 });
       await expectDomainError(publicNeed, { id: demo.id }, 'NOT_FOUND');
-      const { publishNeed: flagged } = await run(
+      const { publishNeed: flagged } = await run<MutationData<'publishNeed'>>(
         `mutation { publishNeed(input: { organizationId: "atelier-nord", title: "GQL flagged demo", demo: true, discreet: true }) { id admin { demo discreet } } }`,
       );
       expect(flagged.admin).toEqual({ demo: true, discreet: true });
@@ -438,18 +465,21 @@ describe('internal GraphQL', () => {
     const publicEvent = `query ($id: ID!) { event(id: $id) { id title } }`;
 
     it('creates, updates and cancels an event, bumping the version on public changes', async () => {
-      const { createEvent: created } = await run(`mutation ($input: NewEventInput!) { createEvent(input: $input) { ${EVENT} } }`, {
-        input: {
-          organizationId: 'ember-comms',
-          title: 'GQL event',
-          startsAt: inDays(40),
-          endsAt: inDays(40.1),
-          timezone: 'Europe/Paris',
-          city: 'Paris',
-          country: 'FR',
-          hostNotes: 'internal only',
+      const { createEvent: created } = await run<MutationData<'createEvent'>>(
+        `mutation ($input: NewEventInput!) { createEvent(input: $input) { ${EVENT} } }`,
+        {
+          input: {
+            organizationId: 'ember-comms',
+            title: 'GQL event',
+            startsAt: inDays(40),
+            endsAt: inDays(40.1),
+            timezone: 'Europe/Paris',
+            city: 'Paris',
+            country: 'FR',
+            hostNotes: 'internal only',
+          },
         },
-      });
+      );
       expect(created).toMatchObject({
         title: 'GQL event',
         online: false,
@@ -459,8 +489,8 @@ describe('internal GraphQL', () => {
         admin: { status: 'public', version: 1, demo: false, cancelledAt: null },
       });
       expect((await run(publicEvent, { id: created.id })).event.title).toBe('GQL event');
-      const { events } = await run(`{ events(first: 50) { edges { node { id } } } }`);
-      expect(events.edges.map((e: any) => e.node.id)).toContain(created.id);
+      const { events } = await run<QueryData<'events'>>(`{ events(first: 50) { edges { node { id } } } }`);
+      expect(events.edges.map((e) => e.node.id)).toContain(created.id);
 
       const update = `mutation ($id: ID!, $input: EventChangesInput!) { updateEvent(id: $id, input: $input) { ${EVENT} } }`;
       const moved = (await run(update, { id: created.id, input: { online: true } })).updateEvent;
@@ -475,11 +505,13 @@ describe('internal GraphQL', () => {
       await expectDomainError(update, { id: created.id, input: { timezone: 'Mars/Olympus' } }, 'INVALID_INPUT', { field: 'timezone' });
       await expectDomainError(update, { id: 'ev_nothing', input: { title: 'x' } }, 'NOT_FOUND');
 
-      const { cancelEvent } = await run(`mutation ($id: ID!) { cancelEvent(id: $id) { ${EVENT} } }`, { id: created.id });
+      const { cancelEvent } = await run<MutationData<'cancelEvent'>>(`mutation ($id: ID!) { cancelEvent(id: $id) { ${EVENT} } }`, {
+        id: created.id,
+      });
       expect(cancelEvent.admin).toMatchObject({ status: 'cancelled', version: 4 });
       expect(cancelEvent.admin.cancelledAt).toEqual(expect.any(String));
       await expectDomainError(publicEvent, { id: created.id }, 'NOT_FOUND');
-      const { anyEvent } = await run(`query ($id: ID!) { anyEvent(id: $id) { ${EVENT} } }`, { id: created.id });
+      const { anyEvent } = await run<QueryData<'anyEvent'>>(`query ($id: ID!) { anyEvent(id: $id) { ${EVENT} } }`, { id: created.id });
       expect(anyEvent).toMatchObject({ title: 'GQL event, renamed', admin: { status: 'cancelled', version: 4 } });
       await expectDomainError(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: created.id }, 'INVALID_STATE', {
         message: /already cancelled/,
@@ -495,7 +527,7 @@ describe('internal GraphQL', () => {
       await expectDomainError(create, { input: { ...base, online: true, organizationId: 'no-such-org' } }, 'NOT_FOUND');
       await expectDomainError(`{ anyEvent(id: "ev_nothing") { id } }`, {}, 'NOT_FOUND');
       // An online event has no place: a given country is dropped.
-      const { createEvent: online } = await run(
+      const { createEvent: online } = await run<MutationData<'createEvent'>>(
         `mutation ($input: NewEventInput!) { createEvent(input: $input) { online place { country } } }`,
         { input: { ...base, online: true, country: 'BE' } },
       );
@@ -539,16 +571,20 @@ describe('internal GraphQL', () => {
       expect((await stack.get('/events?limit=1', { key })).status).toBe(200);
       expect((await stack.get('/organization', { key })).status).toBe(403);
 
-      const { apiKeys } = await run(`{ apiKeys(organizationId: "delta-forge") { ${KEY} } }`);
+      const { apiKeys } = await run<QueryData<'apiKeys'>>(`{ apiKeys(organizationId: "delta-forge") { ${KEY} } }`);
       expect(apiKeys[0]).toMatchObject({ id: apiKey.id, status: 'active' });
       expect(JSON.stringify(apiKeys)).not.toContain(key.slice(11));
 
-      const { revokeApiKey } = await run(`mutation ($id: ID!) { revokeApiKey(id: $id) { ${KEY} } }`, { id: apiKey.id });
+      const { revokeApiKey } = await run<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { ${KEY} } }`, {
+        id: apiKey.id,
+      });
       expect(revokeApiKey).toMatchObject({ id: apiKey.id, status: 'revoked', revokedAt: expect.any(String) });
       expect((await stack.get('/events?limit=1', { key })).status).toBe(401);
-      const again = (await run(`mutation ($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, { id: apiKey.id })).revokeApiKey;
+      const again = (
+        await run<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { revokedAt } }`, { id: apiKey.id })
+      ).revokeApiKey;
       expect(again.revokedAt).toBe(revokeApiKey.revokedAt);
-      const { apiKeys: after } = await run(`{ apiKeys(organizationId: "delta-forge") { id status } }`);
+      const { apiKeys: after } = await run<QueryData<'apiKeys'>>(`{ apiKeys(organizationId: "delta-forge") { id status } }`);
       expect(after).toContainEqual({ id: apiKey.id, status: 'revoked' });
     });
 
@@ -557,7 +593,7 @@ describe('internal GraphQL', () => {
       const { createApiKey: first } = await run(create, { input });
       const error = await expectDomainError(create, { input }, 'PLAN_LIMIT', { message: /base plan allows 1 active API key/ });
       expect(error.path).toEqual(['createApiKey']);
-      await run(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: first.apiKey.id });
+      await run<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: first.apiKey.id });
       const { createApiKey: second } = await run(create, { input });
       expect(second.apiKey.status).toBe('active');
     });
@@ -610,7 +646,7 @@ describe('internal GraphQL', () => {
         `{ ${field}(first: 50${args}) { edges { node { id } } pageInfo { hasNextPage endCursor startCursor } } }`,
       );
       expect(all.pageInfo.hasNextPage).toBe(false);
-      const expected = all.edges.map((e: any) => e.node.id);
+      const expected = all.edges.map((e: { node: { id: string } }) => e.node.id);
       expect(expected.length).toBeGreaterThan(3);
       expect(all.pageInfo.startCursor).toEqual(expect.any(String));
       const paged = await allNodes<{ id: string }>(field, args, 'id', 3);
@@ -619,14 +655,14 @@ describe('internal GraphQL', () => {
 
     it.each(CONNECTIONS)('%s%s resumes after any edge cursor', async (field, args) => {
       const { [field]: page } = await run(`{ ${field}(first: 6${args}) { edges { cursor node { id } } } }`);
-      const ids = page.edges.map((e: any) => e.node.id);
+      const ids = page.edges.map((e: { node: { id: string } }) => e.node.id);
       for (const k of [0, 2]) {
         const { [field]: rest } = await run(
           `query ($after: String) { ${field}(first: 3, after: $after${args}) { edges { node { id } } } }`,
           { after: page.edges[k].cursor },
         );
         expect(
-          rest.edges.map((e: any) => e.node.id),
+          rest.edges.map((e: { node: { id: string } }) => e.node.id),
           `after edge ${k}`,
         ).toEqual(ids.slice(k + 1, k + 4));
       }
@@ -646,8 +682,8 @@ describe('internal GraphQL', () => {
       for (const first of [0, 51, -1]) {
         await expectDomainError(`{ events(first: ${first}) { edges { cursor } } }`, {}, 'INVALID_INPUT', { field: 'first' });
       }
-      const { opportunities } = await run(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
-      const cursor: string = opportunities.pageInfo.endCursor;
+      const { opportunities } = await run<QueryData<'opportunities'>>(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
+      const cursor = opportunities.pageInfo.endCursor!;
       await expectDomainError(`query ($c: String) { events(first: 1, after: $c) { edges { cursor } } }`, { c: cursor }, 'INVALID_CURSOR', {
         field: 'cursor',
       });
@@ -666,7 +702,7 @@ describe('internal GraphQL', () => {
       ['a trailing character', (c: string) => `${c}x`],
       ['a character outside base64url in the signature', (c: string) => `${c.slice(0, -4)}!${c.slice(-4)}`],
     ])('refuses a cursor with %s', async (_label, alter) => {
-      const { opportunities } = await run(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
+      const { opportunities } = await run<QueryData<'opportunities'>>(`{ opportunities(first: 1) { pageInfo { endCursor } } }`);
       const altered = alter(opportunities.pageInfo.endCursor as string);
       expect(altered).not.toBe(opportunities.pageInfo.endCursor);
       await expectDomainError(

@@ -9,6 +9,7 @@ import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination } from '../support/webhooks.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 // The demo data gives atelier-nord's pack and juniper-green's pack one pending signature each,
 // both under the same provider envelope id.
@@ -100,9 +101,12 @@ describe('e-signature inbound address', () => {
         inbound_path: `/inbound/e-signature/${connection.id}`,
       },
     ]);
-    const graphql = await stack.graphql('query($org: ID!) { esignConnections(organizationId: $org) { id provider inboundPath } }', {
-      org: LEAD,
-    });
+    const graphql = await stack.graphql<QueryData<'esignConnections'>>(
+      'query($org: ID!) { esignConnections(organizationId: $org) { id provider inboundPath } }',
+      {
+        org: LEAD,
+      },
+    );
     expect(JSON.stringify(graphql)).not.toContain(connection.secret);
     const stored = await sql<{ secret_sealed: string }>('select secret_sealed from esign_connections where id = ?', [connection.id]);
     expect(stored[0]!.secret_sealed).toMatch(/^v1\./);
@@ -217,7 +221,7 @@ describe('e-signature inbound address', () => {
 
   /** Connects through internal GraphQL (the CLI's path is covered above). */
   async function connect(organizationId: string, provider: string): Promise<{ id: string; secret: string }> {
-    const data = await stack.graphql(
+    const data = await stack.graphql<MutationData<'connectEsignProvider'>>(
       'mutation($org: ID!, $p: String!) { connectEsignProvider(organizationId: $org, provider: $p) { secret connection { id } } }',
       { org: organizationId, p: provider },
     );
@@ -255,7 +259,9 @@ describe('e-signature inbound address', () => {
     const res = await notify({ id: temporary.id, secret: temporary.secret }, { ...payload('evt-tmp-2'), envelope_id: 'env-none' });
     expect(res.status).toBe(401);
     await expect(
-      stack.graphql('mutation($id: ID!) { disconnectEsignProvider(id: $id) { id } }', { id: temporary.id }),
+      stack.graphql<MutationData<'disconnectEsignProvider'>>('mutation($id: ID!) { disconnectEsignProvider(id: $id) { id } }', {
+        id: temporary.id,
+      }),
     ).rejects.toMatchObject({ codes: ['NOT_FOUND'] });
   });
 
@@ -271,7 +277,7 @@ describe('e-signature inbound address', () => {
   });
 
   it('no webhook delivery came out of any of it', async () => {
-    const delivered = await stack.graphql(
+    const delivered = await stack.graphql<QueryData<'webhookDeliveries'>>(
       'query($org: ID!) { webhookDeliveries(organizationId: $org, first: 50) { edges { node { id } } } }',
       { org: LEAD },
     );

@@ -8,6 +8,7 @@ import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization } from '../support/webhooks.ts';
 import { CLIENT_ID, StandInProvider } from './team-chat-provider.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 const ORG = 'chat-co';
 const CALLBACK = `${PUBLIC_BASE_URL}/integrations/team-chat/callback`;
@@ -28,7 +29,7 @@ describe('team-chat connection flow', () => {
 
   const destinations = async () =>
     (
-      await stack.graphql(
+      await stack.graphql<QueryData<'webhookDestinations'>>(
         'query($org: ID!) { webhookDestinations(organizationId: $org) { id format url language kinds scope connectedVia status } }',
         { org: ORG },
       )
@@ -134,7 +135,7 @@ describe('team-chat connection flow', () => {
   it('a flow started from the administration pages ends only in the browser that started it, once', async () => {
     provider.mode = 'grant';
     const email = 'chat-admin@chat-co.example';
-    await stack.graphql('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
+    await stack.graphql<MutationData<'createMember'>>('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
       input: { email, name: 'Chat Admin', password: PASSWORD, organizationId: ORG, role: 'admin' },
     });
     const admin = new TestBrowser(stack);
@@ -155,7 +156,7 @@ describe('team-chat connection flow', () => {
     expect(elsewhere.status).toBe(400);
     expect(await elsewhere.text()).toContain('started in another browser');
     const otherEmail = 'other-admin@chat-co.example';
-    await stack.graphql('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
+    await stack.graphql<MutationData<'createMember'>>('mutation($input: NewMemberInput!) { createMember(input: $input) { id } }', {
       input: { email: otherEmail, name: 'Other Admin', password: PASSWORD, organizationId: ORG, role: 'admin' },
     });
     const other = new TestBrowser(stack);
@@ -210,7 +211,7 @@ describe('team-chat connection flow', () => {
   });
 
   it('keeps manual entry of an incoming URL possible', async () => {
-    const data = await stack.graphql(
+    const data = await stack.graphql<MutationData<'createWebhookDestination'>>(
       'mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { destination { format connectedVia } } }',
       { input: { organizationId: ORG, format: 'team-chat', url: `${provider.origin}/services/manual/entry/0123456789` } },
     );

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCanaries } from '../../core/demo/canaries.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { connectMember, MEMBER_URL, mcpClient, setPassword, stackFetch, TestBrowser, type TestOAuthClient } from './member-client.ts';
+import type { QueryData } from '../support/graphql-data.ts';
 
 const TOM = 'tom@atelier-nord.example';
 
@@ -125,12 +126,12 @@ describe('tools', () => {
     expect(draft).toMatchObject({ title: 'Acoustic study for a library', state: 'draft', organization: { id: 'atelier-nord' } });
     expect(draft.review_url).toBe(`https://packline.test/account/drafts/${draft.id}`);
 
-    const need = await stack.graphql('query($id: ID!) { need(id: $id) { admin { state } } }', { id: draft.id });
-    expect(need.need.admin.state).toBe('draft');
+    const need = await stack.graphql<QueryData<'need'>>('query($id: ID!) { need(id: $id) { admin { state } } }', { id: draft.id });
+    expect(need.need!.admin.state).toBe('draft');
     expect((await stack.get(`/opportunities/${encodeURIComponent(draft.id)}`)).status).toBe(404);
     const list = (await (await stack.get('/opportunities?limit=50')).json()) as { data: { id: string }[] };
     expect(list.data.map((n) => n.id)).not.toContain(draft.id);
-    const publicList = await stack.graphql('{ opportunities(first: 50) { edges { node { id } } } }');
+    const publicList = await stack.graphql<QueryData<'opportunities'>>('{ opportunities(first: 50) { edges { node { id } } } }');
     expect(publicList.opportunities.edges.map((e: { node: { id: string } }) => e.node.id)).not.toContain(draft.id);
 
     // The review link works for the member in person, and still shows a draft.
@@ -150,7 +151,7 @@ describe('tools', () => {
       .callTool({ name: 'publish_need', arguments: {} })
       .catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
     expect(unknown.isError).toBe(true);
-    const drafts = await stack.graphql(
+    const drafts = await stack.graphql<QueryData<'needs'>>(
       '{ needs(first: 50, organizationId: "atelier-nord", state: draft) { edges { node { id title } } } }',
     );
     const mine = drafts.needs.edges.map((e: { node: { title: string } }) => e.node.title);
@@ -158,7 +159,7 @@ describe('tools', () => {
   });
 
   it('writes every call to the audit log, readable by internal GraphQL and on the settings page', async () => {
-    const data = await stack.graphql(
+    const data = await stack.graphql<QueryData<'assistantAuditLog'>>(
       'query($m: String!) { assistantAuditLog(member: $m, first: 50) { tool outcome applicationName grantId at } }',
       { m: TOM },
     );

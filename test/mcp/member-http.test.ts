@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
 import { connectMember, createMember } from './member-client.ts';
-import { raw, rpc } from './public-client.ts';
+import { raw, rpc, rpcResult } from './public-client.ts';
 
 const rpcError = (message: RegExp) => ({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(message) }, id: null });
 
@@ -32,7 +32,7 @@ describe('member connector over HTTP', () => {
     for (const headers of accepted) {
       const answer = await list({ ...headers, authorization: `Bearer ${token}` });
       expect(answer.status, JSON.stringify(headers)).toBe(200);
-      expect(answer.json().result.tools.map((t: { name: string }) => t.name)).toContain('my_account');
+      expect(rpcResult(answer).tools?.map((t) => t.name)).toContain('my_account');
     }
   });
 

@@ -17,6 +17,7 @@ import {
   TestOAuthClient,
   tokenRequest,
 } from './member-client.ts';
+import type { QueryData } from '../support/graphql-data.ts';
 
 let stack: Stack;
 let email: string;
@@ -97,8 +98,11 @@ const exchange = (s: Stack, c: { clientId: string; verifier: string; code: strin
   });
 
 async function grantsOf(who: string): Promise<{ id: string; active: boolean; revokedReason: string | null }[]> {
-  return (await stack.graphql('query($m: String!) { assistantGrants(member: $m) { id active revokedReason } }', { m: who }))
-    .assistantGrants;
+  return (
+    await stack.graphql<QueryData<'assistantGrants'>>('query($m: String!) { assistantGrants(member: $m) { id active revokedReason } }', {
+      m: who,
+    })
+  ).assistantGrants;
 }
 
 describe('consent', () => {

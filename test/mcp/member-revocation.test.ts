@@ -15,6 +15,7 @@ import {
   TestBrowser,
   type TestOAuthClient,
 } from './member-client.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 let stack: Stack;
 
@@ -224,12 +225,12 @@ describe('the review link', () => {
   }
 
   const stateOf = async (id: string) =>
-    (await stack.graphql('query($id: ID!) { need(id: $id) { admin { state } } }', { id })).need.admin.state as string;
+    (await stack.graphql<QueryData<'need'>>('query($id: ID!) { need(id: $id) { admin { state } } }', { id })).need!.admin.state;
 
   it('a publish form replayed after an admin made the need private is refused; the need stays private', async () => {
     const { browser, draft, review } = await reviewedDraft('replayer', 'Facade cleaning');
     expect((await browser.submit(review, `/account/drafts/${draft.id}/publish`)).status).toBe(303);
-    await stack.graphql('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
+    await stack.graphql<MutationData<'makeNeedPrivate'>>('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
     const replay = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
     expect(replay.status).toBeGreaterThanOrEqual(400);
     expect(replay.status).toBeLessThan(500);
@@ -239,7 +240,7 @@ describe('the review link', () => {
 
   it('a draft made private before it was published cannot be published from its review page', async () => {
     const { browser, draft, review } = await reviewedDraft('late', 'Window survey');
-    await stack.graphql('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
+    await stack.graphql<MutationData<'makeNeedPrivate'>>('mutation($id: ID!) { makeNeedPrivate(id: $id) { id } }', { id: draft.id });
     const res = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Only a draft can be published');
@@ -248,9 +249,12 @@ describe('the review link', () => {
 
   it('a draft changed since it was reviewed is not published from the old page', async () => {
     const { browser, draft, review } = await reviewedDraft('reviewer', 'Garden design');
-    await stack.graphql('mutation($id: ID!) { updateNeed(id: $id, input: { title: "Garden design, and a pool" }) { id } }', {
-      id: draft.id,
-    });
+    await stack.graphql<MutationData<'updateNeed'>>(
+      'mutation($id: ID!) { updateNeed(id: $id, input: { title: "Garden design, and a pool" }) { id } }',
+      {
+        id: draft.id,
+      },
+    );
     const stale = await browser.submit(review, `/account/drafts/${draft.id}/publish`);
     expect(stale.status).toBe(400);
     expect(await stale.text()).toContain('The draft changed since this page was opened');

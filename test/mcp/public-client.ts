@@ -42,7 +42,22 @@ export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  json(): any;
+  json(): unknown;
+}
+
+/** What the tests read of a JSON-RPC `result`: a tool list, the server's name, a tool call's outcome. */
+export interface RpcResult {
+  tools?: { name: string }[];
+  serverInfo?: { name: string };
+  isError?: boolean;
+  content?: CallToolResult['content'];
+}
+
+/** The `result` of a single JSON-RPC answer; fails the test when the answer has none. */
+export function rpcResult(answer: RawAnswer): RpcResult {
+  const body = answer.json();
+  expect(body).toHaveProperty('result');
+  return (body as { result: RpcResult }).result;
 }
 
 const RPC_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

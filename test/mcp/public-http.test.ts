@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
-import { call, connectPublic, ok, raw, rpc } from './public-client.ts';
+import { call, connectPublic, ok, raw, rpc, rpcResult } from './public-client.ts';
 
 // The HTTP side of the public connector: DNS-rebinding protection (Host and Origin), the methods
 // of a stateless Streamable HTTP server, and bodies it cannot read. Every refusal is a JSON-RPC
@@ -28,7 +28,7 @@ describe('public connector over HTTP', () => {
       const answer = await list({ host });
       expect(answer.status, host).toBe(200);
       expect(answer.headers['x-request-id'], host).toMatch(/^[0-9a-f-]{36}$/);
-      expect(answer.json().result.tools).toHaveLength(6);
+      expect(rpcResult(answer).tools).toHaveLength(6);
     }
   });
 
@@ -71,7 +71,7 @@ describe('public connector over HTTP', () => {
     const answer = await raw(stack, { body: initialize });
     expect(answer.status).toBe(200);
     expect(answer.headers['mcp-session-id']).toBeUndefined();
-    expect(answer.json().result.serverInfo).toMatchObject({ name: 'packline-public' });
+    expect(rpcResult(answer).serverInfo).toMatchObject({ name: 'packline-public' });
     const later = await list({ 'mcp-session-id': 'made-up', 'mcp-protocol-version': '2025-06-18' });
     expect(later.status).toBe(200);
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NEEDS } from '../../core/demo/demo-data.ts';
 import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
-import { call, connectPublic, failure, ok, raw, textOf, toolCall } from './public-client.ts';
+import { call, connectPublic, failure, ok, raw, rpcResult, textOf, toolCall } from './public-client.ts';
 
 // Every tool of the public connector over real HTTP with the SDK's own client, against the demo
 // data. Each successful structuredContent is also checked against the output schema the tool
@@ -305,10 +305,10 @@ describe('public assistant connector tools', () => {
     it('are tool results over HTTP, never a server error', async () => {
       const answer = await raw(stack, { body: toolCall('get_organization', { id: { nested: true } }) });
       expect(answer.status).toBe(200);
-      expect(answer.json().result).toMatchObject({ isError: true });
+      expect(rpcResult(answer)).toMatchObject({ isError: true });
       const unknown = await raw(stack, { body: toolCall('delete_everything', {}) });
       expect(unknown.status).toBe(200);
-      expect(textOf(unknown.json().result as CallToolResult)).toMatch(/Tool delete_everything not found/);
+      expect(textOf(rpcResult(unknown) as CallToolResult)).toMatch(/Tool delete_everything not found/);
     });
   });
 

@@ -12,6 +12,7 @@ import { Receiver, type Received } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, createOrganization, publishNeed } from '../support/webhooks.ts';
 import { ContractValidator, type OpenApiDocument } from './validator.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 // The interactive reference (/api/v1/docs): a page that loads nothing but this server's own Scalar
 // bundle under a strict CSP, and the OpenAPI `webhooks` it renders, checked against real deliveries.
@@ -230,24 +231,34 @@ describe('the webhooks of the OpenAPI document', () => {
     const org = await createOrganization(stack, 'docs-org');
     const plain = await createDestination(stack, { organizationId: org, url: receiver.url(PLAIN) });
     const rotating = await createDestination(stack, { organizationId: org, url: receiver.url(ROTATED) });
-    const rotation = await stack.graphql(`mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }`, { id: rotating.id });
-    secrets = { plain: plain.secret!, old: rotating.secret!, current: rotation.rotateWebhookSecret.secret };
+    const rotation = await stack.graphql<MutationData<'rotateWebhookSecret'>>(
+      `mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }`,
+      { id: rotating.id },
+    );
+    secrets = { plain: plain.secret!, old: rotating.secret!, current: rotation.rotateWebhookSecret.secret! };
 
     const needId = await publishNeed(stack, org);
-    await stack.graphql(`mutation($id: ID!) { updateNeed(id: $id, input: { title: "River survey, second season" }) { id } }`, {
-      id: needId,
-    });
-    await stack.graphql(`mutation($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: needId });
+    await stack.graphql<MutationData<'updateNeed'>>(
+      `mutation($id: ID!) { updateNeed(id: $id, input: { title: "River survey, second season" }) { id } }`,
+      {
+        id: needId,
+      },
+    );
+    await stack.graphql<MutationData<'withdrawNeed'>>(`mutation($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: needId });
     const event = (input: Record<string, unknown>) =>
-      stack.graphql(`mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`, {
+      stack.graphql<MutationData<'createEvent'>>(`mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`, {
         input: { organizationId: org, startsAt: '2027-03-01T09:00:00Z', endsAt: '2027-03-01T17:00:00Z', ...input },
       });
     const inPerson = (await event({ title: 'Open day', city: 'Lyon', country: 'FR' })).createEvent.id;
     await event({ title: 'Webinar', online: true });
-    await stack.graphql(`mutation($id: ID!) { updateEvent(id: $id, input: { online: true }) { id } }`, { id: inPerson });
-    await stack.graphql(`mutation($id: ID!) { cancelEvent(id: $id) { id } }`, { id: inPerson });
+    await stack.graphql<MutationData<'updateEvent'>>(`mutation($id: ID!) { updateEvent(id: $id, input: { online: true }) { id } }`, {
+      id: inPerson,
+    });
+    await stack.graphql<MutationData<'cancelEvent'>>(`mutation($id: ID!) { cancelEvent(id: $id) { id } }`, { id: inPerson });
     await receiver.waitFor(() => receiver.on(PLAIN).length >= 7 && receiver.on(ROTATED).length >= 7, 'seven signals on each destination');
-    await stack.graphql(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, { id: rotating.id });
+    await stack.graphql<MutationData<'sendTestSignal'>>(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, {
+      id: rotating.id,
+    });
     await receiver.waitFor(() => receiver.on(ROTATED).length >= 8, 'the test signal');
     requests = receiver.on(PLAIN);
     rotated = receiver.on(ROTATED);

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { ContractValidator, LIMIT_HEADERS, type OpenApiDocument } from './validator.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 // The contract of /api/v1 (docs/service-contract.md#endpoints, docs/service-contract.md#errors,
 // docs/service-contract.md#versioning): the document itself, Redocly's lint, and every answer the
@@ -49,9 +50,12 @@ interface Answer extends Case {
 const ids = (path: Path, id: string) => path.replace('{id}', encodeURIComponent(id));
 
 async function createKey(stack: Stack, organizationId: string, scopes: string[]): Promise<{ id: string; key: string }> {
-  const data = await stack.graphql(`mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { id } } }`, {
-    input: { organizationId, name: `contract ${scopes.join(' ')}`, scopes, expiresAt: FAR_FUTURE() },
-  });
+  const data = await stack.graphql<MutationData<'createApiKey'>>(
+    `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { id } } }`,
+    {
+      input: { organizationId, name: `contract ${scopes.join(' ')}`, scopes, expiresAt: FAR_FUTURE() },
+    },
+  );
   return { id: data.createApiKey.apiKey.id, key: data.createApiKey.key };
 }
 
@@ -157,7 +161,7 @@ describe('OpenAPI contract of /api/v1', () => {
 
     // 401: no key, malformed, unknown, wrong scheme, a webhook secret, a revoked key.
     const revoked = await createKey(stack, 'delta-forge', ['organization:read', 'opportunities:read', 'events:read']);
-    await stack.graphql(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: revoked.id });
+    await stack.graphql<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: revoked.id });
     const wellFormedUnknown = (await createKey(limited, 'juniper-green', ['events:read'])).key; // a key of another deployment
     for (const path of PATHS) {
       const url = ids(path, 'n_anything');
@@ -192,14 +196,14 @@ describe('OpenAPI contract of /api/v1', () => {
     const withdrawn = await stack.graphql(
       `mutation { n: publishNeed(input: { organizationId: "atelier-nord", title: "Contract test need" }) { id } }`,
     );
-    await stack.graphql(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: withdrawn.n.id });
+    await stack.graphql<MutationData<'withdrawNeed'>>(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: withdrawn.n.id });
     const demoNeed = await stack.graphql(
       `mutation { n: publishNeed(input: { organizationId: "iris-demo", title: "Demo contract need" }) { id } }`,
     );
     const cancelled = await stack.graphql(
       `mutation { e: createEvent(input: { organizationId: "atelier-nord", title: "Contract test event", online: true, startsAt: "${FAR_FUTURE()}", endsAt: "${new Date(Date.now() + 31 * 24 * 3600 * 1000).toISOString()}" }) { id } }`,
     );
-    await stack.graphql(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: cancelled.e.id });
+    await stack.graphql<MutationData<'cancelEvent'>>(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: cancelled.e.id });
     await run([
       authed({ label: 'absent', path: '/opportunities/{id}', url: '/opportunities/n_doesnotexist00', expected: 404 }),
       authed({ label: 'withdrawn', path: '/opportunities/{id}', url: ids('/opportunities/{id}', withdrawn.n.id), expected: 404 }),

@@ -66,13 +66,13 @@ describe('roles: an API process and a dispatcher process over one database', () 
     return { proc, origin: `http://127.0.0.1:${port}` };
   }
 
-  async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const res = await fetch(`${api.origin}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    const body = (await res.json()) as { data: any; errors?: unknown[] };
+    const body = (await res.json()) as { data: T; errors?: unknown[] };
     expect(body.errors).toBeUndefined();
     return body.data;
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY, CANARY_STRINGS, findCanaries } from '../../core/demo/canaries.ts';
 import { DEMO_ORGANIZATIONS } from '../../core/demo/demo-data.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 // Everything the public REST API can answer, read in full with keys of every demo organization,
 // must carry none of the canary values that the demo data stores in private objects and
@@ -105,26 +106,29 @@ describe('privacy of public outputs', () => {
     // and cobalt-data.
     for (const org of DEMO_ORGANIZATIONS) {
       if (org.demo) continue;
-      const { createApiKey } = await stack.graphql(`mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`, {
-        input: {
-          organizationId: org.id,
-          name: 'privacy test',
-          scopes: ALL_SCOPES,
-          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      const { createApiKey } = await stack.graphql<MutationData<'createApiKey'>>(
+        `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`,
+        {
+          input: {
+            organizationId: org.id,
+            name: 'privacy test',
+            scopes: ALL_SCOPES,
+            expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+          },
         },
-      });
+      );
       keys.set(`${org.id} (own key)`, createApiKey.key);
     }
 
-    const needs = await stack.graphql(`{ needs(first: 50) { edges { node { id title admin { state demo } } } } }`);
+    const needs = await stack.graphql<QueryData<'needs'>>(`{ needs(first: 50) { edges { node { id title admin { state demo } } } } }`);
     const events: { id: string; status: string; demo: unknown }[] = await stack.app.core.db.em
       .getConnection()
       .execute('select id, status, demo from events');
     hidden = {
       needs: needs.needs.edges
-        .map((e: any) => e.node)
-        .filter((n: any) => n.admin.state !== 'public' || n.admin.demo)
-        .map((n: any) => ({ id: n.id, why: n.admin.demo ? 'demonstration' : n.admin.state })),
+        .map((e) => e.node)
+        .filter((n) => n.admin.state !== 'public' || n.admin.demo)
+        .map((n) => ({ id: n.id, why: n.admin.demo ? 'demonstration' : n.admin.state })),
       events: events
         .filter((e) => e.status !== 'public' || Boolean(e.demo))
         .map((e) => ({ id: e.id, why: e.status !== 'public' ? e.status : 'demonstration' })),
@@ -197,8 +201,10 @@ describe('privacy of public outputs', () => {
       expect(keys.size).toBe(DEMO_ORGANIZATIONS.filter((o) => !o.demo).length + 1); // + the demo key
       const profiles = reads.filter((r) => r.url.endsWith('/organization') && r.status === 200).map((r) => JSON.parse(r.text).id);
       expect(new Set(profiles)).toEqual(new Set(DEMO_ORGANIZATIONS.filter((o) => !o.demo).map((o) => o.id)));
-      const { needs } = await stack.graphql(`{ needs(state: public, first: 50) { edges { node { id admin { demo } } } } }`);
-      const publicNeeds = needs.edges.filter((e: any) => !e.node.admin.demo).map((e: any) => e.node.id);
+      const { needs } = await stack.graphql<QueryData<'needs'>>(
+        `{ needs(state: public, first: 50) { edges { node { id admin { demo } } } } }`,
+      );
+      const publicNeeds = needs.edges.filter((e) => !e.node.admin.demo).map((e) => e.node.id);
       expect(new Set(listed.opportunities)).toEqual(new Set(publicNeeds));
       expect(listed.events.size).toBeGreaterThanOrEqual(8);
       expect(hidden.needs.map((n) => n.why).sort()).toEqual(['demonstration', 'demonstration', 'draft', 'private', 'withdrawn']);

@@ -35,6 +35,7 @@ import {
   type ListBody,
   type Scope,
 } from './helpers.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 interface Endpoint {
   name: string;
@@ -270,14 +271,14 @@ describe('404 not_found on the by-id endpoints', () => {
     expect((await stack.get(`/opportunities/${id}`)).status).toBe(200);
     await makeNeedPrivate(stack, id);
     await expectProblem(await stack.get(`/opportunities/${id}`), 404, 'not_found');
-    await stack.graphql(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id });
+    await stack.graphql<MutationData<'publishNeedDraft'>>(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id });
     expect((await stack.get(`/opportunities/${id}`)).status).toBe(200);
   });
 
   it('a draft is 404 until published', async () => {
     const id = await createNeedDraft(stack, { organizationId: clanOrg, title: 'A draft' });
     await expectProblem(await stack.get(`/opportunities/${id}`), 404, 'not_found');
-    await stack.graphql(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id });
+    await stack.graphql<MutationData<'publishNeedDraft'>>(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id });
     expect((await stack.get(`/opportunities/${id}`)).status).toBe(200);
   });
 

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { EventEntity } from '../../core/entities/index.ts';
 import type { Stack } from '../support/stack.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 export const ALL_SCOPES = ['organization:read', 'opportunities:read', 'events:read'] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
@@ -163,7 +164,7 @@ export async function createKey(
 }
 
 export async function revokeKey(stack: Stack, id: string): Promise<void> {
-  await stack.graphql(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id });
+  await stack.graphql<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id });
 }
 
 /** A datetime parameter as the database driver stores it: epoch ms on SQLite, a Date on PostgreSQL. */
@@ -209,15 +210,18 @@ export async function createNeedDraft(stack: Stack, input: NeedInput): Promise<s
 }
 
 export async function withdrawNeed(stack: Stack, id: string): Promise<void> {
-  await stack.graphql(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id });
+  await stack.graphql<MutationData<'withdrawNeed'>>(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id });
 }
 
 export async function makeNeedPrivate(stack: Stack, id: string): Promise<void> {
-  await stack.graphql(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { id } }`, { id });
+  await stack.graphql<MutationData<'makeNeedPrivate'>>(`mutation ($id: ID!) { makeNeedPrivate(id: $id) { id } }`, { id });
 }
 
 export async function updateNeed(stack: Stack, id: string, input: Record<string, unknown>): Promise<void> {
-  await stack.graphql(`mutation ($id: ID!, $input: NeedChangesInput!) { updateNeed(id: $id, input: $input) { id } }`, { id, input });
+  await stack.graphql<MutationData<'updateNeed'>>(
+    `mutation ($id: ID!, $input: NeedChangesInput!) { updateNeed(id: $id, input: $input) { id } }`,
+    { id, input },
+  );
 }
 
 export interface EventInput {
@@ -254,7 +258,7 @@ export async function createEvent(stack: Stack, input: EventInput): Promise<stri
 }
 
 export async function cancelEvent(stack: Stack, id: string): Promise<void> {
-  await stack.graphql(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id });
+  await stack.graphql<MutationData<'cancelEvent'>>(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id });
 }
 
 /** Every need of the platform with its lifecycle facts (internal GraphQL, all states). */
@@ -262,7 +266,7 @@ export async function allNeeds(stack: Stack): Promise<{ id: string; title: strin
   const out: { id: string; title: string; state: string; demo: boolean; discreet: boolean }[] = [];
   let after: string | null = null;
   for (;;) {
-    const data: any = await stack.graphql(
+    const data: any = await stack.graphql<QueryData<'needs'>>(
       `query ($after: String) { needs(first: 50, after: $after) { edges { node { id title admin { state demo discreet } } } pageInfo { hasNextPage endCursor } } }`,
       { after },
     );

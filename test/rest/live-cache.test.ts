@@ -20,6 +20,7 @@ import {
   withdrawNeed,
   type CreatedKey,
 } from './helpers.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 let stack: Stack;
 let org: string;
@@ -86,10 +87,13 @@ describe('a change retires only what it touched', () => {
     await freshWindow();
     const path = `/opportunities/${ids.b}`;
     const before = await expectOk(await stack.get(path, { key: key.key }));
-    await stack.graphql(`mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`, {
-      id: org,
-      input: { name: 'Renamed organization' },
-    });
+    await stack.graphql<MutationData<'updateOrganization'>>(
+      `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`,
+      {
+        id: org,
+        input: { name: 'Renamed organization' },
+      },
+    );
     const after = await expectOk(await stack.get(path, { key: key.key }));
     expect(before.organization.name).not.toBe('Renamed organization');
     expect(after.organization.name).toBe('Renamed organization');

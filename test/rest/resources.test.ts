@@ -16,6 +16,7 @@ import {
   walk,
   type ListBody,
 } from './helpers.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 const ORGANIZATION_KEYS = [
   'id',
@@ -182,10 +183,13 @@ describe('GET /organization', () => {
   it('shows a profile change at once', async () => {
     const key = (await createKey(stack, org, ['organization:read'])).key;
     const before = await expectOk(await stack.get('/organization', { key }));
-    await stack.graphql(`mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`, {
-      id: org,
-      input: { description: 'Updated description', networks: ['Test Network'] },
-    });
+    await stack.graphql<MutationData<'updateOrganization'>>(
+      `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`,
+      {
+        id: org,
+        input: { description: 'Updated description', networks: ['Test Network'] },
+      },
+    );
     const after = await expectOk(await stack.get('/organization', { key }));
     expect(after.description).toBe('Updated description');
     expect(after.networks).toEqual(['Test Network']);
@@ -359,10 +363,13 @@ describe('events', () => {
     expect((await expectOk(await stack.get(`/events/${id}`))).title).toBe('Event before the update');
     const listed = async () => (await expectOk<ListBody<any>>(await stack.get('/events?limit=50'))).data.find((e) => e.id === id);
     expect((await listed()).title).toBe('Event before the update');
-    await stack.graphql(`mutation ($id: ID!, $input: EventChangesInput!) { updateEvent(id: $id, input: $input) { id } }`, {
-      id,
-      input: { title: 'Event after the update', online: false, city: 'Namur', country: 'BE' },
-    });
+    await stack.graphql<MutationData<'updateEvent'>>(
+      `mutation ($id: ID!, $input: EventChangesInput!) { updateEvent(id: $id, input: $input) { id } }`,
+      {
+        id,
+        input: { title: 'Event after the update', online: false, city: 'Namur', country: 'BE' },
+      },
+    );
     const one = await expectOk(await stack.get(`/events/${id}`));
     expect(one).toMatchObject({ title: 'Event after the update', online: false, place: { city: 'Namur', region: null, country: 'BE' } });
     expect(await listed()).toEqual(one);

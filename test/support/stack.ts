@@ -126,19 +126,19 @@ async function launch(
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },
-    async graphql(query, variables = {}) {
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
       const res = await fetch(`${origin}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      const body = (await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+      const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
       if (body.errors?.length) {
         const error = new Error(body.errors.map((e) => e.message).join('; ')) as Error & { codes?: string[] };
         error.codes = body.errors.map((e) => e.extensions?.code ?? '');
         throw error;
       }
-      return body.data;
+      return body.data as T;
     },
     async stop() {
       stopped ??= app.close();

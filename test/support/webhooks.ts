@@ -1,4 +1,5 @@
 import type { Stack } from './stack.ts';
+import type { MutationData, QueryData } from './graphql-data.ts';
 
 /** Settings that let webhook tests deliver to a local http receiver, with retries in seconds. */
 export const WEBHOOK_TEST_ENV = {
@@ -18,7 +19,7 @@ export interface DestinationInput {
 }
 
 export async function createDestination(stack: Stack, input: DestinationInput): Promise<{ id: string; secret: string | null }> {
-  const data = await stack.graphql(
+  const data = await stack.graphql<MutationData<'createWebhookDestination'>>(
     `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
     { input: { format: 'standard-json', ...input } },
   );
@@ -26,14 +27,17 @@ export async function createDestination(stack: Stack, input: DestinationInput): 
 }
 
 export async function createOrganization(stack: Stack, id: string, plan: 'base' | 'alpha' | 'clan' = 'clan'): Promise<string> {
-  await stack.graphql(`mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, {
-    input: { id, profile: { name: `Org ${id}`, plan } },
-  });
+  await stack.graphql<MutationData<'createOrganization'>>(
+    `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`,
+    {
+      input: { id, profile: { name: `Org ${id}`, plan } },
+    },
+  );
   return id;
 }
 
 export async function publishNeed(stack: Stack, organizationId: string, fields: Record<string, unknown> = {}): Promise<string> {
-  const data = await stack.graphql(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
+  const data = await stack.graphql<MutationData<'publishNeed'>>(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
     input: {
       organizationId,
       title: 'Data engineer for a river survey',
@@ -47,7 +51,7 @@ export async function publishNeed(stack: Stack, organizationId: string, fields: 
 }
 
 export async function deliveries(stack: Stack, organizationId: string, destinationId?: string) {
-  const data = await stack.graphql(
+  const data = await stack.graphql<QueryData<'webhookDeliveries'>>(
     `query($org: ID!, $dst: ID) { webhookDeliveries(organizationId: $org, destinationId: $dst, first: 50) {
        edges { node { id eventId type status attemptCount lastStatusCode lastError test attempts { number at statusCode error responseExcerpt durationMs } } } } }`,
     { org: organizationId, dst: destinationId ?? null },

@@ -6,6 +6,7 @@ import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 const TOKEN = 'crash-test-internal-token-0123456789';
 
@@ -26,13 +27,13 @@ describe('a dispatcher killed in the middle of a delivery', () => {
     running.push(proc);
     await proc.waitForOutput(/^Try: .*$/m, 45_000);
     const port = Number(proc.stdout().match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]);
-    const graphql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const graphql = async <T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
       const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query, variables }),
       });
-      const body = (await res.json()) as { data: any; errors?: unknown[] };
+      const body = (await res.json()) as { data: T; errors?: unknown[] };
       expect(body.errors).toBeUndefined();
       return body.data;
     };
@@ -51,15 +52,17 @@ describe('a dispatcher killed in the middle of a delivery', () => {
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     };
     const first = await start(env);
-    await first.graphql(`mutation { createOrganization(input: { id: "crash-org", profile: { name: "Crash", plan: clan } }) { id } }`);
-    await first.graphql(
+    await first.graphql<MutationData<'createOrganization'>>(
+      `mutation { createOrganization(input: { id: "crash-org", profile: { name: "Crash", plan: clan } }) { id } }`,
+    );
+    await first.graphql<MutationData<'createWebhookDestination'>>(
       `mutation($url: String!) { createWebhookDestination(input: { organizationId: "crash-org", format: "standard-json", url: $url }) { destination { id } } }`,
       { url: receiver.url('/crash') },
     );
     receiver.plan('/crash', { hang: true });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const data = await first.graphql(
+      const data = await first.graphql<MutationData<'publishNeed'>>(
         `mutation($title: String!) { publishNeed(input: { organizationId: "crash-org", title: $title, requiredExpertise: ["sql"] }) { id } }`,
         { title: `Need ${i}` },
       );

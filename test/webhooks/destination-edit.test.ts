@@ -5,6 +5,7 @@ import { eventually, runInProcess as runCli, runJsonInProcess as runJson } from 
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 // Destinations are named, edited (a new URL keeps the secret and the history), paused (nothing
 // accrues meanwhile) and resumed, through GraphQL and the CLI.
@@ -25,7 +26,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
   });
 
   async function create(name: string, path: string) {
-    const data = await stack.graphql(
+    const data = await stack.graphql<MutationData<'createWebhookDestination'>>(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { ${FIELDS} } } }`,
       {
         input: {
@@ -59,7 +60,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const needBefore = await publishNeed(stack, 'edit-org', { title: 'Before the edit' });
     await receiver.waitFor(() => receiver.on('/hooks/before-edit').length >= 1, 'the delivery before the edit');
 
-    const data = await stack.graphql(
+    const data = await stack.graphql<MutationData<'updateWebhookDestination'>>(
       `mutation($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ${FIELDS} } }`,
       {
         id: destination.id,
@@ -85,7 +86,7 @@ describe('naming, editing, pausing and resuming a destination', () => {
     expect(history).toHaveLength(2);
 
     await expect(
-      stack.graphql(
+      stack.graphql<MutationData<'updateWebhookDestination'>>(
         `mutation($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { id } }`,
         {
           id: destination.id,
@@ -122,9 +123,11 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const paused = await runJson(['destinations', 'pause', destination.id], stack.env);
     expect(paused).toMatchObject({ status: 'paused' });
     const quiet = await publishNeed(stack, 'edit-org', { title: 'While paused' });
-    await expect(stack.graphql(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, { id: destination.id })).rejects.toThrow(
-      /enable it first/,
-    );
+    await expect(
+      stack.graphql<MutationData<'sendTestSignal'>>(`mutation($id: ID!) { sendTestSignal(destinationId: $id) { id } }`, {
+        id: destination.id,
+      }),
+    ).rejects.toThrow(/enable it first/);
     const again = await runCli(['destinations', 'pause', destination.id], stack.env);
     expect(again.code).toBe(4); // refused: only an active destination can be paused
     expect(again.stderr).toMatch(/not active/);

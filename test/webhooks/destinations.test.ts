@@ -5,10 +5,11 @@ import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 async function refusal(stack: Stack, input: Record<string, unknown>): Promise<{ message: string; codes: string[] }> {
   try {
-    await stack.graphql(
+    await stack.graphql<MutationData<'createWebhookDestination'>>(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { destination { id } } }`,
       {
         input: { format: 'standard-json', ...input },
@@ -93,7 +94,10 @@ describe('destinations and deliveries administration', () => {
     const org = await createOrganization(stack, 'sealed-org');
     const url = receiver.url('/sealed/T0SECRETPATH/B0SECRETPATH');
     const { id, secret } = await createDestination(stack, { organizationId: org, url });
-    const { webhookDestination: shown } = await stack.graphql(`query($id: ID!) { webhookDestination(id: $id) { url secret } }`, { id });
+    const { webhookDestination: shown } = await stack.graphql<QueryData<'webhookDestination'>>(
+      `query($id: ID!) { webhookDestination(id: $id) { url secret } }`,
+      { id },
+    );
     expect(shown.url).not.toContain('SECRETPATH');
     expect(shown.secret).toMatch(/^whsec_•+.{4}$/);
     const rows = await stack.app.core.db.em.fork().getConnection().execute('select * from webhook_destinations where id = ?', [id]);

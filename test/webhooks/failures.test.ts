@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, createOrganization, deliveries, publishNeed } from '../support/webhooks.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 const eventIds = (receiver: Receiver, path: string) => receiver.on(path).map((r) => r.headers['x-service-event-id']);
 
@@ -91,8 +92,12 @@ describe('delivery when the receiver misbehaves', () => {
     await expect
       .poll(
         async () =>
-          (await stack.graphql(`query($id: ID!) { webhookDestination(id: $id) { status disabledReason } }`, { id: destination }))
-            .webhookDestination,
+          (
+            await stack.graphql<QueryData<'webhookDestination'>>(
+              `query($id: ID!) { webhookDestination(id: $id) { status disabledReason } }`,
+              { id: destination },
+            )
+          ).webhookDestination,
       )
       .toEqual({
         status: 'disabled',
@@ -103,7 +108,9 @@ describe('delivery when the receiver misbehaves', () => {
     // A disabled destination is skipped: signals meanwhile are not queued for it.
     receiver.plan('/gone', { status: 200 });
     await publishNeed(stack, org, { title: 'While disabled' });
-    await stack.graphql(`mutation($id: ID!) { enableWebhookDestination(id: $id) { status } }`, { id: destination });
+    await stack.graphql<MutationData<'enableWebhookDestination'>>(`mutation($id: ID!) { enableWebhookDestination(id: $id) { status } }`, {
+      id: destination,
+    });
     await publishNeed(stack, org, { title: 'After enabling' });
     await receiver.waitFor(() => receiver.on('/gone').length >= 2, 'a signal after enabling');
     expect(receiver.on('/gone').map((r) => JSON.parse(r.body).data.title)).toEqual(['Data engineer for a river survey', 'After enabling']);

@@ -8,6 +8,7 @@ import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver, type Received } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV, createDestination, deliveries } from '../support/webhooks.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 const AC = createRequire(import.meta.url)('adaptivecards/dist/adaptivecards.js');
 const stripe = new Stripe('sk_test_packline');
@@ -92,20 +93,23 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
 
   it('sends event.created, event.updated and event.cancelled for GraphQL changes', async () => {
     const before = receiver.on(paths.json).length;
-    const created = await stack.graphql(`mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`, {
-      input: {
-        organizationId: ORG,
-        title: 'Open day',
-        startsAt: '2027-03-01T09:00:00Z',
-        endsAt: '2027-03-01T17:00:00Z',
-        city: 'Lyon',
-        country: 'FR',
-        hostNotes: 'internal note',
+    const created = await stack.graphql<MutationData<'createEvent'>>(
+      `mutation($input: NewEventInput!) { createEvent(input: $input) { id } }`,
+      {
+        input: {
+          organizationId: ORG,
+          title: 'Open day',
+          startsAt: '2027-03-01T09:00:00Z',
+          endsAt: '2027-03-01T17:00:00Z',
+          city: 'Lyon',
+          country: 'FR',
+          hostNotes: 'internal note',
+        },
       },
-    });
+    );
     const id = created.createEvent.id as string;
-    await stack.graphql(`mutation($id: ID!) { updateEvent(id: $id, input: { online: true }) { id } }`, { id });
-    await stack.graphql(`mutation($id: ID!) { cancelEvent(id: $id) { id } }`, { id });
+    await stack.graphql<MutationData<'updateEvent'>>(`mutation($id: ID!) { updateEvent(id: $id, input: { online: true }) { id } }`, { id });
+    await stack.graphql<MutationData<'cancelEvent'>>(`mutation($id: ID!) { cancelEvent(id: $id) { id } }`, { id });
     await until(paths.json, before + 3);
     const got = envelopes(paths.json).slice(before);
     expect(got.map((e) => e.type)).toEqual(['event.created', 'event.updated', 'event.cancelled']);
