@@ -10,6 +10,7 @@ import { generate } from '@graphql-codegen/cli';
 import type { Types } from '@graphql-codegen/plugin-helpers';
 import { parse, print } from 'graphql';
 import { REST_OPERATIONS } from '../facades/rest/operations.ts';
+import { PUBLIC_PAGE_OPERATIONS } from '../facades/web/public/operations.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -23,6 +24,7 @@ export const FACADE_DOCUMENTS: Record<string, string> = {
   'mcp-member.ts': 'facades/mcp/member/operations.ts',
   'web-account.ts': 'facades/web/account/operations.ts',
   'web-admin.ts': 'facades/web/admin/operations.ts',
+  'web-public.ts': print(parse(PUBLIC_PAGE_OPERATIONS)),
   'cli.ts': 'facades/cli/cli-operations.ts',
   'integrations.ts': 'facades/integrations/operations.ts',
 };
