@@ -63,7 +63,7 @@ describe('public pages in a browser', () => {
       expect((await page.goto(links[kind]))?.status()).toBe(200);
       const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}') as { '@type': string };
       expect(ld['@type']).toBe({ organization: 'Organization', opportunity: 'Demand', event: 'Event' }[kind]);
-      expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe(await page.locator('h1').innerText());
+      expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe(await page.locator('h1').textContent());
       await snapshot(page, `public-${kind}`);
     });
   }
@@ -71,7 +71,7 @@ describe('public pages in a browser', () => {
   it('a missing page is an HTML page too', async () => {
     const page = await newPage(browser);
     expect((await page.goto(`${origin}/opportunities/n_missing`))?.status()).toBe(404);
-    expect(await page.locator('h1').innerText()).toBe('Page not found');
+    expect(await page.locator('h1').textContent()).toBe('Page not found');
     await snapshot(page, 'public-not-found');
   });
 });
