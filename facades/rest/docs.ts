@@ -13,6 +13,18 @@ const INIT_PATH = `${DOCS_PATH}/reference.js`;
 /** Not `api-reference`: the bundle would mount itself there at load, before our options. */
 const MOUNT_ID = 'reference';
 
+/**
+ * Scalar's light theme with every text colour at 4.5:1 or more on its backgrounds (its greys,
+ * method badges and code tokens fall short), and code in one readable colour.
+ */
+const READABLE_COLOURS = `.light-mode, html .light-mode {
+  --scalar-color-1: #1b1b1b !important; --scalar-color-2: #404040 !important; --scalar-color-3: #505050 !important;
+  --scalar-color-accent: #0b5394 !important; --scalar-color-blue: #0b5394 !important; --scalar-color-green: #0a6b2d !important;
+  --scalar-color-red: #a30000 !important; --scalar-color-orange: #8a4b00 !important; --scalar-color-yellow: #6b5900 !important;
+  --scalar-color-purple: #6b2fa0 !important; --scalar-color-pink: #a0135b !important; --scalar-color-cyan: #00606b !important;
+}
+.light-mode .hljs, .light-mode .hljs * { color: var(--scalar-color-1) !important; }`;
+
 /** Scalar's options. No proxy: "try it" requests go straight to this server, as the CSP enforces. */
 const SCALAR_OPTIONS = {
   metaData: { title: 'Packline Public API reference' },
@@ -28,6 +40,13 @@ const SCALAR_OPTIONS = {
   showDeveloperTools: 'never',
   documentDownloadType: 'json',
   persistAuth: false,
+  // Accessibility (axe-core, WCAG 2.1 AA; test/e2e/api-reference.test.ts): one light theme whose
+  // colours are all readable, and no client-library tab list (its tabs are not tabs to assistive
+  // technology); the request examples stay, in curl.
+  forceDarkModeState: 'light',
+  hideDarkModeToggle: true,
+  hiddenClients: true,
+  customCss: READABLE_COLOURS,
 };
 
 /**
@@ -88,6 +107,33 @@ function loadAssets(prefix: string): Map<string, StaticAsset> {
 }
 
 /**
+ * What Scalar's markup lacks for assistive technology, added as it renders (no option covers it):
+ * names for its icon buttons, no `aria-selected` on plain buttons (it belongs to tabs and
+ * options), and scrolling code blocks reachable from the keyboard.
+ */
+const ARIA_REPAIRS = `(function () {
+  var NAMES = [['.scalar-code-copy', 'Copy code'], ['button[role=search]', 'Search the reference']];
+  function repair(root) {
+    NAMES.forEach(function (pair) {
+      root.querySelectorAll(pair[0] + ':not([aria-label])').forEach(function (el) { el.setAttribute('aria-label', pair[1]); });
+    });
+    root.querySelectorAll('button[aria-selected]:not([role])').forEach(function (el) { el.removeAttribute('aria-selected'); });
+    root.querySelectorAll('button:not([aria-label])').forEach(function (el) {
+      if (!el.textContent.trim() && !el.getAttribute('aria-labelledby')) el.setAttribute('aria-label', el.getAttribute('title') || 'More');
+    });
+    root.querySelectorAll('pre code:not([tabindex])').forEach(function (el) { el.setAttribute('tabindex', '0'); });
+  }
+  var pending = false;
+  new MutationObserver(function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; repair(document); });
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected'] });
+  repair(document);
+})();
+`;
+
+/**
  * Mounts Scalar: a served file rather than an inline script, so the CSP needs no nonce. A heading
  * of the description gets the id `<slug>/<heading slug>`, which Scalar shows as `#<heading slug>`:
  * the links the service gives out, such as `/api/v1/docs#webhooks`, land on their section.
@@ -97,7 +143,7 @@ function initScript(prefix: string): string {
   return `Scalar.createApiReference('#${MOUNT_ID}', Object.assign(${JSON.stringify(options)}, {
   generateHeadingSlug: function (heading) { return ${JSON.stringify(`${SCALAR_OPTIONS.slug}/`)} + heading.slug; },
 }));
-`;
+${ARIA_REPAIRS}`;
 }
 
 function pageHtml(prefix: string, bundleHash: string, initHash: string): string {
