@@ -10,6 +10,7 @@ import type { Reply } from './reply.ts';
 export const DOCS_PATH = '/docs';
 const BUNDLE_PATH = `${DOCS_PATH}/scalar.js`;
 const INIT_PATH = `${DOCS_PATH}/reference.js`;
+const REPAIRS_PATH = `${DOCS_PATH}/repairs.js`;
 /** Not `api-reference`: the bundle would mount itself there at load, before our options. */
 const MOUNT_ID = 'reference';
 
@@ -75,7 +76,7 @@ export interface ApiDocsOptions {
   prefix: string;
 }
 
-/** Answers GET requests under `<prefix>/docs`: the page and its two scripts; anything else is a 404. */
+/** Answers GET requests under `<prefix>/docs`: the page and its three scripts; anything else is a 404. */
 export function createApiDocs({ prefix }: ApiDocsOptions) {
   let assets: Map<string, StaticAsset> | undefined;
   // Read on first use: most processes never serve the reference.
@@ -98,11 +99,18 @@ function loadAssets(prefix: string): Map<string, StaticAsset> {
     SCRIPT_CACHE,
   );
   const init = staticAsset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
-  const page = staticAsset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
+  const repairs = staticAsset(Buffer.from(ARIA_REPAIRS), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const page = staticAsset(
+    Buffer.from(pageHtml(prefix, bundle.hash, init.hash, repairs.hash)),
+    'text/html; charset=utf-8',
+    PAGE_CACHE,
+    PAGE_HEADERS,
+  );
   return new Map([
     [DOCS_PATH, page],
     [BUNDLE_PATH, bundle],
     [INIT_PATH, init],
+    [REPAIRS_PATH, repairs],
   ]);
 }
 
@@ -143,10 +151,10 @@ function initScript(prefix: string): string {
   return `Scalar.createApiReference('#${MOUNT_ID}', Object.assign(${JSON.stringify(options)}, {
   generateHeadingSlug: function (heading) { return ${JSON.stringify(`${SCALAR_OPTIONS.slug}/`)} + heading.slug; },
 }));
-${ARIA_REPAIRS}`;
+`;
 }
 
-function pageHtml(prefix: string, bundleHash: string, initHash: string): string {
+function pageHtml(prefix: string, bundleHash: string, initHash: string, repairsHash: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -159,6 +167,7 @@ function pageHtml(prefix: string, bundleHash: string, initHash: string): string 
 <main id="${MOUNT_ID}"></main>
 <script src="${prefix}${BUNDLE_PATH}?v=${bundleHash}"></script>
 <script src="${prefix}${INIT_PATH}?v=${initHash}"></script>
+<script src="${prefix}${REPAIRS_PATH}?v=${repairsHash}"></script>
 </body>
 </html>
 `;

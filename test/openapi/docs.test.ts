@@ -88,12 +88,13 @@ describe('the API reference at /api/v1/docs', () => {
   it('references same-origin assets only, with no inline script', async () => {
     expect(html).not.toMatch(/https?:\/\/|\/\/[a-z0-9]/i);
     const references = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
-    expect(references.length).toBe(3);
+    expect(references.length).toBe(4);
     for (const reference of references) expect(reference).toMatch(/^(\/api\/v1\/docs\/[\w.]+\?v=[\w-]+|data:,)$/);
-    expect(scripts().map((m) => m[2])).toEqual(['', '']);
+    expect(scripts().map((m) => m[2])).toEqual(['', '', '']);
     expect(scriptSrc('scalar.js')).not.toBe('');
     expect(scriptSrc('reference.js')).not.toBe('');
-    for (const src of [scriptSrc('scalar.js'), scriptSrc('reference.js')]) {
+    expect(scriptSrc('repairs.js')).not.toBe('');
+    for (const src of [scriptSrc('scalar.js'), scriptSrc('reference.js'), scriptSrc('repairs.js')]) {
       const res = await fetch(`${stack.origin}${src}`);
       expect(res.status, src).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
