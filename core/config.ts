@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { defaultPublicBaseUrl } from './links.ts';
 import { privateDirectory } from './private-files.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
@@ -124,7 +125,7 @@ export interface TeamChatProvider {
   tokenUrl: string;
 }
 
-export { DEFAULT_RETRY_SCHEDULE };
+export { DEFAULT_RETRY_SCHEDULE, defaultPublicBaseUrl };
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -137,17 +138,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-/**
- * The one rule for links when PUBLIC_BASE_URL is unset: `http://HOST:PORT` from the same
- * variables (8080 and 127.0.0.1 by default; 0.0.0.0 and :: shown as 127.0.0.1). A process that
- * hands out links (the API, the dispatcher, the CLI) must therefore see the server's HOST and
- * PORT, or PUBLIC_BASE_URL, to agree with it.
- */
-export function defaultPublicBaseUrl(host: string, port: number): string {
-  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
-}
 
 /** An absolute http(s) address without its trailing slashes; undefined when unset. */
 function baseAddress(raw: string | undefined, name: string, problems: string[]): string | undefined {

@@ -48,6 +48,8 @@ const cspDirectives = (header: string) =>
       .map(([name, ...values]) => [name!, values]),
   );
 
+/** The options the mount script hands Scalar, as far as the test reads them. */
+type MountOptions = Record<string, unknown> & { slug: string; generateHeadingSlug(heading: { slug: string }): string };
 describe('the API reference at /api/v1/docs', () => {
   let stack: Stack;
   let html: string;
@@ -106,9 +108,9 @@ describe('the API reference at /api/v1/docs', () => {
     // Nothing the bundle would mount itself on, with its defaults, before these options apply.
     expect(html).not.toMatch(/id="api-reference"|data-spec|data-url|data-configuration/);
     const init = await (await fetch(`${stack.origin}${scriptSrc('reference.js')}`)).text();
-    let mounted: { target: string; options: Record<string, any> } | undefined;
+    let mounted: { target: string; options: MountOptions } | undefined;
     runInNewContext(init, {
-      Scalar: { createApiReference: (target: string, options: Record<string, any>) => (mounted = { target, options }) },
+      Scalar: { createApiReference: (target: string, options: MountOptions) => (mounted = { target, options }) },
     });
     expect(mounted?.target).toMatch(/^#[\w-]+$/);
     expect(html).toContain(`<main id="${mounted!.target.slice(1)}"></main>`);
