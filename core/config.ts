@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { ALLOWED_HOST, developmentSecret, integer } from './config-parsing.ts';
+import { defaultPublicBaseUrl } from './links.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -26,8 +27,17 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so several deployments can share one Redis. @default 'packline' */
   redisPrefix: string;
-  /** Base address of this service as integrators see it, without a trailing slash. */
+  /**
+   * PUBLIC_BASE_URL: base address of this service as integrators see it, without a trailing slash.
+   * Every process (API, dispatcher, CLI) builds the links it hands out from it.
+   * @default `http://HOST:PORT` (0.0.0.0 and :: shown as 127.0.0.1), see defaultPublicBaseUrl
+   */
   publicBaseUrl: string;
+  /**
+   * PUBLIC_SITE_URL: the platform's own public site, without a trailing slash. When set, the
+   * public pages (`/`, `/organizations/…`, `/opportunities/…`, `/events/…`) redirect there (302).
+   */
+  publicSiteUrl: string | undefined;
   internalApiToken: string;
   /** True when the internal token was generated (development only). */
   internalApiTokenGenerated: boolean;
@@ -114,7 +124,7 @@ export interface TeamChatProvider {
   tokenUrl: string;
 }
 
-export { DEFAULT_RETRY_SCHEDULE };
+export { DEFAULT_RETRY_SCHEDULE, defaultPublicBaseUrl };
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -127,6 +137,19 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** An absolute http(s) address without its trailing slashes; undefined when unset. */
+function baseAddress(raw: string | undefined, name: string, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    return raw.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an absolute http(s) URL (got '${raw}')`);
+    return undefined;
+  }
+}
 
 /**
  * Reads and validates the configuration from the environment. Collects every problem before
@@ -163,16 +186,8 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   }
   const rateLimitPerMinute = integer(value('RATE_LIMIT_PER_MINUTE') ?? '120', 'RATE_LIMIT_PER_MINUTE', 1, 1_000_000_000, problems);
 
-  let publicBaseUrl = value('PUBLIC_BASE_URL');
-  if (publicBaseUrl !== undefined) {
-    try {
-      const url = new URL(publicBaseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-      publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
-    } catch {
-      problems.push(`PUBLIC_BASE_URL must be an absolute http(s) URL (got '${publicBaseUrl}')`);
-    }
-  }
+  const publicBaseUrl = baseAddress(value('PUBLIC_BASE_URL'), 'PUBLIC_BASE_URL', problems);
+  const publicSiteUrl = baseAddress(value('PUBLIC_SITE_URL'), 'PUBLIC_SITE_URL', problems);
 
   let internalApiToken = value('INTERNAL_API_TOKEN');
   let internalApiTokenGenerated = false;
@@ -291,8 +306,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     internalApiTokenGenerated = true;
   }
 
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const baseUrl = publicBaseUrl ?? `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  const baseUrl = publicBaseUrl ?? defaultPublicBaseUrl(host, port);
   return {
     port,
     host,
@@ -301,6 +315,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     redisUrl,
     redisPrefix,
     publicBaseUrl: baseUrl,
+    publicSiteUrl,
     internalApiToken,
     internalApiTokenGenerated,
     logLevel: logLevel as LogLevel,

@@ -11,6 +11,7 @@ import type { Types } from '@graphql-codegen/plugin-helpers';
 import { parse, print } from 'graphql';
 import { PUBLIC_MCP_OPERATIONS } from '../facades/mcp/public/public-documents.ts';
 import { REST_OPERATIONS } from '../facades/rest/rest-documents.ts';
+import { PUBLIC_PAGE_OPERATIONS } from '../facades/web/public/public-page-documents.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -26,6 +27,7 @@ export const FACADE_DOCUMENTS: Record<string, string> = {
   'web-admin.ts': 'facades/web/admin/admin-documents.ts',
   'cli.ts': 'facades/cli/cli-documents.ts',
   'integrations.ts': 'facades/integrations/integration-documents.ts',
+  'web-public.ts': print(parse(PUBLIC_PAGE_OPERATIONS)),
 };
 
 export const GENERATED_DIR = 'facades/generated';

@@ -33,6 +33,7 @@ import { problem } from '../rest/problem.ts';
 import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
 import { Browser } from '../kit/browser.ts';
 import { createWebPages } from '../web/web-pages.ts';
+import { createPublicPages } from '../web/public/public-routes.ts';
 import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
@@ -79,12 +80,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     config.http.hstsMaxAgeSeconds > 0 && new URL(config.publicBaseUrl).protocol === 'https:'
       ? `max-age=${config.http.hstsMaxAgeSeconds}`
       : undefined;
+  // Public pages and REST answers show the same resources: one cache, retired by the same changes.
+  const pageCache = new PageCache(core.feed);
   const rest = createRestApi({
     hsts,
     contexts,
     operations: Operations.generated(schema, restDocuments),
     limits: apiLimits,
-    cache: new PageCache(core.feed),
+    cache: pageCache,
     openapi: openApiDocument(config.publicBaseUrl),
     onRoute: (res, route) => {
       (res as TrackedResponse).route = restRouteLabel(route);
@@ -110,6 +113,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     explorerAuthorizes: (req) => explorer.authorizes(req),
   });
   const webPages = createWebPages({ contexts, config, browser, signInLimits, onceMarks, log: log.child({ facade: 'web' }) });
+  const publicPages = createPublicPages({ contexts, config, cache: pageCache });
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
@@ -272,6 +276,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     if (memberConnector.handles(url)) return memberConnector.handle(req, res, requestId);
     if (url === '/healthz') return json(res, 200, { status: 'ok' }, requestId);
     if (ops.handles(url)) return ops.handle(req, res, requestId);
+    if (publicPages.handles(url)) return publicPages.handle(req, res, requestId);
     return json(res, 404, { error: 'not_found', detail: `Nothing at ${url.split('?', 1)[0]}` }, requestId);
   }
 

@@ -38,6 +38,8 @@ export interface PageOptions {
   scripts?: string[];
   /** Markup placed before the heading (the administration navigation). */
   header?: Html;
+  /** Markup added to the head (the public pages' Open Graph tags and JSON-LD). */
+  head?: Html;
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
@@ -74,18 +76,23 @@ figure{margin:1rem 0}button.primary{background:#0b5394;color:#fff;border:1px sol
 export const STYLESHEET = STYLE;
 export const STYLESHEET_PATH = `/admin/assets/packline-${createHash('sha256').update(STYLE).digest('hex').slice(0, 12)}.css`;
 
-export function sendHtml(res: ServerResponse, requestId: string, title: string, body: Html, options: PageOptions = {}): void {
-  const { status = 200, headers = {}, formAction = [], scripts = [], header } = options;
-  const page = html`<!doctype html>
+/** The whole page in Packline's layout, as sent. */
+export function renderPage(title: string, body: Html, options: PageOptions = {}): string {
+  const { scripts = [], header, head } = options;
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Packline</title><link rel="stylesheet" href="${STYLESHEET_PATH}">${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head>
+<title>${title} · Packline</title><link rel="stylesheet" href="${STYLESHEET_PATH}">${head ?? ''}${scripts.map((src) => html`<script src="${src}" defer></script>`)}</head>
 <body>${header ?? ''}<main><h1>${title}</h1>
 ${body}
 </main></body></html>
 `.text;
-  res.writeHead(status, {
+}
+
+/** The headers of every page: its policy (no inline script), not cached unless `headers` say otherwise. */
+export function pageHeaders(requestId: string, options: PageOptions = {}): Record<string, string> {
+  const { headers = {}, formAction = [], scripts = [] } = options;
+  return {
     'content-type': 'text/html; charset=utf-8',
-    'content-length': String(Buffer.byteLength(page)),
     'cache-control': 'no-store',
     'content-security-policy': `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:${scripts.length ? "; script-src 'self'; connect-src 'self'" : ''}; form-action 'self'${formAction.map((s) => ` ${s}`).join('')}; frame-ancestors 'none'; base-uri 'none'`,
     // Not no-referrer: browsers then send `Origin: null` with the page's own forms, which the
@@ -95,7 +102,13 @@ ${body}
     'x-frame-options': 'DENY',
     'x-request-id': requestId,
     ...headers,
-  });
+  };
+}
+
+export function sendHtml(res: ServerResponse, requestId: string, title: string, body: Html, options: PageOptions = {}): void {
+  const { status = 200 } = options;
+  const page = renderPage(title, body, options);
+  res.writeHead(status, { ...pageHeaders(requestId, options), 'content-length': String(Buffer.byteLength(page)) });
   res.end(page);
 }
 

@@ -35,7 +35,7 @@ describe('representation', () => {
       additionalProperties: false,
       properties: {
         id: { type: 'string' },
-        where: { oneOf: [{ $ref: '#/components/schemas/Spot' }, { type: 'null' }], description: 'Null online.' },
+        where: { type: ['object', 'null'], oneOf: [{ $ref: '#/components/schemas/Spot' }, { type: 'null' }], description: 'Null online.' },
         host: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' } } },
       },
     });

@@ -114,7 +114,11 @@ function nestedSchema(field: { of: Representation<never>; nullable?: boolean; de
   const { of } = field;
   const description = field.description === undefined ? {} : { description: field.description };
   if (of.component === undefined) return { ...of.schema, ...description };
-  return field.nullable ? { oneOf: [ref(of.component), { type: 'null' }], ...description } : { ...ref(of.component), ...description };
+  // The `type` beside `oneOf` says nothing new (a component is an object), but strict readers such
+  // as the API reference's renderer refuse a composition without one.
+  return field.nullable
+    ? { type: ['object', 'null'], oneOf: [ref(of.component), { type: 'null' }], ...description }
+    : { ...ref(of.component), ...description };
 }
 
 /** The OpenAPI components of these representations, by name. */

@@ -10,8 +10,21 @@ import type { Reply } from './reply.ts';
 export const DOCS_PATH = '/docs';
 const BUNDLE_PATH = `${DOCS_PATH}/scalar.js`;
 const INIT_PATH = `${DOCS_PATH}/reference.js`;
+const REPAIRS_PATH = `${DOCS_PATH}/repairs.js`;
 /** Not `api-reference`: the bundle would mount itself there at load, before our options. */
 const MOUNT_ID = 'reference';
+
+/**
+ * Scalar's light theme with every text colour at 4.5:1 or more on its backgrounds (its greys,
+ * method badges and code tokens fall short), and code in one readable colour.
+ */
+const READABLE_COLOURS = `.light-mode, html .light-mode {
+  --scalar-color-1: #1b1b1b !important; --scalar-color-2: #404040 !important; --scalar-color-3: #505050 !important;
+  --scalar-color-accent: #0b5394 !important; --scalar-color-blue: #0b5394 !important; --scalar-color-green: #0a6b2d !important;
+  --scalar-color-red: #a30000 !important; --scalar-color-orange: #8a4b00 !important; --scalar-color-yellow: #6b5900 !important;
+  --scalar-color-purple: #6b2fa0 !important; --scalar-color-pink: #a0135b !important; --scalar-color-cyan: #00606b !important;
+}
+.light-mode .hljs, .light-mode .hljs * { color: var(--scalar-color-1) !important; }`;
 
 /** Scalar's options. No proxy: "try it" requests go straight to this server, as the CSP enforces. */
 const SCALAR_OPTIONS = {
@@ -28,6 +41,13 @@ const SCALAR_OPTIONS = {
   showDeveloperTools: 'never',
   documentDownloadType: 'json',
   persistAuth: false,
+  // Accessibility (axe-core, WCAG 2.1 AA; test/e2e/api-reference.test.ts): one light theme whose
+  // colours are all readable, and no client-library tab list (its tabs are not tabs to assistive
+  // technology); the request examples stay, in curl.
+  forceDarkModeState: 'light',
+  hideDarkModeToggle: true,
+  hiddenClients: true,
+  customCss: READABLE_COLOURS,
 };
 
 /**
@@ -56,7 +76,7 @@ export interface ApiDocsOptions {
   prefix: string;
 }
 
-/** Answers GET requests under `<prefix>/docs`: the page and its two scripts; anything else is a 404. */
+/** Answers GET requests under `<prefix>/docs`: the page and its three scripts; anything else is a 404. */
 export function createApiDocs({ prefix }: ApiDocsOptions) {
   let assets: Map<string, StaticAsset> | undefined;
   // Read on first use: most processes never serve the reference.
@@ -79,13 +99,47 @@ function loadAssets(prefix: string): Map<string, StaticAsset> {
     SCRIPT_CACHE,
   );
   const init = staticAsset(Buffer.from(initScript(prefix)), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
-  const page = staticAsset(Buffer.from(pageHtml(prefix, bundle.hash, init.hash)), 'text/html; charset=utf-8', PAGE_CACHE, PAGE_HEADERS);
+  const repairs = staticAsset(Buffer.from(ARIA_REPAIRS), 'text/javascript; charset=utf-8', SCRIPT_CACHE);
+  const page = staticAsset(
+    Buffer.from(pageHtml(prefix, bundle.hash, init.hash, repairs.hash)),
+    'text/html; charset=utf-8',
+    PAGE_CACHE,
+    PAGE_HEADERS,
+  );
   return new Map([
     [DOCS_PATH, page],
     [BUNDLE_PATH, bundle],
     [INIT_PATH, init],
+    [REPAIRS_PATH, repairs],
   ]);
 }
+
+/**
+ * What Scalar's markup lacks for assistive technology, added as it renders (no option covers it):
+ * names for its icon buttons, no `aria-selected` on plain buttons (it belongs to tabs and
+ * options), and scrolling code blocks reachable from the keyboard.
+ */
+const ARIA_REPAIRS = `(function () {
+  var NAMES = [['.scalar-code-copy', 'Copy code'], ['button[role=search]', 'Search the reference']];
+  function repair(root) {
+    NAMES.forEach(function (pair) {
+      root.querySelectorAll(pair[0] + ':not([aria-label])').forEach(function (el) { el.setAttribute('aria-label', pair[1]); });
+    });
+    root.querySelectorAll('button[aria-selected]:not([role])').forEach(function (el) { el.removeAttribute('aria-selected'); });
+    root.querySelectorAll('button:not([aria-label])').forEach(function (el) {
+      if (!el.textContent.trim() && !el.getAttribute('aria-labelledby')) el.setAttribute('aria-label', el.getAttribute('title') || 'More');
+    });
+    root.querySelectorAll('pre code:not([tabindex])').forEach(function (el) { el.setAttribute('tabindex', '0'); });
+  }
+  var pending = false;
+  new MutationObserver(function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; repair(document); });
+  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected'] });
+  repair(document);
+})();
+`;
 
 /**
  * Mounts Scalar: a served file rather than an inline script, so the CSP needs no nonce. A heading
@@ -100,7 +154,7 @@ function initScript(prefix: string): string {
 `;
 }
 
-function pageHtml(prefix: string, bundleHash: string, initHash: string): string {
+function pageHtml(prefix: string, bundleHash: string, initHash: string, repairsHash: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -113,6 +167,7 @@ function pageHtml(prefix: string, bundleHash: string, initHash: string): string 
 <main id="${MOUNT_ID}"></main>
 <script src="${prefix}${BUNDLE_PATH}?v=${bundleHash}"></script>
 <script src="${prefix}${INIT_PATH}?v=${initHash}"></script>
+<script src="${prefix}${REPAIRS_PATH}?v=${repairsHash}"></script>
 </body>
 </html>
 `;

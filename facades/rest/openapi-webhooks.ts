@@ -97,7 +97,8 @@ function dataSchemas(declaration: AnySignalData): Record<string, JsonSchema> {
   const { variants } = declaration;
   if (variants === undefined) return { [declaration.component]: { ...description, ...object() } };
   return {
-    [declaration.component]: { ...description, oneOf: Object.keys(variants).map(ref) },
+    // `type` beside `oneOf`: every variant is an object, and strict readers want it said.
+    [declaration.component]: { ...description, type: 'object', oneOf: Object.keys(variants).map(ref) },
     ...Object.fromEntries(Object.entries(variants).map(([name, { title }]) => [name, { title, ...object(name) }])),
   };
 }

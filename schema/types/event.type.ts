@@ -89,7 +89,8 @@ builder.queryFields((t) => ({
     type: EventRef,
     nullable: true,
     description: 'A public event; NOT_FOUND when absent or cancelled.',
-    authScopes: { internal: true, apiScope: 'events:read' },
+    // public: the public pages at its url.
+    authScopes: { internal: true, public: true, apiScope: 'events:read' },
     args: { id: t.arg.id({ description: "The event's id.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.events.getPublic(ctx.actor, String(id)),
   }),

@@ -96,7 +96,8 @@ builder.queryFields((t) => ({
     type: OpportunityRef,
     nullable: true,
     description: 'A public need; NOT_FOUND when absent or no longer public.',
-    authScopes: { internal: true, apiScope: 'opportunities:read' },
+    // public: the public pages at its url.
+    authScopes: { internal: true, public: true, apiScope: 'opportunities:read' },
     args: { id: t.arg.id({ description: "The need's id.", required: true }) },
     resolve: (_root, { id }, ctx) => ctx.services.needs.getPublic(ctx.actor, String(id)),
   }),

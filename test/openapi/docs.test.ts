@@ -49,6 +49,8 @@ const cspDirectives = (header: string) =>
       .map(([name, ...values]) => [name!, values]),
   );
 
+/** The options the mount script hands Scalar, as far as the test reads them. */
+type MountOptions = Record<string, unknown> & { slug: string; generateHeadingSlug(heading: { slug: string }): string };
 describe('the API reference at /api/v1/docs', () => {
   let stack: Stack;
   let html: string;
@@ -89,12 +91,13 @@ describe('the API reference at /api/v1/docs', () => {
   it('references same-origin assets only, with no inline script', async () => {
     expect(html).not.toMatch(/https?:\/\/|\/\/[a-z0-9]/i);
     const references = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
-    expect(references.length).toBe(3);
+    expect(references.length).toBe(4);
     for (const reference of references) expect(reference).toMatch(/^(\/api\/v1\/docs\/[\w.]+\?v=[\w-]+|data:,)$/);
-    expect(scripts().map((m) => m[2])).toEqual(['', '']);
+    expect(scripts().map((m) => m[2])).toEqual(['', '', '']);
     expect(scriptSrc('scalar.js')).not.toBe('');
     expect(scriptSrc('reference.js')).not.toBe('');
-    for (const src of [scriptSrc('scalar.js'), scriptSrc('reference.js')]) {
+    expect(scriptSrc('repairs.js')).not.toBe('');
+    for (const src of [scriptSrc('scalar.js'), scriptSrc('reference.js'), scriptSrc('repairs.js')]) {
       const res = await fetch(`${stack.origin}${src}`);
       expect(res.status, src).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
@@ -106,9 +109,9 @@ describe('the API reference at /api/v1/docs', () => {
     // Nothing the bundle would mount itself on, with its defaults, before these options apply.
     expect(html).not.toMatch(/id="api-reference"|data-spec|data-url|data-configuration/);
     const init = await (await fetch(`${stack.origin}${scriptSrc('reference.js')}`)).text();
-    let mounted: { target: string; options: Record<string, any> } | undefined;
+    let mounted: { target: string; options: MountOptions } | undefined;
     runInNewContext(init, {
-      Scalar: { createApiReference: (target: string, options: Record<string, any>) => (mounted = { target, options }) },
+      Scalar: { createApiReference: (target: string, options: MountOptions) => (mounted = { target, options }) },
     });
     expect(mounted?.target).toMatch(/^#[\w-]+$/);
     expect(html).toContain(`<main id="${mounted!.target.slice(1)}"></main>`);
