@@ -65,16 +65,16 @@ describe('member account pages in a browser', () => {
     ]);
     expect(refused.status()).toBe(401);
     await page.waitForLoadState('load');
-    expect(await page.locator('.error').innerText()).toBe('Wrong email or password.');
-    expect(await page.locator('h1').innerText()).toBe('Sign in to Packline');
+    expect(await page.locator('.error').textContent()).toBe('Wrong email or password.');
+    expect(await page.locator('h1').textContent()).toBe('Sign in to Packline');
     expect(await page.getByLabel('Email').inputValue(), 'the email is kept').toBe(email);
     expect(await page.getByText('at least 10 characters').isVisible()).toBe(true);
     await snapshot(page, 'login-refused');
 
     await signIn(page, email);
     expect(new URL(page.url()).pathname).toBe('/account/settings');
-    expect(await page.locator('h1').innerText()).toBe('Account settings');
-    expect(await page.getByText('Signed in as').innerText()).toContain(`(${email})`);
+    expect(await page.locator('h1').textContent()).toBe('Account settings');
+    expect(await page.getByText('Signed in as').textContent()).toContain(`(${email})`);
     expect(await page.getByText('No application can act for you.').isVisible()).toBe(true);
     const cookie = (await page.context().cookies(origin)).find((c) => c.name === 'pl_member');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });
@@ -94,6 +94,37 @@ describe('member account pages in a browser', () => {
     expect(json.headers.get('content-type')).toBe('application/problem+json');
     expect(await json.json()).toMatchObject({ status: 404, title: 'Page not found' });
     await page.goto(`${origin}/account/settings`);
+  });
+
+  it('shows an authorization request that cannot go on as a page in plain words, never a redirect', async () => {
+    const registered = await fetch(`${origin}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Refused Assistant', redirect_uris: ['http://127.0.0.1:47321/callback'] }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const query = (params: Record<string, string>) =>
+      new URLSearchParams({ response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGjSstw-cM', ...params });
+    const page = await newPage(browser);
+    const unregistered = await page.goto(
+      `${origin}/authorize?${query({ client_id: clientId, code_challenge_method: 'S256', redirect_uri: 'https://attacker.example/cb' })}`,
+    );
+    expect(unregistered!.status()).toBe(400);
+    expect(new URL(page.url()).origin).toBe(origin);
+    expect(await page.locator('h1').textContent()).toBe('This connection request cannot continue');
+    expect(await page.locator('p.error').textContent()).toContain('never registered with Packline');
+    await snapshot(page, 'oauth-refused');
+
+    const unknown = await page.goto(`${origin}/authorize?${query({ client_id: 'cli_0000000000zzzz', code_challenge_method: 'S256' })}`);
+    expect(unknown!.status()).toBe(400);
+    expect(await page.locator('h1').textContent()).toBe('Unknown application');
+    await snapshot(page, 'oauth-unknown-application');
+
+    const noPkce = await page.goto(`${origin}/authorize?${query({ client_id: clientId, code_challenge_method: 'plain' })}`);
+    expect(noPkce!.status()).toBe(400);
+    expect(await page.locator('p.error').textContent()).toContain('code_challenge_method must be S256');
+    expect(await page.getByRole('link', { name: 'Your account' }).count()).toBeGreaterThan(0);
+    await page.close();
   });
 
   it('connects an application through OAuth, lists it, and after Revoke its next MCP call is 401', async () => {
@@ -164,7 +195,7 @@ describe('member account pages in a browser', () => {
     ]);
     expect(refused.status()).toBe(403);
     await page.waitForLoadState('load');
-    expect(await page.locator('h1').innerText()).toBe('This form has expired');
+    expect(await page.locator('h1').textContent()).toBe('This form has expired');
     await snapshot(page, 'form-refused');
 
     await page.goto(`${origin}/account/settings`);
