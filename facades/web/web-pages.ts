@@ -6,7 +6,7 @@ import * as accountDocuments from '../generated/web-account.ts';
 import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
-import { mountOAuthPages } from './account/oauth.pages.ts';
+import { mountOAuthPages } from './account/oauth/oauth-routes.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from '../kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from '../kit/html.ts';

@@ -96,6 +96,37 @@ describe('member account pages in a browser', () => {
     await page.goto(`${origin}/account/settings`);
   });
 
+  it('shows an authorization request that cannot go on as a page in plain words, never a redirect', async () => {
+    const registered = await fetch(`${origin}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Refused Assistant', redirect_uris: ['http://127.0.0.1:47321/callback'] }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const query = (params: Record<string, string>) =>
+      new URLSearchParams({ response_type: 'code', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGjSstw-cM', ...params });
+    const page = await newPage(browser);
+    const unregistered = await page.goto(
+      `${origin}/authorize?${query({ client_id: clientId, code_challenge_method: 'S256', redirect_uri: 'https://attacker.example/cb' })}`,
+    );
+    expect(unregistered!.status()).toBe(400);
+    expect(new URL(page.url()).origin).toBe(origin);
+    expect(await page.locator('h1').textContent()).toBe('This connection request cannot continue');
+    expect(await page.locator('p.error').textContent()).toContain('never registered with Packline');
+    await snapshot(page, 'oauth-refused');
+
+    const unknown = await page.goto(`${origin}/authorize?${query({ client_id: 'cli_0000000000zzzz', code_challenge_method: 'S256' })}`);
+    expect(unknown!.status()).toBe(400);
+    expect(await page.locator('h1').textContent()).toBe('Unknown application');
+    await snapshot(page, 'oauth-unknown-application');
+
+    const noPkce = await page.goto(`${origin}/authorize?${query({ client_id: clientId, code_challenge_method: 'plain' })}`);
+    expect(noPkce!.status()).toBe(400);
+    expect(await page.locator('p.error').textContent()).toContain('code_challenge_method must be S256');
+    expect(await page.getByRole('link', { name: 'Your account' }).count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('connects an application through OAuth, lists it, and after Revoke its next MCP call is 401', async () => {
     const { page } = await member('revoke');
     const app = await connectApplication(page, origin, 'Browser Assistant', { onConsent: (consent) => snapshot(consent, 'consent') });

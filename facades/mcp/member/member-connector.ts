@@ -16,14 +16,13 @@ import {
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
 import { Operations } from '../../operations.ts';
-import { CONSENT_PATH } from '../../kit/consent-handoff.ts';
 import { pagesServable, type Browser } from '../../kit/browser.ts';
-import { html, sendHtml } from '../../kit/html.ts';
-import { SETTINGS_PATH, siteHeader } from '../../kit/page-support.ts';
 import { createHostGuard } from '../host-guard.ts';
+import { authorizationPages, packlineFailed, tooManyRequestsPage, wantsJson } from './authorization-request.ts';
 import { createMemberServer } from './member-server.ts';
 import { OAuthLimits } from './oauth-limits.ts';
 import { MemberOAuthProvider } from './oauth-provider.ts';
+import { registrationChecks, unreadableBody } from './registration-request.ts';
 
 /** Every address the member connector answers; nothing else reaches its express app. */
 const EXACT = new Set([
@@ -99,45 +98,13 @@ export function createMemberConnector({ contexts, config, browser, redis, log }:
   });
   // Per client address (an IPv6 /64), shared through Redis; the SDK's own limiters are off.
   const limits = new OAuthLimits({ redis, prefix: config.redisPrefix, trustedProxies: config.trustedProxies });
-  for (const endpoint of ['register', 'authorize', 'token', 'revoke'] as const) app.use(`/${endpoint}`, limits.middleware(endpoint));
+  for (const endpoint of ['register', 'token', 'revoke'] as const) app.use(`/${endpoint}`, limits.middleware(endpoint));
+  app.use('/authorize', limits.middleware('authorize', tooManyRequestsPage));
   app.get('/.well-known/oauth-authorization-server', (_req: Request, res: Response) => {
     res.set('access-control-allow-origin', '*').set('cache-control', 'public, max-age=3600').status(200).json(metadata);
   });
-  // A browser sent to /authorize for an application Packline does not know gets a page it can
-  // read (the SDK answers JSON, and cannot redirect to an unverified address); clients asking
-  // for JSON keep the SDK's answer.
-  app.get('/authorize', async (req: Request, res: Response, next: NextFunction) => {
-    if (req.accepts(['json', 'html']) !== 'html') return next();
-    const clientId = typeof req.query.client_id === 'string' ? req.query.client_id : '';
-    if (clientId && (await provider.clientsStore.getClient(clientId))) return next();
-    sendHtml(
-      res,
-      String(res.getHeader('x-request-id') ?? ''),
-      'Unknown application',
-      html`<p>The application that sent you here is not registered with Packline${clientId ? html` (client id <code>${clientId}</code>)` : ''}, so it cannot connect to your account.</p>
-<p>Go back to the application and connect again; if this keeps happening, tell its developers. Nothing was shared.</p>
-<p><a href="${SETTINGS_PATH}">Your account</a> · <a href="/admin">Your organizations</a></p>`,
-      { status: 400, header: siteHeader(null) },
-    );
-  });
-  // RFC 9700 §4.11: before the member has answered anything, an error of the authorization
-  // request is shown here rather than redirected to the application's address, which anyone
-  // can register (open redirector). Only the hand-over to the consent page is redirected; the
-  // consent page redirects (access_denied included) after the member's answer.
-  app.use('/authorize', (_req: Request, res: Response, next: NextFunction) => {
-    const redirect = res.redirect.bind(res) as (status: number, url: string) => void;
-    res.redirect = ((a: number | string, b?: string | number) => {
-      const [status, url] = typeof a === 'number' ? [a, String(b)] : [typeof b === 'number' ? b : 302, a];
-      const target = new URL(url, issuer);
-      if (target.origin === issuer.origin && target.pathname === CONSENT_PATH) return redirect(status, url);
-      authorizationErrorPage(
-        res,
-        target.searchParams.get('error') ?? 'invalid_request',
-        target.searchParams.get('error_description') ?? '',
-      );
-    }) as Response['redirect'];
-    next();
-  });
+  app.use('/authorize', authorizationPages(provider.clientsStore, issuer));
+  app.use('/register', registrationChecks());
   const unlimited = { rateLimit: false } as const;
   app.use(
     mcpAuthRouter({
@@ -208,10 +175,11 @@ export function createMemberConnector({ contexts, config, browser, redis, log }:
       // Body parser refusals: too large, malformed; or a body cut off after the server already
       // answered (the request deadline's 408).
       if (res.headersSent) return res.destroy();
-      return res.status(status).json({ error: 'invalid_request', error_description: (error as Error).message });
+      return res.status(status).json({ error: 'invalid_request', error_description: unreadableBody(error) });
     }
     log.error({ req_id: requestId, err: error, path: req.path }, 'member connector request failed');
     if (res.headersSent) return res.destroy();
+    if (req.path === '/authorize' && !wantsJson(req)) return packlineFailed(res);
     res.status(500).json({ error: 'server_error', error_description: `Unexpected error; quote request id ${requestId} when reporting it` });
   });
 
@@ -222,18 +190,4 @@ export function createMemberConnector({ contexts, config, browser, redis, log }:
       app(req, res);
     },
   };
-}
-
-/** An authorization request that cannot go on, on Packline's own page: nothing is sent to the application. */
-function authorizationErrorPage(res: Response, error: string, description: string): void {
-  const requestId = String(res.getHeader('x-request-id') ?? '');
-  sendHtml(
-    res,
-    requestId,
-    'This connection request cannot continue',
-    html`<p class="error">The application asked for something Packline cannot grant: <code>${error.slice(0, 60)}</code>${description ? html` — ${description.slice(0, 300)}` : ''}.</p>
-<p>Nothing was shared and nothing was sent to the application. Go back to the application and connect again, or tell its maker.</p>
-<p><a href="${SETTINGS_PATH}">Your account</a> · <a href="/admin">Your organizations</a></p>`,
-    { status: 400, header: siteHeader(null) },
-  );
 }

@@ -54,8 +54,11 @@ export class OAuthLimits {
     this.limiters = { register: limiter('register'), authorize: limiter('authorize'), token: limiter('token'), revoke: limiter('revoke') };
   }
 
-  /** Express middleware spending one request of `endpoint`; a refusal is an OAuth error, 429 with Retry-After. */
-  middleware(endpoint: OAuthEndpoint) {
+  /**
+   * Express middleware spending one request of `endpoint`; a refusal is 429 with Retry-After and,
+   * unless `refused` answers it (a page for a person), an OAuth error in JSON.
+   */
+  middleware(endpoint: OAuthEndpoint, refused?: (req: Request, res: Response, retryAfter: number) => boolean) {
     return async (req: Request, res: Response, next: NextFunction) => {
       // CORS preflights of browser clients are answered by the SDK and cost nothing.
       if (req.method === 'OPTIONS') return next();
@@ -68,6 +71,7 @@ export class OAuthLimits {
         const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         res.setHeader('retry-after', String(retryAfter));
         res.setHeader('cache-control', 'no-store');
+        if (refused?.(req, res, retryAfter)) return;
         return res.status(429).json({
           error: 'too_many_requests',
           error_description: `Too many ${endpoint} requests from this address; retry in ${retryAfter} s`,

@@ -81,10 +81,15 @@ export class MemberOAuthProvider implements OAuthServerProvider {
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const resource = params.resource?.href ?? this.options.resource;
     if (comparable(resource) !== comparable(this.options.resource))
-      throw new InvalidTargetError(`resource must be ${this.options.resource}`);
+      throw new InvalidTargetError(
+        `The application asked to use another service than Packline's member connector (resource must be ${this.options.resource}).`,
+      );
     const scopes = (params.scopes ?? []).filter((s) => s !== '');
     const unknown = scopes.find((s) => !(ASSISTANT_SCOPES as readonly string[]).includes(s));
-    if (unknown !== undefined) throw new InvalidScopeError(`Unknown scope '${unknown.slice(0, 60)}'; known: ${ASSISTANT_SCOPES.join(' ')}`);
+    if (unknown !== undefined)
+      throw new InvalidScopeError(
+        `The application asked for an ability Packline does not have ('${unknown.slice(0, 60)}'; known: ${ASSISTANT_SCOPES.join(' ')}).`,
+      );
     const pending: PendingConsent = {
       clientId: client.client_id,
       redirectUri: params.redirectUri,
