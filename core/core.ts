@@ -19,6 +19,8 @@ import { createScriptRunner } from './webhooks/script-runners.ts';
 import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { KeyAuthenticator } from './services/key-authenticator.ts';
 import { lockOptions, type ServiceDeps } from './services/service-deps.ts';
+import { createLogger } from './logger.ts';
+import { LogMailer, type Mailer } from './mail/index.ts';
 import { UsageRecorder } from './services/usage-recorder.ts';
 
 export type { Services } from './request-services.ts';
@@ -37,6 +39,8 @@ export interface CoreOptions extends DatabaseOptions {
   redisUrl?: string | undefined;
   /** Prefix of the Redis channel. @default 'packline' */
   redisPrefix?: string;
+  /** Outgoing mail (reset links, invitations). @default the log mailer: each message's link in the log */
+  mailer?: Mailer;
 }
 
 /** Everything the domain holds for the life of the process. */
@@ -100,7 +104,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db), box);
   let liveLimits: LiveLimits | undefined;
-  const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, liveLimits: () => liveLimits };
+  const mailer = options.mailer ?? new LogMailer(createLogger('info'));
+  const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, mailer, liveLimits: () => liveLimits };
   return {
     db,
     statements,

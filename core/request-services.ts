@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from './db/orm.ts';
+import type { Mailer } from './mail/index.ts';
 import { ApiKeyService } from './services/api-key.service.ts';
 import { AssistantAccessService } from './services/assistant-access.service.ts';
 import { AssistantGrantService } from './services/assistant-grant.service.ts';
@@ -51,6 +52,8 @@ export interface ServiceRoots {
   memberAccess: MemberAccessPolicy;
   directory: DirectorySnapshot;
   usage: UsageRecorder;
+  /** Outgoing mail: reset links and invitations. */
+  mailer: Mailer;
   liveLimits: () => LiveLimits | undefined;
 }
 

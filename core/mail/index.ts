@@ -1,0 +1,1 @@
+export { createMailer, LogMailer, SmtpMailer, type Mailer, type MailerOptions, type MailMessage } from './mailer.ts';
