@@ -19,6 +19,8 @@ export { DRAFT_REVIEW_PATH, MEMBER_CONNECTOR_PATH, memberConnectorUrl, type Memb
 export type { AccessTokenCheck, AuthenticatedAssistant } from './services/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
+export { PASSWORD_MIN, passwordProblem } from './passwords.ts';
+export { PASSWORD_RESET_PATH, PASSWORD_RESET_TTL_SECONDS } from './services/password-reset.service.ts';
 export { createMailer, type Mailer, type MailMessage } from './mail/index.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';

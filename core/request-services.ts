@@ -16,6 +16,7 @@ import type { MemberAccessPolicy } from './services/member-access-policy.ts';
 import { MemberService } from './services/member.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
+import { PasswordResetService } from './services/password-reset.service.ts';
 import type { ServiceDeps } from './services/service-deps.ts';
 import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
 import type { UsageRecorder } from './services/usage-recorder.ts';
@@ -34,6 +35,8 @@ export interface Services {
   esign: EsignService;
   /** A member's own credentials and sessions. */
   accounts: MemberAccountService;
+  /** Password reset links. */
+  passwordResets: PasswordResetService;
   /** The member connector's authorization server (clients, codes, tokens). */
   assistantAccess: AssistantAccessService;
   /** Members' connected applications and their audit log. */
@@ -115,6 +118,9 @@ export class RequestServices implements Services {
   }
   get accounts() {
     return this.once('accounts', () => new MemberAccountService(this.fork(), this.roots.deps, this.roots.memberAccess));
+  }
+  get passwordResets() {
+    return this.once('passwordResets', () => new PasswordResetService(this.fork(), this.roots.deps, this.roots.mailer));
   }
   get assistantAccess() {
     return this.once('assistantAccess', () => new AssistantAccessService(this.fork(), this.roots.deps, this.roots.memberAccess));

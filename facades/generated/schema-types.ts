@@ -597,6 +597,8 @@ export type Mutation = {
   createNeedDraft: Opportunity;
   /** Creates an organization; CONFLICT when the id is taken. */
   createOrganization: Organization;
+  /** A reset link for a member, for an operator to hand over; NOT_FOUND for an unknown member. */
+  createPasswordResetLink: PasswordResetLink;
   /** Adds a destination within the plan's limit; a standard-json destination's secret is returned this once. */
   createWebhookDestination: CreatedWebhookDestination;
   /** Deletes a destination and its deliveries. */
@@ -623,6 +625,10 @@ export type Mutation = {
   registerAssistantApplication: AssistantApplication;
   /** Removes a member from an organization; the account itself stays. */
   removeMembership: Member;
+  /** Mails a reset link when a member has this email. Always true: the answer never tells whether an account exists. */
+  requestPasswordReset: Scalars['Boolean']['output'];
+  /** Sets the password a reset link is for, once: every session and assistant grant of the member ends. INVALID_STATE when the link no longer works. */
+  resetPassword: CredentialsReset;
   /** Turns a paused or disabled (410) destination back on; it takes signals from now on. */
   resumeWebhookDestination: WebhookDestination;
   /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
@@ -754,6 +760,12 @@ export type MutationCreateOrganizationArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationCreatePasswordResetLinkArgs = {
+  member: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateWebhookDestinationArgs = {
   input: NewWebhookDestinationInput;
 };
@@ -831,6 +843,19 @@ export type MutationRegisterAssistantApplicationArgs = {
 export type MutationRemoveMembershipArgs = {
   memberId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationResetPasswordArgs = {
+  newPassword: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -1335,6 +1360,22 @@ export type PartnerPayment = {
   partnersCount: Scalars['Int']['output'];
 };
 
+/** A single-use link that lets a member choose a new password. */
+export type PasswordResetLink = {
+  /** When the link stops working (30 minutes after it was made). */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The reset page with the link’s token; shown this once, stored only as a hash. */
+  url: Scalars['String']['output'];
+};
+
+/** The account a reset link that still works is for. */
+export type PasswordResetTarget = {
+  /** The email of the member whose password the link sets. */
+  email: Scalars['String']['output'];
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+};
+
 /** Where something is. Any part may be unknown. */
 export type Place = {
   /** City or town, as the organization wrote it. */
@@ -1438,6 +1479,8 @@ export type Query = {
   organizationAdministration: OrganizationAdministration;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
+  /** The account a reset link is for; INVALID_STATE when the link was used, expired or is unknown. */
+  passwordResetTarget: PasswordResetTarget;
   /** A team-chat connection waiting for the provider; INVALID_STATE when the state is unknown, used or expired. */
   pendingTeamChatConnection: TeamChatConnection;
   /** An organization's retained deliveries, newest first. */
@@ -1612,6 +1655,12 @@ export type QueryOrganizationsArgs = {
   before: InputMaybe<Scalars['String']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
   last: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryPasswordResetTargetArgs = {
+  token: Scalars['String']['input'];
 };
 
 

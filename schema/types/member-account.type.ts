@@ -23,7 +23,7 @@ const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOp
   }),
 });
 
-const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
+export const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
   description: 'Every session and assistant grant of the member ended.',
   fields: (t) => ({
     memberId: t.exposeID('memberId', { description: 'The member whose sessions and grants ended.' }),

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { LOGIN_COOKIE, SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther } from '../kit/html.ts';
 import { CONSENT_PATH, type PendingConsent } from './consent-handoff.ts';
+import { FORGOT_PATH } from './password-reset/reset-views.ts';
 import {
   ABILITIES,
   clientAddress,
@@ -54,7 +55,8 @@ ${form.error ? html`<p class="error" role="alert" id="login-error">${form.error}
 <label>Password <input type="password" name="password" autocomplete="current-password" required aria-describedby="password-rule${form.error ? ' login-error' : ''}"${form.error ? html` aria-invalid="true"` : ''}></label>
 <p id="password-rule" class="note">Your password has at least 10 characters.</p>
 <button type="submit" class="primary">Sign in</button>
-</form>`;
+</form>
+<p><a href="${FORGOT_PATH}">Forgot password?</a></p>`;
     const cookie = browser.cookie(LOGIN_COOKIE, form.secret, { maxAgeSeconds: LOGIN_COOKIE_SECONDS, path: LOGIN_PATH });
     const headers = { 'set-cookie': cookie, ...(form.retryAfter ? { 'retry-after': String(form.retryAfter) } : {}) };
     sendHtml(res, requestId, 'Sign in to Packline', body, { status: form.status ?? 200, headers, header: siteHeader(null) });

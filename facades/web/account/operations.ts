@@ -26,4 +26,8 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
   }
   mutation AccountPublishNeed($id: ID!, $revision: String!) { accountPublishNeed(id: $id, revision: $revision) { state need { id url } } }
   mutation AccountDiscardNeed($id: ID!) { accountDiscardNeed(id: $id) }
+
+  mutation AccountRequestPasswordReset($email: String!) { requestPasswordReset(email: $email) }
+  query AccountPasswordResetTarget($token: String!) { passwordResetTarget(token: $token) { email expiresAt } }
+  mutation AccountResetPassword($token: String!, $newPassword: String!) { resetPassword(token: $token, newPassword: $newPassword) { memberId } }
 `;
