@@ -17,6 +17,8 @@ import { MemberService } from './services/member.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
 import { PasswordResetService } from './services/password-reset.service.ts';
+import { InvitationService } from './services/invitation.service.ts';
+import { OrganizationMembersService } from './services/organization-members.service.ts';
 import type { ServiceDeps } from './services/service-deps.ts';
 import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
 import type { UsageRecorder } from './services/usage-recorder.ts';
@@ -37,6 +39,10 @@ export interface Services {
   accounts: MemberAccountService;
   /** Password reset links. */
   passwordResets: PasswordResetService;
+  /** An organization's members as its admins manage them: invitations, roles, removal. */
+  organizationMembers: OrganizationMembersService;
+  /** Invitations as the invited person accepts them. */
+  invitations: InvitationService;
   /** The member connector's authorization server (clients, codes, tokens). */
   assistantAccess: AssistantAccessService;
   /** Members' connected applications and their audit log. */
@@ -121,6 +127,12 @@ export class RequestServices implements Services {
   }
   get passwordResets() {
     return this.once('passwordResets', () => new PasswordResetService(this.fork(), this.roots.deps, this.roots.mailer));
+  }
+  get organizationMembers() {
+    return this.once('organizationMembers', () => new OrganizationMembersService(this.fork(), this.roots.deps, this.roots.mailer));
+  }
+  get invitations() {
+    return this.once('invitations', () => new InvitationService(this.fork(), this.roots.memberAccess));
   }
   get assistantAccess() {
     return this.once('assistantAccess', () => new AssistantAccessService(this.fork(), this.roots.deps, this.roots.memberAccess));

@@ -13,6 +13,16 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
 };
 
+/** The organization the signed-in member joined. */
+export type AcceptedInvitation = {
+  /** The organization joined. */
+  organizationId: Scalars['ID']['output'];
+  /** The organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The member's role there. */
+  role: Role;
+};
+
 /** The signed-in member. */
 export type Account = {
   /** The email the member signs in with. */
@@ -481,6 +491,22 @@ export type HttpHeader = {
   value: Scalars['String']['output'];
 };
 
+/** An invitation whose link still works, as the invited person sees it. */
+export type Invitation = {
+  /** True when an account has the invited email: its owner signs in to accept. */
+  accountExists: Scalars['Boolean']['output'];
+  /** The address invited: the account that joins has this email. */
+  email: Scalars['String']['output'];
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The organization to join. */
+  organizationId: Scalars['ID']['output'];
+  /** The organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The role given on accepting. */
+  role: Role;
+};
+
 /** The public need a team invitation is about. */
 export type InvitationOpportunity = {
   /** The need's id. */
@@ -563,6 +589,10 @@ export type Membership = {
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type Mutation = {
+  /** The signed-in member, invited by their own email, joins the organization. */
+  acceptInvitation: AcceptedInvitation;
+  /** Creates the invited person’s account (with the invited email) in the organization, and signs them in. */
+  acceptInvitationWithNewAccount: MemberSessionOpened;
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
   /** The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant. */
@@ -583,6 +613,8 @@ export type Mutation = {
   beginTeamChatConnection: TeamChatConnection;
   /** Cancels the event: event.cancelled; it is no longer public. */
   cancelEvent: Event;
+  /** Sets a member's role. From admin to member, their sessions and assistant grants end. INVALID_STATE for the last admin. */
+  changeMemberRole: OrganizationMember;
   /** Ends the team-chat OAuth flow with the channel's incoming URL. */
   completeTeamChatConnection: WebhookDestination;
   /** Connects an e-signature provider; the signing secret is returned this once. */
@@ -609,6 +641,8 @@ export type Mutation = {
   enableWebhookDestination: WebhookDestination;
   /** Authorization code grant with PKCE (behind /token). */
   exchangeAssistantCode: AssistantTokens;
+  /** Mails a single-use invitation link, valid 7 days. CONFLICT when the address is a member already. */
+  inviteMember: PendingInvitation;
   /** Hides the need from public output: need.withdrawn if it was public. */
   makeNeedPrivate: Opportunity;
   /** Stops deliveries until resumed; signals published meanwhile are not sent to it later. */
@@ -623,6 +657,8 @@ export type Mutation = {
   refreshAssistantTokens: AssistantTokens;
   /** Dynamic client registration (behind /register). Public clients only. */
   registerAssistantApplication: AssistantApplication;
+  /** Removes a member from the organization; their sessions and assistant grants end. INVALID_STATE for the last admin. */
+  removeMember: OrganizationMember;
   /** Removes a member from an organization; the account itself stays. */
   removeMembership: Member;
   /** Mails a reset link when a member has this email. Always true: the answer never tells whether an account exists. */
@@ -659,8 +695,24 @@ export type Mutation = {
   updateOrganization: Organization;
   /** Changes a destination’s name, description, URL, language, kinds or scope. */
   updateWebhookDestination: WebhookDestination;
+  /** Withdraws an invitation not accepted yet: its link stops working. */
+  withdrawInvitation: PendingInvitation;
   /** Withdraws the need for good: need.withdrawn if it was public. */
   withdrawNeed: Opportunity;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAcceptInvitationArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAcceptInvitationWithNewAccountArgs = {
+  name: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -711,6 +763,14 @@ export type MutationBeginTeamChatConnectionArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCancelEventArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationChangeMemberRoleArgs = {
+  memberId: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
+  role: Scalars['String']['input'];
 };
 
 
@@ -796,6 +856,14 @@ export type MutationExchangeAssistantCodeArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationInviteMemberArgs = {
+  email: Scalars['String']['input'];
+  organizationId: Scalars['ID']['input'];
+  role: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationMakeNeedPrivateArgs = {
   id: Scalars['ID']['input'];
 };
@@ -836,6 +904,13 @@ export type MutationRefreshAssistantTokensArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRegisterAssistantApplicationArgs = {
   input: NewAssistantApplicationInput;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRemoveMemberArgs = {
+  memberId: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -955,6 +1030,13 @@ export type MutationUpdateOrganizationArgs = {
 export type MutationUpdateWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
   input: WebhookDestinationChangesInput;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationWithdrawInvitationArgs = {
+  id: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -1300,6 +1382,30 @@ export type OrganizationEdge = {
   node: Organization;
 };
 
+/** A member of an organization, as its admins see them. */
+export type OrganizationMember = {
+  /** The email the member signs in with. */
+  email: Scalars['String']['output'];
+  /** The member's id. */
+  id: Scalars['ID']['output'];
+  /** When the member joined the organization. */
+  joinedAt: Scalars['DateTime']['output'];
+  /** The member's display name. */
+  name: Scalars['String']['output'];
+  /** The member's role in the organization. */
+  role: Role;
+};
+
+/** An organization's members and pending invitations. */
+export type OrganizationMembers = {
+  /** Invitations not accepted yet, newest first. */
+  invitations: Array<PendingInvitation>;
+  /** Its members, by name. */
+  members: Array<OrganizationMember>;
+  /** The organization. */
+  organizationId: Scalars['ID']['output'];
+};
+
 /** Changes to an organization: omitted fields stay as they are; null clears website, logoUrl, city, region and country. */
 export type OrganizationProfileChanges = {
   /** What the organization can do: skills, trades, services. */
@@ -1374,6 +1480,20 @@ export type PasswordResetTarget = {
   email: Scalars['String']['output'];
   /** When the link stops working. */
   expiresAt: Scalars['DateTime']['output'];
+};
+
+/** An invitation mailed to someone, not accepted yet, whose link still works. */
+export type PendingInvitation = {
+  /** When it was sent. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The address invited. */
+  email: Scalars['String']['output'];
+  /** When its link stops working (7 days after sending). */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The invitation's id (not its link's token, which only the invited person has). */
+  id: Scalars['ID']['output'];
+  /** The role the invited person gets on accepting. */
+  role: Role;
 };
 
 /** Where something is. Any part may be unknown. */
@@ -1461,6 +1581,8 @@ export type Query = {
   faqEntry: Maybe<FaqEntry>;
   /** FAQ entries answering a question (English or French), best first. */
   faqSearch: Array<FaqHit>;
+  /** The invitation a link carries; INVALID_STATE once used, withdrawn or expired. */
+  invitation: Invitation;
   /** A member by id or email; null when there is none. */
   member: Maybe<Member>;
   /** The members of an organization. */
@@ -1477,6 +1599,8 @@ export type Query = {
   organization: Maybe<Organization>;
   /** An organization for its admins. FORBIDDEN for a member who is not one of its admins. */
   organizationAdministration: OrganizationAdministration;
+  /** An organization's members and pending invitations: for its admins. */
+  organizationMembers: OrganizationMembers;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
   /** The account a reset link is for; INVALID_STATE when the link was used, expired or is unknown. */
@@ -1594,6 +1718,12 @@ export type QueryFaqSearchArgs = {
 
 
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryInvitationArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryMemberArgs = {
   idOrEmail: Scalars['String']['input'];
 };
@@ -1646,6 +1776,12 @@ export type QueryOrganizationArgs = {
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationAdministrationArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationMembersArgs = {
+  organizationId: Scalars['ID']['input'];
 };
 
 

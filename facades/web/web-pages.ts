@@ -8,6 +8,7 @@ import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
 import { mountOAuthPages } from './account/oauth.pages.ts';
 import { mountPasswordResetPages } from './account/password-reset/reset-routes.ts';
+import { mountInvitationPages } from './account/invitations/invitation-routes.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from './kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from './kit/html.ts';
@@ -102,6 +103,7 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
   mountOAuthPages(app, deps);
   mountAccountPages(app, deps);
   mountPasswordResetPages(app, deps);
+  mountInvitationPages(app, deps);
   mountAdminPages(app, deps, {
     teamChat: config.webhooks.teamChat,
     publicBaseUrl: config.publicBaseUrl,

@@ -14,7 +14,7 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
   }),
 });
 
-const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
+export const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
   description: 'A new browser session; the token goes into a cookie and is shown this once.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The session token: the value of the session cookie. Stored only as a hash.' }),

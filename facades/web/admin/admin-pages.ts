@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../kit/page-support.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
 import { mountKeyPages } from './keys.pages.ts';
+import { mountMemberPages } from './members/member-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
@@ -31,6 +32,7 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
     res.end(REFRESH_SCRIPT);
   });
   mountOrganizationPages(router, deps);
+  mountMemberPages(router, deps);
   mountKeyPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
