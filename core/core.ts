@@ -20,7 +20,7 @@ import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { KeyAuthenticator } from './services/key-authenticator.ts';
 import { lockOptions, type ServiceDeps } from './services/service-deps.ts';
 import { createLogger } from './logger.ts';
-import { LogMailer, type Mailer } from './mail/index.ts';
+import { logMailerOnFirstUse, type Mailer } from './mail/index.ts';
 import { UsageRecorder } from './services/usage-recorder.ts';
 
 export type { Services } from './request-services.ts';
@@ -104,7 +104,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db), box);
   let liveLimits: LiveLimits | undefined;
-  const mailer = options.mailer ?? new LogMailer(createLogger('info'));
+  // Its logger made on first use: most processes without a mailer of their own (the CLI, the dispatcher) send nothing.
+  const mailer = options.mailer ?? logMailerOnFirstUse(() => createLogger('info'));
   const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, mailer, liveLimits: () => liveLimits };
   return {
     db,

@@ -1,1 +1,1 @@
-export { createMailer, LogMailer, SmtpMailer, type Mailer, type MailerOptions, type MailMessage } from './mailer.ts';
+export { createMailer, LogMailer, logMailerOnFirstUse, SmtpMailer, type Mailer, type MailerOptions, type MailMessage } from './mailer.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmtpInbox } from '../../test/support/smtp-inbox.ts';
 import { createLogger } from '../logger.ts';
-import { createMailer } from './mailer.ts';
+import { createMailer, logMailerOnFirstUse } from './mailer.ts';
 
 function capturedLog() {
   const lines: Record<string, unknown>[] = [];
@@ -62,5 +62,20 @@ describe('createMailer', () => {
     log.flush();
     expect(lines).toContainEqual(expect.objectContaining({ level: 30, link: LINK, subject: message.subject }));
     expect(inbox.received.length).toBe(before);
+  });
+
+  it("makes the log mailer's logger only when a first message is sent", async () => {
+    const { log, lines } = capturedLog();
+    let made = 0;
+    const mailer = logMailerOnFirstUse(() => {
+      made += 1;
+      return log;
+    });
+    expect(made).toBe(0);
+    await mailer.send(message);
+    await mailer.send(message);
+    log.flush();
+    expect(made).toBe(1);
+    expect(lines.filter((l) => l.link === LINK)).toHaveLength(2);
   });
 });

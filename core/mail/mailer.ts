@@ -67,3 +67,14 @@ export class LogMailer implements Mailer {
     this.log.info({ to: message.to, subject: message.subject, link }, 'mail not sent (no SMTP_URL): its link');
   }
 }
+
+/** The log mailer, its logger made when the first message is sent. */
+export function logMailerOnFirstUse(makeLog: () => Logger): Mailer {
+  let inner: LogMailer | undefined;
+  return {
+    send(message) {
+      inner ??= new LogMailer(makeLog());
+      return inner.send(message);
+    },
+  };
+}

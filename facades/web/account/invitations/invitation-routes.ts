@@ -95,5 +95,7 @@ export function mountInvitationPages(router: Router, deps: PageDeps): void {
     page(res, invitationTitle(found.data.invitation), createView(found.data.invitation, token, { values: { name }, errors }), 400);
   });
 
-  router.get(JOINED_PATH, (req: Request, res: Response) => page(res, 'Welcome', joinedView(req.query.as === 'admin')));
+  router.get(JOINED_PATH, async (req: Request, res: Response) =>
+    page(res, 'Welcome', joinedView(req.query.as === 'admin'), 200, await signedIn(deps, req)),
+  );
 }
