@@ -4,7 +4,14 @@ import { randomString } from './ids.ts';
 // Secrets handed to browsers and assistants: a kind prefix and 43 random base62 characters
 // (256 bits). Only their SHA-256 is stored; the prefix lets a malformed value be refused unread.
 
-export const SECRET_KINDS = { accessToken: 'pla_', refreshToken: 'plr_', authorizationCode: 'plc_', session: 'pls_' } as const;
+export const SECRET_KINDS = {
+  accessToken: 'pla_',
+  refreshToken: 'plr_',
+  authorizationCode: 'plc_',
+  session: 'pls_',
+  passwordReset: 'plw_',
+  invitation: 'pli_',
+} as const;
 export type SecretKind = keyof typeof SECRET_KINDS;
 const BODY = 43;
 

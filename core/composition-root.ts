@@ -22,6 +22,8 @@ import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { KeyAuthenticator } from './components/key-authenticator.ts';
 import { lockOptions, type ServiceDeps } from './service-kit/service-deps.ts';
 import { UsageRecorder } from './components/usage-recorder.ts';
+import { createLogger } from './logger.ts';
+import { logMailerOnFirstUse, type Mailer } from './mail/index.ts';
 
 export type { Services } from './request-services.ts';
 
@@ -39,6 +41,8 @@ export interface CoreOptions extends DatabaseOptions {
   redisUrl?: string | undefined;
   /** Prefix of the Redis channel. @default 'packline' */
   redisPrefix?: string;
+  /** Outgoing mail (reset links, invitations). @default the log mailer: each message's link in the log */
+  mailer?: Mailer;
 }
 
 /** Everything the domain holds for the life of the process. */
@@ -102,7 +106,9 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db), box);
   let liveLimits: LiveLimits | undefined;
-  const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, liveLimits: () => liveLimits };
+  // Its logger made on first use: most processes without a mailer of their own (the CLI, the dispatcher) send nothing.
+  const mailer = options.mailer ?? logMailerOnFirstUse(() => createLogger('info'));
+  const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, mailer, liveLimits: () => liveLimits };
   return {
     db,
     statements,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { ALLOWED_HOST, developmentSecret, integer } from './config-parsing.ts';
 import { defaultPublicBaseUrl } from './links.ts';
+import { readMailConfig, type MailConfig } from './mail/mail-config.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -65,6 +66,8 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** Deadlines for a client to send its request: slow or idle senders are answered 408 and cut off. */
   http: HttpConfig;
+  /** Outgoing mail: password reset links and invitations. */
+  mail: MailConfig;
 }
 
 export interface HttpConfig {
@@ -293,6 +296,8 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
   if (http.headersTimeoutSeconds > http.requestTimeoutSeconds)
     problems.push('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
 
+  const mail = readMailConfig(value, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   if (dataEncryptionKey === undefined) {
@@ -333,6 +338,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     role: role as ServerRole,
     shutdownGraceSeconds,
     http,
+    mail: { smtpUrl: mail.smtpUrl, from: mail.from ?? `Packline <no-reply@${new URL(baseUrl).hostname}>` },
   };
 }
 

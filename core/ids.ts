@@ -52,6 +52,7 @@ export const ID_PREFIX = {
   esignConnection: 'esc_',
   assistantClient: 'cli_',
   assistantGrant: 'grt_',
+  invitation: 'inv_',
 } as const;
 
 /** Opaque resource id: a short prefix naming the kind, then 14 random lowercase characters. */

@@ -24,6 +24,10 @@ export {
 export type { AccessTokenCheck, AuthenticatedAssistant } from './components/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
+export { PASSWORD_MIN, passwordProblem } from './passwords.ts';
+export { PASSWORD_RESET_PATH, PASSWORD_RESET_TTL_SECONDS } from './services/password-reset.service.ts';
+export { INVITATION_PATH, INVITATION_TTL_SECONDS } from './services/organization-members.service.ts';
+export { createMailer, type Mailer, type MailMessage } from './mail/index.ts';
 export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';
 export { listTag, kindTag, resourceTag, type ChangeFeed, type ChangeBus, type ChangeNotice } from './components/change-feed.ts';

@@ -35,10 +35,17 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
+/** What is wrong with a new password ("needs at least 10 characters"), or null. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN) return `needs at least ${PASSWORD_MIN} characters`;
+  if (password.length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
+  return null;
+}
+
 /** Refuses passwords that are too short or too long, naming the field. */
 export function checkPassword(field: string, password: string): string {
-  if (password.length < PASSWORD_MIN) throw invalidInput(field, `${field} needs at least ${PASSWORD_MIN} characters`);
-  if (password.length > PASSWORD_MAX) throw invalidInput(field, `${field} must be at most ${PASSWORD_MAX} characters`);
+  const problem = passwordProblem(password);
+  if (problem) throw invalidInput(field, `${field} ${problem}`);
   return password;
 }
 

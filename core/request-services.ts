@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Database } from './db/orm.ts';
+import type { Mailer } from './mail/index.ts';
 import { ApiKeyService } from './services/api-key.service.ts';
 import { AssistantAccessService } from './services/assistant-access.service.ts';
 import { AssistantGrantService } from './services/assistant-grant.service.ts';
@@ -15,6 +16,9 @@ import type { MemberAccessPolicy } from './service-kit/member-access-policy.ts';
 import { MemberService } from './services/member.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
+import { PasswordResetService } from './services/password-reset.service.ts';
+import { InvitationService } from './services/invitation.service.ts';
+import { OrganizationMembersService } from './services/organization-members.service.ts';
 import type { ServiceDeps } from './service-kit/service-deps.ts';
 import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
 import type { UsageRecorder } from './components/usage-recorder.ts';
@@ -33,6 +37,12 @@ export interface Services {
   esign: EsignService;
   /** A member's own credentials and sessions. */
   accounts: MemberAccountService;
+  /** Password reset links. */
+  passwordResets: PasswordResetService;
+  /** An organization's members as its admins manage them: invitations, roles, removal. */
+  organizationMembers: OrganizationMembersService;
+  /** Invitations as the invited person accepts them. */
+  invitations: InvitationService;
   /** The member connector's authorization server (clients, codes, tokens). */
   assistantAccess: AssistantAccessService;
   /** Members' connected applications and their audit log. */
@@ -51,6 +61,8 @@ export interface ServiceRoots {
   memberAccess: MemberAccessPolicy;
   directory: DirectorySnapshot;
   usage: UsageRecorder;
+  /** Outgoing mail: reset links and invitations. */
+  mailer: Mailer;
   liveLimits: () => LiveLimits | undefined;
 }
 
@@ -112,6 +124,15 @@ export class RequestServices implements Services {
   }
   get accounts() {
     return this.once('accounts', () => new MemberAccountService(this.fork(), this.roots.deps, this.roots.memberAccess));
+  }
+  get passwordResets() {
+    return this.once('passwordResets', () => new PasswordResetService(this.fork(), this.roots.deps, this.roots.mailer));
+  }
+  get organizationMembers() {
+    return this.once('organizationMembers', () => new OrganizationMembersService(this.fork(), this.roots.deps, this.roots.mailer));
+  }
+  get invitations() {
+    return this.once('invitations', () => new InvitationService(this.fork(), this.roots.memberAccess));
   }
   get assistantAccess() {
     return this.once('assistantAccess', () => new AssistantAccessService(this.fork(), this.roots.deps, this.roots.memberAccess));

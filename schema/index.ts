@@ -13,6 +13,8 @@ import './types/esign.type.ts';
 import './types/assistant.type.ts';
 import './types/assistant-access.type.ts';
 import './types/member-account.type.ts';
+import './types/password-reset.type.ts';
+import './types/organization-members.type.ts';
 import './types/administration.type.ts';
 
 /** The single query surface: internal GraphQL, and every facade through named operations. */

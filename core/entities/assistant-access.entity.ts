@@ -9,7 +9,14 @@ export const ASSISTANT_SCOPES = ['account:read', 'invitations:read', 'needs:draf
 export type AssistantScope = (typeof ASSISTANT_SCOPES)[number];
 
 /** Why a grant ended. */
-export const GRANT_END_REASONS = ['revoked', 'password_changed', 'signed_out_everywhere', 'refresh_token_reused', 'code_replayed'] as const;
+export const GRANT_END_REASONS = [
+  'revoked',
+  'password_changed',
+  'signed_out_everywhere',
+  'refresh_token_reused',
+  'code_replayed',
+  'membership_changed',
+] as const;
 export type GrantEndReason = (typeof GRANT_END_REASONS)[number];
 
 /**

@@ -44,6 +44,8 @@ export {
   type GrantEndReason,
 } from './assistant-access.entity.ts';
 export { MemberSessionEntity, type MemberSession } from './member-session.entity.ts';
+export { PasswordResetEntity, type PasswordReset } from './password-reset.entity.ts';
+export { InvitationEntity, type Invitation } from './invitation.entity.ts';
 export { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
 export {
   RevenueSplitEntity,
@@ -84,6 +86,8 @@ import {
   AssistantAuditEntryEntity,
 } from './assistant-access.entity.ts';
 import { MemberSessionEntity } from './member-session.entity.ts';
+import { PasswordResetEntity } from './password-reset.entity.ts';
+import { InvitationEntity } from './invitation.entity.ts';
 import { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
 import { RevenueSplitEntity, CollectionEntity, PayoutEntity, PayoutConfirmationEntity } from './private/money.entity.ts';
 import { MilestoneEntity, PackDocumentEntity, PrivateThreadEntity, ThreadMessageEntity } from './private/pack-work.entity.ts';
@@ -115,6 +119,8 @@ export const ENTITIES = [
   AssistantTokenEntity,
   AssistantAuditEntryEntity,
   MemberSessionEntity,
+  PasswordResetEntity,
+  InvitationEntity,
   PackEntity,
   PackMemberEntity,
   PackInvitationEntity,

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/sql';
-import { newSecret, hashSecret } from '../access-secrets.ts';
 import { requireInternal, requireMemberSession, type Actor } from '../actor.ts';
 import {
   AssistantGrantEntity,
@@ -15,6 +14,7 @@ import { DomainError, notFound } from '../errors.ts';
 import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
 import type { MemberAccessPolicy } from '../service-kit/member-access-policy.ts';
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
+import { endCredentials, openSession, type OpenedSession } from '../service-kit/member-credentials.ts';
 
 export interface AccountView {
   id: string;
@@ -30,12 +30,7 @@ export interface AccountOrganization {
   plan: Plan;
 }
 
-/** A browser session, opened at sign-in or password change; the token goes into a cookie, once. */
-export interface OpenedSession {
-  token: string;
-  memberId: string;
-  expiresAt: Date;
-}
+export type { OpenedSession };
 
 export interface CredentialsReset {
   memberId: string;
@@ -61,7 +56,7 @@ export class MemberAccountService {
     const member = await this.em.findOne(MemberEntity, { email: email.trim().toLowerCase().slice(0, 320) });
     const valid = await verifyPassword(password.slice(0, 1_000), member?.passwordHash ?? null);
     if (!member || !valid) throw new DomainError('forbidden', 'Wrong email or password');
-    return this.em.transactional((em) => this.openSession(em, member.id, member.credentialsEpoch));
+    return this.em.transactional((em) => openSession(em, this.policy, member.id, member.credentialsEpoch));
   }
 
   async me(actor: Actor): Promise<AccountView> {
@@ -101,8 +96,8 @@ export class MemberAccountService {
     }
     const hash = await hashPassword(next);
     return this.em.transactional(async (em) => {
-      const epoch = await this.endCredentials(em, member.id, 'password_changed', hash);
-      return this.openSession(em, member.id, epoch);
+      const epoch = await endCredentials(em, this.deps, member.id, 'password_changed', hash);
+      return openSession(em, this.policy, member.id, epoch);
     });
   }
 
@@ -130,38 +125,9 @@ export class MemberAccountService {
   private async reset(memberId: string, reason: GrantEndReason, passwordHash?: string): Promise<CredentialsReset> {
     return this.em.transactional(async (em) => {
       const endedGrants = await em.count(AssistantGrantEntity, { member: memberId, revokedAt: null });
-      await this.endCredentials(em, memberId, reason, passwordHash);
+      await endCredentials(em, this.deps, memberId, reason, passwordHash);
       return { memberId, endedGrants };
     });
-  }
-
-  /** Bumps the credentials epoch (so nothing issued before still counts) and ends sessions and grants. */
-  private async endCredentials(em: EntityManager, memberId: string, reason: GrantEndReason, passwordHash?: string): Promise<number> {
-    const member = await em.findOne(MemberEntity, { id: memberId }, this.deps.forUpdate);
-    if (!member) throw notFound('member', memberId);
-    const now = new Date();
-    member.credentialsEpoch += 1;
-    if (passwordHash !== undefined) member.passwordHash = passwordHash;
-    await em.nativeUpdate(AssistantGrantEntity, { member: memberId, revokedAt: null }, { revokedAt: now, revokedReason: reason });
-    await em.nativeUpdate(MemberSessionEntity, { member: memberId, endedAt: null }, { endedAt: now });
-    await em.flush();
-    return member.credentialsEpoch;
-  }
-
-  private async openSession(em: EntityManager, memberId: string, epoch: number): Promise<OpenedSession> {
-    const token = newSecret('session');
-    const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.policy.sessionTtlSeconds * 1000);
-    em.create(MemberSessionEntity, {
-      idHash: hashSecret(token),
-      member: em.getReference(MemberEntity, memberId),
-      credentialsEpoch: epoch,
-      createdAt: now,
-      expiresAt,
-      endedAt: null,
-    });
-    await em.flush();
-    return { token, memberId, expiresAt };
   }
 
   private async find(idOrEmail: string): Promise<Member> {

@@ -60,6 +60,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
   query CliMembers($organizationId: ID!) { members(organizationId: $organizationId) { ...CliMember } }
   mutation CliSetMemberPassword($member: String!, $password: String!) { setMemberPassword(member: $member, password: $password) { memberId endedGrants } }
   mutation CliSignMemberOutEverywhere($member: String!) { signMemberOutEverywhere(member: $member) { memberId endedGrants } }
+  mutation CliPasswordResetLink($member: String!) { createPasswordResetLink(member: $member) { url expiresAt } }
 
   fragment CliGrant on AssistantGrant {
     id memberId scopes createdAt lastUsedAt active revokedAt revokedReason application { id name redirectUris }

@@ -343,6 +343,11 @@ export const COMMANDS = {
         flags: [{ name: 'email', value: 'EMAIL', required: true, help: 'the member' }],
         examples: ['packline members sign-out-everywhere --email clara@example.org'],
       },
+      'reset-link': {
+        summary: 'print a single-use link (valid 30 minutes) that lets a member choose a new password',
+        flags: [{ name: 'email', value: 'EMAIL', required: true, help: 'the member' }],
+        examples: ['packline members reset-link --email clara@example.org'],
+      },
     },
   },
   grants: {

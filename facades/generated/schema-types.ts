@@ -13,6 +13,16 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
 };
 
+/** The organization the signed-in member joined. */
+export type AcceptedInvitation = {
+  /** The organization joined. */
+  organizationId: Scalars['ID']['output'];
+  /** The organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The member's role there. */
+  role: Role;
+};
+
 /** The signed-in member. */
 export type Account = {
   /** The email the member signs in with. */
@@ -481,6 +491,22 @@ export type HttpHeader = {
   value: Scalars['String']['output'];
 };
 
+/** An invitation whose link still works, as the invited person sees it. */
+export type Invitation = {
+  /** True when an account has the invited email: its owner signs in to accept. */
+  accountExists: Scalars['Boolean']['output'];
+  /** The address invited: the account that joins has this email. */
+  email: Scalars['String']['output'];
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The organization to join. */
+  organizationId: Scalars['ID']['output'];
+  /** The organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The role given on accepting. */
+  role: Role;
+};
+
 /** The public need a team invitation is about. */
 export type InvitationOpportunity = {
   /** The need's id. */
@@ -563,6 +589,10 @@ export type Membership = {
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type Mutation = {
+  /** The signed-in member, invited by their own email, joins the organization. */
+  acceptInvitation: AcceptedInvitation;
+  /** Creates the invited person’s account (with the invited email) in the organization, and signs them in. */
+  acceptInvitationWithNewAccount: MemberSessionOpened;
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
   /** The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant. */
@@ -583,6 +613,8 @@ export type Mutation = {
   beginTeamChatConnection: TeamChatConnection;
   /** Cancels the event: event.cancelled; it is no longer public. */
   cancelEvent: Event;
+  /** Sets a member's role. From admin to member, their sessions and assistant grants end. INVALID_STATE for the last admin. */
+  changeMemberRole: OrganizationMember;
   /** Ends the team-chat OAuth flow with the channel's incoming URL. */
   completeTeamChatConnection: WebhookDestination;
   /** Connects an e-signature provider; the signing secret is returned this once. */
@@ -597,6 +629,8 @@ export type Mutation = {
   createNeedDraft: Opportunity;
   /** Creates an organization; CONFLICT when the id is taken. */
   createOrganization: Organization;
+  /** A reset link for a member, for an operator to hand over; NOT_FOUND for an unknown member. */
+  createPasswordResetLink: PasswordResetLink;
   /** Adds a destination within the plan's limit; a standard-json destination's secret is returned this once. */
   createWebhookDestination: CreatedWebhookDestination;
   /** Deletes a destination and its deliveries. */
@@ -607,6 +641,8 @@ export type Mutation = {
   enableWebhookDestination: WebhookDestination;
   /** Authorization code grant with PKCE (behind /token). */
   exchangeAssistantCode: AssistantTokens;
+  /** Mails a single-use invitation link, valid 7 days. CONFLICT when the address is a member already. */
+  inviteMember: PendingInvitation;
   /** Hides the need from public output: need.withdrawn if it was public. */
   makeNeedPrivate: Opportunity;
   /** Stops deliveries until resumed; signals published meanwhile are not sent to it later. */
@@ -621,8 +657,14 @@ export type Mutation = {
   refreshAssistantTokens: AssistantTokens;
   /** Dynamic client registration (behind /register). Public clients only. */
   registerAssistantApplication: AssistantApplication;
+  /** Removes a member from the organization; their sessions and assistant grants end. INVALID_STATE for the last admin. */
+  removeMember: OrganizationMember;
   /** Removes a member from an organization; the account itself stays. */
   removeMembership: Member;
+  /** Mails a reset link when a member has this email. Always true: the answer never tells whether an account exists. */
+  requestPasswordReset: Scalars['Boolean']['output'];
+  /** Sets the password a reset link is for, once: every session and assistant grant of the member ends. INVALID_STATE when the link no longer works. */
+  resetPassword: CredentialsReset;
   /** Turns a paused or disabled (410) destination back on; it takes signals from now on. */
   resumeWebhookDestination: WebhookDestination;
   /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
@@ -653,8 +695,24 @@ export type Mutation = {
   updateOrganization: Organization;
   /** Changes a destination’s name, description, URL, language, kinds or scope. */
   updateWebhookDestination: WebhookDestination;
+  /** Withdraws an invitation not accepted yet: its link stops working. */
+  withdrawInvitation: PendingInvitation;
   /** Withdraws the need for good: need.withdrawn if it was public. */
   withdrawNeed: Opportunity;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAcceptInvitationArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAcceptInvitationWithNewAccountArgs = {
+  name: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -709,6 +767,14 @@ export type MutationCancelEventArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationChangeMemberRoleArgs = {
+  memberId: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
+  role: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCompleteTeamChatConnectionArgs = {
   incomingUrl: Scalars['String']['input'];
   sessionId: InputMaybe<Scalars['ID']['input']>;
@@ -754,6 +820,12 @@ export type MutationCreateOrganizationArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationCreatePasswordResetLinkArgs = {
+  member: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationCreateWebhookDestinationArgs = {
   input: NewWebhookDestinationInput;
 };
@@ -780,6 +852,14 @@ export type MutationEnableWebhookDestinationArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationExchangeAssistantCodeArgs = {
   input: AssistantCodeExchangeInput;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationInviteMemberArgs = {
+  email: Scalars['String']['input'];
+  organizationId: Scalars['ID']['input'];
+  role: Scalars['String']['input'];
 };
 
 
@@ -828,9 +908,29 @@ export type MutationRegisterAssistantApplicationArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRemoveMemberArgs = {
+  memberId: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRemoveMembershipArgs = {
   memberId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRequestPasswordResetArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationResetPasswordArgs = {
+  newPassword: Scalars['String']['input'];
+  token: Scalars['String']['input'];
 };
 
 
@@ -930,6 +1030,13 @@ export type MutationUpdateOrganizationArgs = {
 export type MutationUpdateWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
   input: WebhookDestinationChangesInput;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationWithdrawInvitationArgs = {
+  id: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -1275,6 +1382,30 @@ export type OrganizationEdge = {
   node: Organization;
 };
 
+/** A member of an organization, as its admins see them. */
+export type OrganizationMember = {
+  /** The email the member signs in with. */
+  email: Scalars['String']['output'];
+  /** The member's id. */
+  id: Scalars['ID']['output'];
+  /** When the member joined the organization. */
+  joinedAt: Scalars['DateTime']['output'];
+  /** The member's display name. */
+  name: Scalars['String']['output'];
+  /** The member's role in the organization. */
+  role: Role;
+};
+
+/** An organization's members and pending invitations. */
+export type OrganizationMembers = {
+  /** Invitations not accepted yet, newest first. */
+  invitations: Array<PendingInvitation>;
+  /** Its members, by name. */
+  members: Array<OrganizationMember>;
+  /** The organization. */
+  organizationId: Scalars['ID']['output'];
+};
+
 /** Changes to an organization: omitted fields stay as they are; null clears website, logoUrl, city, region and country. */
 export type OrganizationProfileChanges = {
   /** What the organization can do: skills, trades, services. */
@@ -1333,6 +1464,36 @@ export type PartnerPayment = {
   confirmedRatePercent: Maybe<Scalars['Int']['output']>;
   /** Partner organizations it has worked with on the platform. */
   partnersCount: Scalars['Int']['output'];
+};
+
+/** A single-use link that lets a member choose a new password. */
+export type PasswordResetLink = {
+  /** When the link stops working (30 minutes after it was made). */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The reset page with the link’s token; shown this once, stored only as a hash. */
+  url: Scalars['String']['output'];
+};
+
+/** The account a reset link that still works is for. */
+export type PasswordResetTarget = {
+  /** The email of the member whose password the link sets. */
+  email: Scalars['String']['output'];
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+};
+
+/** An invitation mailed to someone, not accepted yet, whose link still works. */
+export type PendingInvitation = {
+  /** When it was sent. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The address invited. */
+  email: Scalars['String']['output'];
+  /** When its link stops working (7 days after sending). */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The invitation's id (not its link's token, which only the invited person has). */
+  id: Scalars['ID']['output'];
+  /** The role the invited person gets on accepting. */
+  role: Role;
 };
 
 /** Where something is. Any part may be unknown. */
@@ -1420,6 +1581,8 @@ export type Query = {
   faqEntry: Maybe<FaqEntry>;
   /** FAQ entries answering a question (English or French), best first. */
   faqSearch: Array<FaqHit>;
+  /** The invitation a link carries; INVALID_STATE once used, withdrawn or expired. */
+  invitation: Invitation;
   /** A member by id or email; null when there is none. */
   member: Maybe<Member>;
   /** The members of an organization. */
@@ -1436,8 +1599,12 @@ export type Query = {
   organization: Maybe<Organization>;
   /** An organization for its admins. FORBIDDEN for a member who is not one of its admins. */
   organizationAdministration: OrganizationAdministration;
+  /** An organization's members and pending invitations: for its admins. */
+  organizationMembers: OrganizationMembers;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
+  /** The account a reset link is for; INVALID_STATE when the link was used, expired or is unknown. */
+  passwordResetTarget: PasswordResetTarget;
   /** A team-chat connection waiting for the provider; INVALID_STATE when the state is unknown, used or expired. */
   pendingTeamChatConnection: TeamChatConnection;
   /** An organization's retained deliveries, newest first. */
@@ -1551,6 +1718,12 @@ export type QueryFaqSearchArgs = {
 
 
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryInvitationArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryMemberArgs = {
   idOrEmail: Scalars['String']['input'];
 };
@@ -1607,11 +1780,23 @@ export type QueryOrganizationAdministrationArgs = {
 
 
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationMembersArgs = {
+  organizationId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationsArgs = {
   after: InputMaybe<Scalars['String']['input']>;
   before: InputMaybe<Scalars['String']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
   last: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryPasswordResetTargetArgs = {
+  token: Scalars['String']['input'];
 };
 
 

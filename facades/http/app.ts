@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import {
   coreOptions,
   createAccessLog,
+  createMailer,
   OnceMarks,
   openCore,
   outboxLagSeconds,
@@ -56,7 +57,7 @@ const REST_QUERY = `${API_PREFIX}?`;
  */
 export async function createApp(config: Config, log: Logger): Promise<App> {
   if (config.role === 'dispatcher') return createDispatcherApp(config, log);
-  const core = await openCore(coreOptions(config));
+  const core = await openCore(coreOptions(config, { mailer: createMailer({ ...config.mail, log: log.child({ facade: 'mail' }) }) }));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
   const delivers = config.role === 'all';

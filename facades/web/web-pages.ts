@@ -7,6 +7,8 @@ import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
 import { mountOAuthPages } from './account/oauth/oauth-routes.ts';
+import { mountPasswordResetPages } from './account/password-reset/reset-routes.ts';
+import { mountInvitationPages } from './account/invitations/invitation-routes.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from '../kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from '../kit/html.ts';
@@ -100,6 +102,8 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
   });
   mountOAuthPages(app, deps);
   mountAccountPages(app, deps);
+  mountPasswordResetPages(app, deps);
+  mountInvitationPages(app, deps);
   mountAdminPages(app, deps, {
     teamChat: config.webhooks.teamChat,
     publicBaseUrl: config.publicBaseUrl,

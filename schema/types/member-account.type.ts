@@ -14,7 +14,7 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
   }),
 });
 
-const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
+export const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOpened').implement({
   description: 'A new browser session; the token goes into a cookie and is shown this once.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The session token: the value of the session cookie. Stored only as a hash.' }),
@@ -23,7 +23,7 @@ const MemberSessionOpenedRef = builder.objectRef<OpenedSession>('MemberSessionOp
   }),
 });
 
-const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
+export const CredentialsResetRef = builder.objectRef<CredentialsReset>('CredentialsReset').implement({
   description: 'Every session and assistant grant of the member ended.',
   fields: (t) => ({
     memberId: t.exposeID('memberId', { description: 'The member whose sessions and grants ended.' }),

@@ -2,7 +2,7 @@ import { ROLES } from '../../core/entities/index.ts';
 import type { MemberView } from '../../core/services/member.service.ts';
 import { builder, describedValues } from '../builder.ts';
 
-const RoleEnum = builder.enumType('Role', {
+export const RoleEnum = builder.enumType('Role', {
   description: "A member's role in one organization.",
   values: describedValues(ROLES, {
     admin: 'Administers the organization on Packline: its API keys, webhook destinations and needs.',

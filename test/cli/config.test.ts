@@ -269,7 +269,16 @@ describe('public assistant connector settings', () => {
     });
   });
 
+  it('reads SMTP_URL and MAIL_FROM; without MAIL_FROM, no-reply at the public host', () => {
+    const base = { INTERNAL_API_TOKEN: TOKEN, DATA_ENCRYPTION_KEY: KEY, PUBLIC_BASE_URL: 'https://packline.example.org' };
+    expect(loadConfig(base).mail).toEqual({ smtpUrl: undefined, from: 'Packline <no-reply@packline.example.org>' });
+    const set = loadConfig({ ...base, SMTP_URL: 'smtps://mailer:pw@smtp.example.org:465', MAIL_FROM: 'Atelier <hello@example.org>' });
+    expect(set.mail).toEqual({ smtpUrl: 'smtps://mailer:pw@smtp.example.org:465', from: 'Atelier <hello@example.org>' });
+  });
+
   const refused: [string, Record<string, string>, RegExp][] = [
+    ['SMTP_URL not an SMTP URL', { SMTP_URL: 'https://smtp.example.org' }, /^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    ['MAIL_FROM without an address', { MAIL_FROM: 'Packline' }, /^MAIL_FROM must be an email address/],
     ['a host with a path', { MCP_ALLOWED_HOSTS: 'mcp.example.org/mcp' }, /^MCP_ALLOWED_HOSTS must be a comma-separated list of host names/],
     ['a host with a scheme', { MCP_ALLOWED_HOSTS: 'https://mcp.example.org' }, /^MCP_ALLOWED_HOSTS /],
     ['a wildcard host', { MCP_ALLOWED_HOSTS: '*.example.org' }, /^MCP_ALLOWED_HOSTS /],

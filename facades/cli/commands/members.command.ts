@@ -34,6 +34,10 @@ export async function members(rt: Runtime, sub: string, args: string[]): Promise
       const { signMemberOutEverywhere } = await rt.run('CliSignMemberOutEverywhere', { member: required(p, 'email') });
       return reset(signMemberOutEverywhere, 'Signed out everywhere');
     }
+    case 'reset-link': {
+      const { createPasswordResetLink: link } = await rt.run('CliPasswordResetLink', { member: required(p, 'email') });
+      return sentenceOutput(link, `${link.url}\nSingle use, until ${link.expiresAt}. Hand it to the member only.`);
+    }
     default:
       throw new Error(`No runner for 'members ${sub}'`);
   }

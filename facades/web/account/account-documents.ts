@@ -26,4 +26,15 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
   }
   mutation AccountPublishNeed($id: ID!, $revision: String!) { accountPublishNeed(id: $id, revision: $revision) { state need { id url } } }
   mutation AccountDiscardNeed($id: ID!) { accountDiscardNeed(id: $id) }
+
+  mutation AccountRequestPasswordReset($email: String!) { requestPasswordReset(email: $email) }
+  query AccountPasswordResetTarget($token: String!) { passwordResetTarget(token: $token) { email expiresAt } }
+  fragment AccountInvitationView on Invitation { organizationId organizationName email role expiresAt accountExists }
+  query AccountInvitation($token: String!) { invitation(token: $token) { ...AccountInvitationView } }
+  query AccountInvitationSignedIn($token: String!) { account { id name email } invitation(token: $token) { ...AccountInvitationView } }
+  mutation AccountAcceptInvitationWithNewAccount($token: String!, $name: String!, $password: String!) {
+    acceptInvitationWithNewAccount(token: $token, name: $name, password: $password) { token expiresAt }
+  }
+  mutation AccountAcceptInvitation($token: String!) { acceptInvitation(token: $token) { organizationId organizationName role } }
+  mutation AccountResetPassword($token: String!, $newPassword: String!) { resetPassword(token: $token, newPassword: $newPassword) { memberId } }
 `;

@@ -64,4 +64,12 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   query AdminDeliverySummary($id: ID!) { webhookDelivery(id: $id) { ...AdminDelivery } }
   mutation AdminRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...AdminDelivery } }
+
+  query AdminMembers($id: ID!) {
+    organizationMembers(organizationId: $id) { members { id name email role joinedAt } invitations { id email role createdAt expiresAt } }
+  }
+  mutation AdminInviteMember($id: ID!, $email: String!, $role: String!) { inviteMember(organizationId: $id, email: $email, role: $role) { id email } }
+  mutation AdminWithdrawInvitation($id: ID!, $invitation: ID!) { withdrawInvitation(organizationId: $id, id: $invitation) { id email } }
+  mutation AdminChangeMemberRole($id: ID!, $member: ID!, $role: String!) { changeMemberRole(organizationId: $id, memberId: $member, role: $role) { id name role } }
+  mutation AdminRemoveMember($id: ID!, $member: ID!) { removeMember(organizationId: $id, memberId: $member) { id name } }
 `;

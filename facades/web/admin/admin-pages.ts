@@ -3,6 +3,7 @@ import type { PageDeps } from '../../kit/page-support.ts';
 import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys.pages.ts';
+import { mountMemberPages } from './members/member-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
@@ -32,6 +33,7 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
     res.end(REFRESH_SCRIPT);
   });
   mountOrganizationPages(router, deps);
+  mountMemberPages(router, deps);
   mountKeyPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);

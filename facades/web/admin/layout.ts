@@ -29,10 +29,11 @@ export interface AdminVisit {
   org: AdminOrganization;
 }
 
-export type Section = 'organization' | 'keys' | 'webhooks' | 'usage';
+export type Section = 'organization' | 'members' | 'keys' | 'webhooks' | 'usage';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'organization', label: 'Organization', path: '' },
+  { id: 'members', label: 'Members', path: '/members' },
   { id: 'keys', label: 'API keys', path: '/keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { id: 'usage', label: 'Usage', path: '/usage' },

@@ -1,5 +1,6 @@
 import { html, type Html } from '../../../kit/html.ts';
 import { ABILITIES, LOGIN_PATH, NEVER } from '../../../kit/page-support.ts';
+import { FORGOT_PATH } from '../password-reset/reset-views.ts';
 
 // The sign-in and consent pages' markup, nothing else: the routes in oauth-routes.ts decide
 // which page to show and fill in its values.
@@ -37,7 +38,8 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 <label>Password <input ${PASSWORD_INPUT} aria-describedby="${notes}"${invalid}></label>
 <p id="password-rule" class="note">Your password has at least 10 characters.</p>
 <button type="submit" class="primary">Sign in</button>
-</form>`;
+</form>
+<p><a href="${FORGOT_PATH}">Forgot password?</a></p>`;
 }
 
 export interface ConsentView {

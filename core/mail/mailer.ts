@@ -1,0 +1,80 @@
+import { createTransport, type Transporter } from 'nodemailer';
+import type { Logger } from '../logger.ts';
+
+/** One message to one person: plain text, and the same in HTML. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends mail. Failures are logged by the mailer, then rejected to the caller. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  /** SMTP_URL (`smtp://user:password@host:587`, or `smtps://` for TLS from the start); without it, the log mailer. */
+  smtpUrl?: string | undefined;
+  /** MAIL_FROM: the sender every message carries. */
+  from: string;
+  log: Logger;
+}
+
+/** The SMTP mailer when SMTP_URL is set, otherwise the development mailer that writes each message's link to the log. */
+export function createMailer({ smtpUrl, from, log }: MailerOptions): Mailer {
+  return smtpUrl ? new SmtpMailer(createTransport(smtpUrl), from, log) : new LogMailer(log);
+}
+
+/** Through an SMTP server (nodemailer): STARTTLS when the server offers it. */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+  private readonly from: string;
+  private readonly log: Logger;
+
+  constructor(transport: Transporter, from: string, log: Logger) {
+    this.transport = transport;
+    this.from = from;
+    this.log = log;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    try {
+      await this.transport.sendMail({ from: this.from, ...message });
+      this.log.info({ subject: message.subject }, 'mail sent');
+    } catch (error) {
+      // The address is left out: the log says that mail failed, not to whom.
+      this.log.error({ err: error, subject: message.subject }, 'mail could not be sent');
+      throw error;
+    }
+  }
+}
+
+/**
+ * Development without SMTP: nothing leaves the machine; the log shows the message's link (its
+ * first web address), so the person running it can follow it.
+ */
+export class LogMailer implements Mailer {
+  private readonly log: Logger;
+
+  constructor(log: Logger) {
+    this.log = log;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const link = /https?:\/\/\S+/.exec(message.text)?.[0] ?? null;
+    this.log.info({ to: message.to, subject: message.subject, link }, 'mail not sent (no SMTP_URL): its link');
+  }
+}
+
+/** The log mailer, its logger made when the first message is sent. */
+export function logMailerOnFirstUse(makeLog: () => Logger): Mailer {
+  let inner: LogMailer | undefined;
+  return {
+    send(message) {
+      inner ??= new LogMailer(makeLog());
+      return inner.send(message);
+    },
+  };
+}
