@@ -130,3 +130,63 @@ describe('delivery pages', () => {
     expect(filtered).not.toContain('No delivery here yet');
   });
 });
+
+describe('deliveries across destinations', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let clan: TestBrowser;
+
+  beforeAll(async () => {
+    stack = await startStack({ env: WEBHOOK_TEST_ENV });
+    receiver = await new Receiver().start();
+    await stack.graphql(`mutation ($input: NewMemberInput!) { createMember(input: $input) { id } }`, {
+      input: { email: 'ada@atelier-nord.example', name: 'ada', password: PASSWORD, organizationId: CLAN, role: 'admin' },
+    });
+    clan = new TestBrowser(stack);
+    await clan.signIn('ada@atelier-nord.example', PASSWORD, '/admin');
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await receiver?.close();
+  });
+
+  it('lists every destination’s deliveries, searched by id and by days, and refuses a malformed day', async () => {
+    receiver.plan('/hooks/across', { status: 200 });
+    const ids: string[] = [];
+    for (const name of ['first', 'second']) {
+      const { id } = await createDestination(stack, { organizationId: CLAN, url: receiver.url('/hooks/across'), kinds: ['event.created'] });
+      await stack.graphql(
+        'mutation ($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { id } }',
+        {
+          id,
+          input: { name },
+        },
+      );
+      const sent = await stack.graphql<{ sendTestSignal: { id: string } }>(
+        'mutation ($id: ID!) { sendTestSignal(destinationId: $id) { id } }',
+        { id },
+      );
+      ids.push(sent.sendTestSignal.id);
+    }
+    const { res } = await clan.follow(`${org}/deliveries`);
+    const all = await res.text();
+    expect(res.status).toBe(200);
+    expect(all).toContain('<th>Destination</th>');
+    expect(all).toMatch(/<td data-label="Destination"><a href="[^"]+">first<\/a>/);
+    expect(all).toMatch(/<td data-label="Destination"><a href="[^"]+">second<\/a>/);
+    for (const id of ids) expect(all).toContain(`href="${deliveryPage(id)}"`);
+
+    const one = await (await clan.follow(`${org}/deliveries?q=${ids[0]}`)).res.text();
+    expect(one).toContain(`href="${deliveryPage(ids[0]!)}"`);
+    expect(one).not.toContain(`href="${deliveryPage(ids[1]!)}"`);
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await (await clan.follow(`${org}/deliveries?from=${today}&to=${today}`)).res.text();
+    for (const id of ids) expect(dated).toContain(`href="${deliveryPage(id)}"`);
+    const none = await (await clan.follow(`${org}/deliveries?to=2000-01-01`)).res.text();
+    expect(none).toContain('No delivery matches these filters.');
+
+    const bad = await clan.follow(`${org}/deliveries?from=yesterday`);
+    expect(bad.res.status).toBe(400);
+    expect(await bad.res.text()).toContain('from must be a day such as 2025-01-31');
+  });
+});

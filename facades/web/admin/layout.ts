@@ -29,12 +29,13 @@ export interface AdminVisit {
   org: AdminOrganization;
 }
 
-export type Section = 'organization' | 'keys' | 'webhooks' | 'usage';
+export type Section = 'organization' | 'keys' | 'webhooks' | 'deliveries' | 'usage';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'organization', label: 'Organization', path: '' },
   { id: 'keys', label: 'API keys', path: '/keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
+  { id: 'deliveries', label: 'Deliveries', path: '/deliveries' },
   { id: 'usage', label: 'Usage', path: '/usage' },
 ];
 

@@ -76,7 +76,8 @@ export function retryButton(deps: PageDeps, visit: AdminVisit, d: Delivery, acti
 }
 
 const destinationCell = (visit: AdminVisit, d: Delivery, t: { name: string; format: string }) =>
-  html`<td data-label="Destination"><a href="${destinationPath(visit, d.destinationId)}">${t.name || t.format}</a></td>`;
+  html`<td data-label="Destination"><a href="${destinationPath(visit, d.destinationId)}">${t.name || t.format}</a>
+</td>`;
 
 function deliveryRow(deps: PageDeps, visit: AdminVisit, d: Delivery, maxAttempts: number, options: ListOptions): Html {
   const status = d.status === 'pending' && d.attemptCount > 0 ? 'retrying' : d.status;

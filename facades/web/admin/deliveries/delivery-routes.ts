@@ -6,6 +6,7 @@ import { ADMIN_PATH } from '../admin-paths.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
 import { deliveryPath, webhooksPath } from '../webhooks/webhook-paths.ts';
 import { deliveryView } from './delivery-views.ts';
+import { mountAllDeliveries } from './all-deliveries-route.ts';
 
 /** The delivery when it belongs to the organization in the address; a foreign one reads as absent. */
 function ofOrganization<D extends { organizationId: string }>(
@@ -23,6 +24,7 @@ const DELIVERY_DONE = { retried: 'The delivery is queued again and sent now.' };
 
 /** One delivery with every attempt, and manual retry (Clan), which comes back to it. */
 export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: number): void {
+  mountAllDeliveries(router, deps, maxAttempts);
   router.get(`${ADMIN_PATH}/orgs/:org/deliveries/:delivery`, async (req: Request, res: Response) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
