@@ -160,6 +160,7 @@ export class Lane {
           envelope: delivery.envelope,
           secrets: target.secrets,
           timestamp,
+          test: delivery.test,
         })),
       );
     // The next chunk is being prepared (on the pool, for large batches) while this one is sent.
@@ -172,7 +173,6 @@ export class Lane {
           if (this.closed || !d.holds(this.destinationId)) return 0;
           const delivery = due[start + i]!;
           const request = prepared[i]!;
-          if (delivery.test) request.headers['x-service-test'] = '1';
           const at = new Date();
           const result = await d.send(route, request);
           const outcome = d.record(delivery, target, result, at);

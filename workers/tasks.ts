@@ -27,7 +27,8 @@ export function renderBody(job: DeliveryJob): string {
 /**
  * Body and headers of one delivery (docs/design.md#webhook-envelope): `content-type`, `user-agent`,
  * `x-service-event-id` = `idempotency-key` = envelope id, `x-service-delivery-format`, and for
- * standard JSON with secrets the signature headers (chat and suite destinations have no secret).
+ * standard JSON with secrets the signature headers (chat and suite destinations have no secret),
+ * and `x-service-test: 1` for a test signal.
  */
 export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
   const body = renderBody(job);
@@ -42,6 +43,7 @@ export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
   if (job.format === 'standard-json' && job.secrets.length > 0) {
     Object.assign(headers, signatureHeaders(body, job.secrets, job.timestamp, id));
   }
+  if (job.test) headers['x-service-test'] = '1';
   return { body, headers, headersText: headersText(headers) };
 }
 

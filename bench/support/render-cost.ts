@@ -1,7 +1,7 @@
 import { Browser } from '../../facades/kit/browser.ts';
 import type { PageDeps } from '../../facades/kit/page-support.ts';
 import type { AdminVisit } from '../../facades/web/admin/layout.ts';
-import { deliveryView } from '../../facades/web/admin/deliveries.pages.ts';
+import { deliveryView } from '../../facades/web/admin/deliveries/index.ts';
 
 // The cost of rendering one delivery page's HTML (a failed delivery with its attempts), in µs per
 // render: `node_modules/.bin/node bench/support/render-cost.ts`.

@@ -23,6 +23,20 @@ import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 const LIST = 'deliveries';
 
+/** Which of an organization's deliveries to list. */
+export interface DeliveryFilter {
+  organizationId: string;
+  destinationId?: string;
+  status?: string;
+  type?: string;
+  /** Created at or after. */
+  from?: Date;
+  /** Created before. */
+  to?: Date;
+  /** A delivery id or an event id, exactly. */
+  search?: string;
+}
+
 /** The retained deliveries of an organization's destinations, and manual retry. */
 export class DeliveryService {
   private readonly em: EntityManager;
@@ -33,12 +47,8 @@ export class DeliveryService {
     this.deps = deps;
   }
 
-  /** Newest first; optionally one destination's only. */
-  async list(
-    actor: Actor,
-    filter: { organizationId: string; destinationId?: string; status?: string; type?: string },
-    args: PageArgs,
-  ): Promise<Page<DeliveryView>> {
+  /** Newest first; optionally one destination's only, created within [from, to), or by its id or event id. */
+  async list(actor: Actor, filter: DeliveryFilter, args: PageArgs): Promise<Page<DeliveryView>> {
     await requireOrganizationAdmin(this.em, actor, filter.organizationId, 'list deliveries');
     const { first, after } = pageArgs(args);
     const where: FilterQuery<WebhookDelivery> = { organizationId: filter.organizationId };
@@ -53,11 +63,17 @@ export class DeliveryService {
         throw invalidInput('type', `type must be one of ${SIGNAL_TYPES.join(', ')} (got '${filter.type}')`);
       where.type = filter.type;
     }
+    if (filter.from && filter.to && filter.from >= filter.to) throw invalidInput('to', 'to must be later than from');
+    const and: FilterQuery<WebhookDelivery>[] = [];
+    if (filter.from) and.push({ createdAt: { $gte: filter.from } });
+    if (filter.to) and.push({ createdAt: { $lt: filter.to } });
+    if (filter.search) and.push({ $or: [{ id: filter.search }, { eventId: filter.search }] });
     if (after !== undefined) {
       const { at, id } = this.deps.cursors.decode(LIST, after);
       const created = new Date(at);
-      Object.assign(where, { createdAt: { $lte: created }, $or: [{ createdAt: { $lt: created } }, { id: { $lt: id } }] });
+      and.push({ createdAt: { $lte: created }, $or: [{ createdAt: { $lt: created } }, { id: { $lt: id } }] });
     }
+    if (and.length > 0) where.$and = and;
     const rows = await this.em.find(WebhookDeliveryEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
     return keysetPage(this.deps.cursors, LIST, rows, first, deliveryView, (row) => row.createdAt.getTime());
   }
@@ -115,7 +131,7 @@ export class DeliveryService {
       }
       const destination = await em.findOneOrFail(WebhookDestinationEntity, { id: delivery.destination.id });
       if (destination.status !== 'active') {
-        throw new DomainError('invalid_state', `Destination '${delivery.destination.id}' is disabled; enable it before retrying`);
+        throw new DomainError('invalid_state', `The destination of this delivery is ${destination.status}; enable it before retrying`);
       }
       delivery.status = 'pending';
       delivery.nextAttemptAt = now;

@@ -15,6 +15,8 @@ export interface DeliveryJob {
   secrets: string[];
   /** Unix seconds used in the signature headers. */
   timestamp: number;
+  /** A test signal sent on request: `x-service-test: 1` is sent, and kept with the attempt's headers. */
+  test?: boolean;
 }
 
 export interface PreparedDelivery {

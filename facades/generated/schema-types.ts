@@ -1813,9 +1813,12 @@ export type QueryWebhookDeliveriesArgs = {
   before: InputMaybe<Scalars['String']['input']>;
   destinationId: InputMaybe<Scalars['ID']['input']>;
   first: InputMaybe<Scalars['Int']['input']>;
+  from: InputMaybe<Scalars['DateTime']['input']>;
   last: InputMaybe<Scalars['Int']['input']>;
   organizationId: Scalars['ID']['input'];
+  search: InputMaybe<Scalars['String']['input']>;
   status: InputMaybe<Scalars['String']['input']>;
+  to: InputMaybe<Scalars['DateTime']['input']>;
   type: InputMaybe<Scalars['String']['input']>;
 };
 

@@ -97,6 +97,9 @@ builder.queryFields((t) => ({
         destinationId: t.arg.id({ description: 'Only deliveries to this destination.' }),
         status: t.arg.string({ description: 'Only deliveries in this state: pending, succeeded or failed.' }),
         type: t.arg.string({ description: 'Only deliveries of this event kind, such as need.created.' }),
+        from: t.arg({ type: 'DateTime', description: 'Only deliveries created at or after this time.' }),
+        to: t.arg({ type: 'DateTime', description: 'Only deliveries created before this time.' }),
+        search: t.arg.string({ description: 'Only the delivery with this id, or the deliveries of this event id.' }),
       },
       resolve: async (_root, args, ctx) =>
         toConnection(
@@ -107,6 +110,9 @@ builder.queryFields((t) => ({
               destinationId: args.destinationId ? String(args.destinationId) : undefined,
               status: args.status ?? undefined,
               type: args.type ?? undefined,
+              from: args.from ?? undefined,
+              to: args.to ?? undefined,
+              search: args.search?.trim() || undefined,
             },
             forwardArgs(args),
           ),

@@ -62,6 +62,17 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   query AdminDelivery($id: ID!) {
     webhookDelivery(id: $id) { ...AdminDelivery body attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } } }
   }
+  query AdminDeliveries(
+    $organizationId: ID!, $first: Int!, $after: String, $status: String, $type: String, $from: DateTime, $to: DateTime, $search: String
+  ) {
+    webhookDestinations(organizationId: $organizationId) { ...AdminDestination }
+    webhookDeliveries(
+      organizationId: $organizationId, first: $first, after: $after, status: $status, type: $type, from: $from, to: $to, search: $search
+    ) {
+      edges { node { ...AdminDelivery } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
   query AdminDeliverySummary($id: ID!) { webhookDelivery(id: $id) { ...AdminDelivery } }
   mutation AdminRetryDelivery($id: ID!) { retryWebhookDelivery(id: $id) { ...AdminDelivery } }
 

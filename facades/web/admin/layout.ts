@@ -29,13 +29,14 @@ export interface AdminVisit {
   org: AdminOrganization;
 }
 
-export type Section = 'organization' | 'members' | 'keys' | 'webhooks' | 'usage';
+export type Section = 'organization' | 'members' | 'keys' | 'webhooks' | 'deliveries' | 'usage';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'organization', label: 'Organization', path: '' },
   { id: 'members', label: 'Members', path: '/members' },
   { id: 'keys', label: 'API keys', path: '/keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
+  { id: 'deliveries', label: 'Deliveries', path: '/deliveries' },
   { id: 'usage', label: 'Usage', path: '/usage' },
 ];
 

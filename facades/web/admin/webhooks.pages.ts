@@ -33,7 +33,7 @@ import {
   fieldValue,
   type FormState,
 } from '../../kit/forms.ts';
-import { asPageFailure, deliveriesTable, failingSince, mountDeliveryPages } from './deliveries.pages.ts';
+import { asPageFailure, deliveriesTable, failingSince, mountDeliveryPages } from './deliveries/index.ts';
 import { destinationPath, webhooksPath } from './webhooks/webhook-paths.ts';
 
 export interface WebhookPagesOptions {
@@ -155,7 +155,7 @@ ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : '
 </form>
 <p class="note" role="status" data-refresh-status>${waiting ? html`Waiting for the test event to be delivered: <a href="${path}${withFilters({ done: 'test' })}">reload</a> to see it.` : ''}</p>
 <div id="deliveries" ${waiting ? html`data-refresh` : ''}>
-${deliveriesTable(deps, visit, deliveries, options.maxAttempts)}
+${deliveriesTable(deps, visit, deliveries, options.maxAttempts, { isActive: () => d.status === 'active', filtered: Boolean(status || type) })}
 </div>
 ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withFilters()}">Newest deliveries</a> ` : ''}${pageInfo.hasNextPage && pageInfo.endCursor ? html`<a href="${path}${withFilters({ after: pageInfo.endCursor })}">Older deliveries</a>` : ''}</p>` : ''}`;
     adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', body, {
