@@ -5,7 +5,7 @@ import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
-import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
+import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 
 export { ADMIN_PATH } from './admin-paths.ts';
 
