@@ -5,7 +5,7 @@ import { schema, type Contexts } from '../../schema/index.ts';
 import * as accountDocuments from '../generated/web-account.ts';
 import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
-import { mountAccountPages } from './account/account.pages.ts';
+import { mountAccountPages } from './account/account-routes.ts';
 import { mountOAuthPages } from './account/oauth.pages.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from '../kit/browser.ts';
