@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../../kit/page-support.ts';
 import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
-import { mountKeyPages } from './keys.pages.ts';
+import { mountKeyPages } from './keys/key-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
