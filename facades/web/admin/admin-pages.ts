@@ -4,7 +4,7 @@ import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys/key-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
-import { mountUsagePages } from './usage.pages.ts';
+import { mountUsagePages } from './usage/usage-routes.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 
 export { ADMIN_PATH } from './admin-paths.ts';
