@@ -3,7 +3,7 @@ import type { PageDeps } from '../../kit/page-support.ts';
 import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys/key-routes.ts';
-import { mountOrganizationPages } from './organization.pages.ts';
+import { mountOrganizationPages } from './organization/organization-routes.ts';
 import { mountUsagePages } from './usage/usage-routes.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 
