@@ -5,7 +5,7 @@ import { schema, type Contexts } from '../../schema/index.ts';
 import * as accountDocuments from '../generated/web-account.ts';
 import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
-import { mountAccountPages } from './account/account.pages.ts';
+import { mountAccountPages } from './account/account-routes.ts';
 import { mountOAuthPages } from './account/oauth/oauth-routes.ts';
 import { mountPasswordResetPages } from './account/password-reset/reset-routes.ts';
 import { mountInvitationPages } from './account/invitations/invitation-routes.ts';

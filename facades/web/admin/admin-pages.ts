@@ -2,11 +2,11 @@ import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../../kit/page-support.ts';
 import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
-import { mountKeyPages } from './keys.pages.ts';
+import { mountKeyPages } from './keys/key-routes.ts';
+import { mountOrganizationPages } from './organization/organization-routes.ts';
+import { mountUsagePages } from './usage/usage-routes.ts';
+import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 import { mountMemberPages } from './members/member-routes.ts';
-import { mountOrganizationPages } from './organization.pages.ts';
-import { mountUsagePages } from './usage.pages.ts';
-import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
 
 export { ADMIN_PATH } from './admin-paths.ts';
 

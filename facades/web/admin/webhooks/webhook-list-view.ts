@@ -1,4 +1,4 @@
-import { DELIVERY_FORMATS, type TeamChatProvider } from '../../../../core/index.ts';
+import { DELIVERY_FORMATS, teamChatCallbackUrl, type TeamChatProvider } from '../../../../core/index.ts';
 import { at } from '../../../kit/dates.ts';
 import { errorSummary, fieldAttrs, fieldError, fieldValue, freshForm, type FormState } from '../../../kit/forms.ts';
 import { html, type Html } from '../../../kit/html.ts';
@@ -80,7 +80,7 @@ function teamChatPart(deps: PageDeps, visit: AdminVisit, view: ListView): Html {
  Packline asks only for permission to post to that channel and keeps no access token.</p>
 ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', connect)}`;
   }
-  const callback = new URL('/integrations/team-chat/callback', view.publicBaseUrl).href;
+  const callback = teamChatCallbackUrl(view.publicBaseUrl);
   return html`<p class="note">The one-click connection is not set up on this service.
  Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
 <p class="note">To set it up, the operator registers an OAuth app with the team-chat provider
