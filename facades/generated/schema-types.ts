@@ -53,9 +53,11 @@ export type ApiKey = {
   prefix: Scalars['String']['output'];
   /** When the key was revoked; null while it was not. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When a replacement was created by rolling it; null if never rolled. */
+  rolledAt: Maybe<Scalars['DateTime']['output']>;
   /** What the key may read: organization:read, opportunities:read, events:read. */
   scopes: Array<Scalars['String']['output']>;
-  /** active, expired or revoked, as of now. */
+  /** active, retiring, expired or revoked, as of now. */
   status: ApiKeyStatus;
 };
 
@@ -65,6 +67,8 @@ export type ApiKeyStatus =
   | 'active'
   /** Past its expiry: refused with invalid_key. */
   | 'expired'
+  /** Rolled: still opens the public API until its expiry, outside the plan's active-key limit. */
+  | 'retiring'
   /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
@@ -517,6 +521,17 @@ export type KeyRateWindow = {
   used: Scalars['Int']['output'];
 };
 
+/** How long a rolled API key keeps working beside its replacement. */
+export type KeyRollOverlap =
+  /** The old one stops at once. */
+  | 'now'
+  /** The old one works 24 hours more. */
+  | 'one_day'
+  /** The old one works 1 hour more. */
+  | 'one_hour'
+  /** The old one works 7 days more. */
+  | 'seven_days';
+
 /** A person with an account on the platform. Internal callers only. */
 export type Member = {
   /** When the account was created. */
@@ -633,7 +648,9 @@ export type Mutation = {
   revokeAssistantGrant: AssistantGrant;
   /** RFC 7009 (behind /revoke): false when the token is unknown to this application. */
   revokeAssistantToken: Scalars['Boolean']['output'];
-  /** A new signing secret, returned this once; the old one keeps signing for 24 hours. */
+  /** Replaces an active key with a new one of the same name, scopes and lifetime; the old key works on for the overlap, outside the plan's limit. */
+  rollApiKey: RolledApiKey;
+  /** A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen). */
   rotateWebhookSecret: CreatedWebhookDestination;
   /** Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1. */
   sendTestSignal: WebhookDelivery;
@@ -866,8 +883,16 @@ export type MutationRevokeAssistantTokenArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRollApiKeyArgs = {
+  id: Scalars['ID']['input'];
+  overlap: KeyRollOverlap;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRotateWebhookSecretArgs = {
   id: Scalars['ID']['input'];
+  overlap: InputMaybe<SecretOverlap>;
 };
 
 
@@ -1678,6 +1703,29 @@ export type Role =
   | 'admin'
   /** Belongs to the organization, without administering it. */
   | 'member';
+
+/** The replacement of a rolled key, with its value this once, and the old key winding down. */
+export type RolledApiKey = {
+  /** The replacement key (its hash only). */
+  apiKey: ApiKey;
+  /** The replacement key itself. Shown this once: store it now. */
+  key: Scalars['String']['output'];
+  /** The old key, working until its new expiry. */
+  rolled: ApiKey;
+};
+
+/** How long a replaced signing secret keeps signing beside the new one. */
+export type SecretOverlap =
+  /** The old one stops at once. */
+  | 'now'
+  /** The old one works 24 hours more. */
+  | 'one_day'
+  /** The old one works 1 hour more. */
+  | 'one_hour'
+  /** The old one works 7 days more. */
+  | 'seven_days'
+  /** The old one works 3 days more. */
+  | 'three_days';
 
 /** A team-chat connection flow waiting for the provider. */
 export type TeamChatConnection = {

@@ -3,6 +3,7 @@ import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
 import type { CreatedDestination } from '../../core/services/destination-records.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
+import { SecretOverlapEnum } from './overlap.type.ts';
 
 const formats = `One of ${DELIVERY_FORMATS.join(', ')}.`;
 const kinds = `Any of ${SIGNAL_TYPES.join(', ')}; all when omitted.`;
@@ -151,10 +152,13 @@ builder.mutationFields((t) => ({
   }),
   rotateWebhookSecret: t.field({
     type: CreatedDestinationRef,
-    description: 'A new signing secret, returned this once; the old one keeps signing for 24 hours.',
+    description: 'A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen).',
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ description: "The destination's id.", required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id)),
+    args: {
+      id: t.arg.id({ description: "The destination's id.", required: true }),
+      overlap: t.arg({ description: 'How long the old secret keeps signing; one_day when omitted.', type: SecretOverlapEnum }),
+    },
+    resolve: (_root, { id, overlap }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id), overlap ?? 'one_day'),
   }),
   updateWebhookDestination: t.field({
     type: WebhookDestinationRef,

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../kit/page-support.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
+import { mountKeyRollPages } from './keys-roll/roll-routes.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
@@ -32,6 +33,7 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   });
   mountOrganizationPages(router, deps);
   mountKeyPages(router, deps);
+  mountKeyRollPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
 }

@@ -29,6 +29,7 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
+import { keyActions, keyExpiry } from './keys-roll/roll-views.ts';
 
 const SCOPE_LABELS: Record<string, string> = {
   'organization:read': 'organization:read — your organization’s public profile',
@@ -73,9 +74,9 @@ ${list.map(
   (
     k,
   ) => html`<tr><td data-label="Name">${k.name}</td><td data-label="Prefix"><code>${k.prefix}</code></td><td data-label="Scopes">${k.scopes.join(', ')}</td>
-<td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${at(k.expiresAt)}</td><td data-label="Last used">${k.lastUsedAt ? at(k.lastUsedAt) : 'never'}</td>
+<td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${keyExpiry(k)}</td><td data-label="Last used">${k.lastUsedAt ? at(k.lastUsedAt) : 'never'}</td>
 <td data-label="Status" class="status-${k.status}">${k.status}</td>
-<td>${k.status === 'active' ? html`<a href="${keysPath(visit)}/${encodeURIComponent(k.id)}/revoke">Revoke<span class="visually-hidden"> ${k.name}</span></a>` : ''}</td></tr>`,
+<td>${keyActions(keysPath(visit), k)}</td></tr>`,
 )}
 </tbody></table>`
 }

@@ -1,7 +1,7 @@
 // The named GraphQL operations behind the administration pages, run as the signed-in member
 // (the services check that member administers the organization). Parsed and validated at start-up.
 export const ADMIN_OPERATIONS = /* GraphQL */ `
-  fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
+  fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
     id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
@@ -28,6 +28,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   query AdminKeys($id: ID!) { apiKeys(organizationId: $id) { ...AdminKey } }
   mutation AdminCreateKey($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ...AdminKey } } }
   mutation AdminRevokeKey($id: ID!) { revokeApiKey(id: $id) { ...AdminKey } }
+  mutation AdminRollKey($id: ID!, $overlap: KeyRollOverlap!) { rollApiKey(id: $id, overlap: $overlap) { key apiKey { ...AdminKey } rolled { ...AdminKey } } }
 
   query AdminUsage($id: ID!) {
     organizationAdministration(id: $id) {
@@ -54,7 +55,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   mutation AdminBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
   mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
-  mutation AdminRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...AdminDestination } } }
+  mutation AdminRotateSecret($id: ID!, $overlap: SecretOverlap) { rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...AdminDestination } } }
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
