@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
-import type { Actor } from '../actor.ts';
-import { WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
+import { requireMemberSession, type Actor } from '../actor.ts';
+import { MemberEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { OVERLAPS, type SecretOverlap } from '../overlaps.ts';
+import { verifyPassword } from '../passwords.ts';
 import { maskUrl } from '../secret-box.ts';
 import { SIGNAL_DATA } from '../visibility.ts';
 import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/contract.ts';
@@ -120,6 +121,22 @@ export class DestinationService {
     });
     this.deps.feed.changed([destination.change]);
     return { destination: destinationView(destination.found, this.deps.webhooks.box, now), secret };
+  }
+
+  /**
+   * The signing secret of a standard JSON destination, again, for an admin in person who confirms
+   * their password (the page counts the attempt against the sign-in budgets before asking).
+   */
+  async revealSecret(actor: Actor, id: string, password: string): Promise<CreatedDestination> {
+    requireMemberSession(actor, 'reveal a signing secret');
+    const found = await this.find(this.em, actor, id);
+    const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
+    if (!(await verifyPassword(password.slice(0, 1_000), member?.passwordHash ?? null)))
+      throw new DomainError('invalid_input', 'The password is not right', 'password');
+    if (!found.secretSealed)
+      throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
+    const secret = this.deps.webhooks.box.open(found.secretSealed, secretContext(found.id));
+    return { destination: destinationView(found, this.deps.webhooks.box), secret };
   }
 
   /**

@@ -642,6 +642,8 @@ export type Mutation = {
   resumeWebhookDestination: WebhookDestination;
   /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
   retryWebhookDelivery: WebhookDelivery;
+  /** A standard-json destination's signing secret again, for an admin signed in in person who confirms their password. */
+  revealWebhookSecret: CreatedWebhookDestination;
   /** Revokes a key at once. */
   revokeApiKey: ApiKey;
   /** Ends a grant: the next call with its tokens is refused. */
@@ -860,6 +862,13 @@ export type MutationResumeWebhookDestinationArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRetryWebhookDeliveryArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRevealWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
+  password: Scalars['String']['input'];
 };
 
 
@@ -1879,6 +1888,8 @@ export type WebhookDestination = {
   organizationId: Scalars['ID']['output'];
   /** During a rotation: when the replaced secret stops signing. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** standard-json only: the URL whole (the admins' own receiver); null for chat and suite formats, whose URL is a credential. */
+  receiverUrl: Maybe<Scalars['String']['output']>;
   /** platform: the platform-wide public feed; own: this organization only. */
   scope: Scalars['String']['output'];
   /** Masked signing secret (standard-json only). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../support/stack.ts';
-import { runInProcess, runJsonInProcess } from './run-cli.ts';
+import { eventually, runInProcess, runJsonInProcess } from './run-cli.ts';
 
 // `packline keys roll` against a running service: the new key printed once and working at once,
 // the old one working on for the overlap; usage, not-found and state errors with their exit codes.
@@ -43,7 +43,9 @@ describe('packline keys roll', () => {
     expect(listed.find((k) => k.id === old.id)).toMatchObject({ status: 'retiring' });
     const rolledAgain = await json('keys', 'roll', listed.find((k) => k.status === 'active')!.id, '--overlap', 'now');
     expect(rolledAgain).toMatchObject({ name: 'CI', scopes: ['events:read'], rolled: { status: 'revoked' } });
-    expect((await stack.get('/events?limit=1', { key })).status).toBe(401);
+    // The server learns of the revocation from the change feed, at once or within a poll of it.
+    const status = async () => (await stack.get('/events?limit=1', { key })).status;
+    expect(await eventually(status, (code) => code === 401, { what: 'the rolled key refused' })).toBe(401);
     expect((await stack.get('/events?limit=1', { key: rolledAgain.key })).status).toBe(200);
   });
 

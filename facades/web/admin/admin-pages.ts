@@ -3,6 +3,7 @@ import type { PageDeps } from '../kit/page-support.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
 import { mountKeyRollPages } from './keys-roll/roll-routes.ts';
 import { mountKeyPages } from './keys.pages.ts';
+import { mountSigningPages } from './signing/signing-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
@@ -34,6 +35,7 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   mountOrganizationPages(router, deps);
   mountKeyPages(router, deps);
   mountKeyRollPages(router, deps);
+  mountSigningPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
 }

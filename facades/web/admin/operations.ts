@@ -3,7 +3,7 @@
 export const ADMIN_OPERATIONS = /* GraphQL */ `
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
-    id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
   fragment AdminDelivery on WebhookDelivery {
     id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
@@ -56,6 +56,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
   mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
   mutation AdminRotateSecret($id: ID!, $overlap: SecretOverlap) { rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...AdminDestination } } }
+  mutation AdminRevealSecret($id: ID!, $password: String!) { revealWebhookSecret(id: $id, password: $password) { secret destination { ...AdminDestination } } }
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }

@@ -43,6 +43,7 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
+import { destinationUrl, secretActions } from './signing/signing-views.ts';
 import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath } from './deliveries.pages.ts';
 
 export interface WebhookPagesOptions {
@@ -184,7 +185,7 @@ ${list.map(
   (
     d,
   ) => html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${d.description ? html`<br><span class="note">${d.description}</span>` : ''}</td>
-<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
+<td data-label="URL">${destinationUrl(d)}</td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td><td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td><td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
 <td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td><td data-label="Created">${at(d.createdAt)}</td></tr>`,
 )}
@@ -259,7 +260,7 @@ ${notice(req, DESTINATION_DONE)}
 <dl><dt>Name</dt><dd>${titleOf(d)}</dd>
 ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Format</dt><dd>${labelOf(FORMAT_LABELS, d.format)}</dd>
-<dt>URL</dt><dd><code>${d.url}</code> (masked)</dd>
+<dt>URL</dt><dd>${destinationUrl(d)}</dd>
 <dt>Language</dt><dd>${labelOf(LANGUAGE_LABELS, d.language)}</dd>
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${labelOf(SCOPE_LABELS, d.scope)}</dd>
@@ -275,7 +276,7 @@ ${adminForm(deps, visit, `${path}/pause`, `webhook-pause\n${d.id}`, html`<button
       ? html`<p class="note">Paused: this destination receives nothing, and events published meanwhile are not kept for it.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Resume</button>`)}`
       : html`<p class="note">Disabled${d.disabledReason ? ` (${d.disabledReason})` : ''}: this destination receives nothing. Enable it again once the receiver accepts deliveries; it receives events from then on.</p>${adminForm(deps, visit, `${path}/enable`, `webhook-enable\n${d.id}`, html`<button type="submit">Enable the destination again</button>`)}`
 }
-<ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${d.format === 'standard-json' ? html`<li><a href="${path}/rotate">Rotate the signing secret</a></li>` : ''}<li><a href="${path}/delete">Delete the destination</a></li></ul>
+<ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${secretActions(path, d)}<li><a href="${path}/delete">Delete the destination</a></li></ul>
 <h2>Deliveries</h2>
 <p class="note">The ${plan} plan keeps the newest ${allowances.retainedDeliveries} finished deliveries of each destination; older ones are deleted. Deliveries still being attempted are kept.
 ${allowances.manualRetry ? 'A failed delivery can be sent again with Retry.' : 'Retrying a failed delivery by hand is part of the clan plan.'}</p>
@@ -296,11 +297,11 @@ ${after || pageInfo.hasNextPage ? html`<p>${after ? html`<a href="${path}${withF
 
   /** A confirmation page, then its POST: on a destination of this organization only, its CSRF token bound to the id. */
   function confirmed(
-    action: 'rotate' | 'delete',
+    action: 'delete',
     confirm: (d: Destination, form: Html) => Html | DomainError,
     act: (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>,
   ) {
-    const title = action === 'rotate' ? 'Rotate the signing secret' : 'Delete a webhook destination';
+    const title = 'Delete a webhook destination';
     router.get(`${ONE}/${action}`, async (req: Request, res: Response) => {
       const visit = await adminVisit(deps, req, res);
       if (!visit) return;
@@ -415,7 +416,7 @@ ${adminForm(
 ${labelFields(form)}
 <p>Format: ${labelOf(FORMAT_LABELS, d.format)} <span class="note">(to change it, add a new destination)</span></p>
 <label for="f-url">New URL <span class="note">(optional)</span></label><input type="url" name="url" maxlength="2000" placeholder="https://" value="${fieldValue(form, 'url')}"${fieldAttrs(form, 'url', 'edit-url-help')}>
-${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
+${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now ${destinationUrl(d)}. Leave empty to keep it. A new address keeps the signing secret and the deliveries already made.</p>
 ${settingsFields(form)}
 <button type="submit">Save</button> <a href="${path}">Cancel</a>`,
 )}`;
@@ -452,33 +453,6 @@ ${settingsFields(form)}
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
     afterForm(res, destinationPath(visit, d.id), 'enabled');
   });
-
-  confirmed(
-    'rotate',
-    (d, form) =>
-      d.secret
-        ? html`<p>Replace the signing secret <code>${d.secret}</code> of the destination <strong>${titleOf(d)}</strong> (<code>${d.url}</code>)?</p>
-<p>The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, so you can update your receiver meanwhile.</p>${form}`
-        : new DomainError(
-            'invalid_state',
-            `Only standard JSON destinations have a signing secret; this one is ${labelOf(FORMAT_NAMES, d.format)}`,
-          ),
-    async (req, res, visit, d) => {
-      const outcome = await deps.operations.run('AdminRotateSecret', { id: d.id }, visit.session.context);
-      if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
-      const { secret, destination } = outcome.data.rotateWebhookSecret;
-      if (secret === null) throw new Error('A rotated standard JSON destination gave no secret');
-      const until = at(destination.previousSecretExpiresAt);
-      const path = destinationPath(visit, d.id);
-      const cookie = flashCookie(deps.browser, visit.session.token, path, {
-        title: 'New signing secret',
-        label: 'The new signing secret',
-        secret,
-        warning: `${SECRET_NOTICE} The old secret keeps signing for 24 h, until ${until}: update your receiver before then.`,
-      });
-      seeOther(res, path, requestIdOf(res), [cookie]);
-    },
-  );
 
   confirmed(
     'delete',

@@ -44,7 +44,8 @@ export function mountKeyRollPages(router: Router, deps: PageDeps): void {
     // Only a key of this organization: the service checks the admin, the page checks the address.
     const key = await ownKey(visit, id);
     if (!key) return adminFailure(res, visit, 'keys', notFound(id), keysPath(visit));
-    const overlap = overlapNamed(KEY_ROLL_OVERLAPS, field(req, 'overlap') ?? '');
+    // Absent, it is the preselected choice.
+    const overlap = overlapNamed(KEY_ROLL_OVERLAPS, field(req, 'overlap') ?? 'one_hour');
     if (!overlap) return page(res, visit, key, 'Choose how long the old key keeps working.');
     const outcome = await deps.operations.run('AdminRollKey', { id, overlap }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'keys', outcome.error, keysPath(visit));
