@@ -546,6 +546,16 @@ export type Member = {
   name: Scalars['String']['output'];
 };
 
+/** A connected application of one of the organization's members, for the organization's admins. */
+export type MemberAssistantGrant = {
+  /** The grant: application, abilities, last use. */
+  grant: AssistantGrant;
+  /** That member's sign-in email. */
+  memberEmail: Scalars['String']['output'];
+  /** The member the application acts for. */
+  memberName: Scalars['String']['output'];
+};
+
 /** An organization the member belongs to, with the member’s role there. */
 export type MemberOrganization = {
   /** The organization's id. */
@@ -650,6 +660,8 @@ export type Mutation = {
   revokeAssistantGrant: AssistantGrant;
   /** RFC 7009 (behind /revoke): false when the token is unknown to this application. */
   revokeAssistantToken: Scalars['Boolean']['output'];
+  /** An admin ends a member's connected application: the next call with its tokens is refused. */
+  revokeOrganizationAssistantGrant: AssistantGrant;
   /** Replaces an active key with a new one of the same name, scopes and lifetime; the old key works on for the overlap, outside the plan's limit. */
   rollApiKey: RolledApiKey;
   /** A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen). */
@@ -888,6 +900,13 @@ export type MutationRevokeAssistantGrantArgs = {
 export type MutationRevokeAssistantTokenArgs = {
   clientId: Scalars['ID']['input'];
   token: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRevokeOrganizationAssistantGrantArgs = {
+  id: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -1470,6 +1489,8 @@ export type Query = {
   organization: Maybe<Organization>;
   /** An organization for its admins. FORBIDDEN for a member who is not one of its admins. */
   organizationAdministration: OrganizationAdministration;
+  /** The active connected applications of an organization's members, newest first. */
+  organizationAssistantGrants: Array<MemberAssistantGrant>;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
   /** A team-chat connection waiting for the provider; INVALID_STATE when the state is unknown, used or expired. */
@@ -1637,6 +1658,12 @@ export type QueryOrganizationArgs = {
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationAdministrationArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationAssistantGrantsArgs = {
+  organizationId: Scalars['ID']['input'];
 };
 
 

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { PageDeps } from '../kit/page-support.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH, REFRESH_SCRIPT, REFRESH_SCRIPT_PATH } from './admin-support.ts';
+import { mountApplicationPages } from './applications/applications-routes.ts';
 import { mountKeyRollPages } from './keys-roll/roll-routes.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountSigningPages } from './signing/signing-routes.ts';
@@ -38,4 +39,5 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   mountSigningPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
+  mountApplicationPages(router, deps);
 }

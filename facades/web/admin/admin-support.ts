@@ -63,13 +63,15 @@ export interface AdminVisit {
   org: AdminOrganization;
 }
 
-export type Section = 'organization' | 'keys' | 'webhooks' | 'usage';
+export type Section = 'organization' | 'keys' | 'webhooks' | 'usage' | 'applications' | 'plans';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'organization', label: 'Organization', path: '' },
   { id: 'keys', label: 'API keys', path: '/keys' },
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { id: 'usage', label: 'Usage', path: '/usage' },
+  { id: 'applications', label: 'Connected applications', path: '/applications' },
+  { id: 'plans', label: 'Plans', path: '/plans' },
 ];
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {

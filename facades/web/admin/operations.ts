@@ -30,6 +30,13 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminRevokeKey($id: ID!) { revokeApiKey(id: $id) { ...AdminKey } }
   mutation AdminRollKey($id: ID!, $overlap: KeyRollOverlap!) { rollApiKey(id: $id, overlap: $overlap) { key apiKey { ...AdminKey } rolled { ...AdminKey } } }
 
+  query AdminApplications($id: ID!) {
+    organizationAssistantGrants(organizationId: $id) {
+      memberName memberEmail grant { id scopes createdAt lastUsedAt application { id name } }
+    }
+  }
+  mutation AdminRevokeApplication($organizationId: ID!, $id: ID!) { revokeOrganizationAssistantGrant(organizationId: $organizationId, id: $id) { id active } }
+
   query AdminUsage($id: ID!) {
     organizationAdministration(id: $id) {
       id
