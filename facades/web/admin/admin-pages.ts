@@ -5,6 +5,7 @@ import { mountApplicationPages } from './applications/applications-routes.ts';
 import { mountKeyRollPages } from './keys-roll/roll-routes.ts';
 import { mountKeyPages } from './keys.pages.ts';
 import { mountSigningPages } from './signing/signing-routes.ts';
+import { mountPlanPages } from './plans/plans-routes.ts';
 import { mountOrganizationPages } from './organization.pages.ts';
 import { mountUsagePages } from './usage.pages.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks.pages.ts';
@@ -40,4 +41,5 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
   mountApplicationPages(router, deps);
+  mountPlanPages(router, deps);
 }

@@ -155,7 +155,8 @@ export function adminFailure(res: Response, visit: AdminVisit, section: Section,
   const status = FAILURE_STATUS[error.code];
   if (status === undefined) throw error;
   const title = error.code === 'plan_limit' ? 'Your plan’s limit is reached' : 'That did not work';
-  adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}</p><p><a href="${back}">Back</a></p>`, {
+  const plans = error.code === 'plan_limit' ? html` <a href="${orgPath(visit.org.id, '/plans')}">Compare the plans</a>` : '';
+  adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}${plans}</p><p><a href="${back}">Back</a></p>`, {
     status,
   });
 }

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../core/index.ts';
 import { USER_AGENT } from '../../../workers/tasks.ts';
 import { html, type Html } from '../kit/html.ts';
+import { plansLink } from './plans/plans-views.ts';
 import type { AdminDeliveryFragment as Delivery, AdminDeliveryQuery } from '../../generated/web-admin.ts';
 import type { OperationOutcome } from '../../operations.ts';
 import { pathParam, type PageDeps } from '../kit/page-support.ts';
@@ -151,7 +152,7 @@ export function mountDeliveryPages(router: Router, deps: PageDeps, maxAttempts: 
 <dt>Status</dt><dd class="status-${d.status}">${deliveryState(d, maxAttempts)}</dd><dt>Created</dt><dd>${exactly(d.createdAt)}</dd>
 ${d.deliveredAt ? html`<dt>Delivered</dt><dd>${exactly(d.deliveredAt)}</dd>` : ''}</dl>
 ${retryButton(deps, visit, d)}
-${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="note">Manual retry is part of the clan plan.</p>` : ''}
+${d.status === 'failed' && !visit.org.allowances.manualRetry ? html`<p class="note">Manual retry is part of the clan plan. ${plansLink(visit.org.id)}</p>` : ''}
 <h2>Request</h2>
 <p>Each attempt is a <code>POST</code> to ${target ? html`<code>${target.url}</code> (masked)` : 'the destination’s URL'} with these headers:</p>
 <table class="list"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>

@@ -30,6 +30,7 @@ import {
   type FormState,
 } from './admin-support.ts';
 import { keyActions, keyExpiry } from './keys-roll/roll-views.ts';
+import { plansLink } from './plans/plans-views.ts';
 
 const SCOPE_LABELS: Record<string, string> = {
   'organization:read': 'organization:read — your organization’s public profile',
@@ -83,7 +84,7 @@ ${list.map(
 <h2>Create a key</h2>
 ${
   full
-    ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+    ? html`<p class="error" role="alert">The ${visit.org.plan} plan allows ${limit} active key${limit === 1 ? '' : 's'}. Revoke one before creating another${visit.org.plan === 'clan' ? '' : ', or move to a larger plan'}. ${plansLink(visit.org.id)}</p>`
     : adminForm(
         deps,
         visit,

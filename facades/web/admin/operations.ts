@@ -37,6 +37,12 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   mutation AdminRevokeApplication($organizationId: ID!, $id: ID!) { revokeOrganizationAssistantGrant(organizationId: $organizationId, id: $id) { id active } }
 
+  query AdminPlanUse($id: ID!) {
+    organizationAdministration(id: $id) { id usage { quota { used } } }
+    apiKeys(organizationId: $id) { id status }
+    webhookDestinations(organizationId: $id) { id }
+  }
+
   query AdminUsage($id: ID!) {
     organizationAdministration(id: $id) {
       id

@@ -43,6 +43,7 @@ import {
   type AdminVisit,
   type FormState,
 } from './admin-support.ts';
+import { plansLink } from './plans/plans-views.ts';
 import { destinationUrl, secretActions } from './signing/signing-views.ts';
 import { asPageFailure, deliveriesTable, destinationPath, failingSince, mountDeliveryPages, webhooksPath } from './deliveries.pages.ts';
 
@@ -194,7 +195,7 @@ ${list.map(
 <h2>Add a destination</h2>
 ${
   full
-    ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}.</p>`
+    ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} webhook destination${limit === 1 ? '' : 's'}. Delete one before adding another${plan === 'clan' ? '' : ', or move to a larger plan'}. ${plansLink(visit.org.id)}</p>`
     : html`${adminForm(
         deps,
         visit,
