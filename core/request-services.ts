@@ -13,6 +13,7 @@ import { EventService } from './services/event.service.ts';
 import { MemberAccountService } from './services/member-account.service.ts';
 import type { MemberAccessPolicy } from './services/member-access-policy.ts';
 import { MemberService } from './services/member.service.ts';
+import { MemberDraftService } from './services/member-drafts.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
 import type { ServiceDeps } from './services/service-deps.ts';
@@ -25,6 +26,7 @@ export interface Services {
   organizations: OrganizationService;
   members: MemberService;
   needs: NeedService;
+  memberDrafts: MemberDraftService;
   events: EventService;
   apiKeys: ApiKeyService;
   destinations: DestinationService;
@@ -91,6 +93,9 @@ export class RequestServices implements Services {
   }
   get needs() {
     return this.once('needs', () => new NeedService(this.fork, this.roots.deps));
+  }
+  get memberDrafts() {
+    return this.once('memberDrafts', () => new MemberDraftService(this.fork(), this.roots.deps));
   }
   get events() {
     return this.once('events', () => new EventService(this.fork, this.roots.deps));

@@ -14,6 +14,7 @@ import './types/assistant.type.ts';
 import './types/assistant-access.type.ts';
 import './types/organization-grants.type.ts';
 import './types/member-account.type.ts';
+import './types/member-drafts.type.ts';
 import './types/administration.type.ts';
 
 /** The single query surface: internal GraphQL, and every facade through named operations. */

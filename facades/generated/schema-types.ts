@@ -556,6 +556,22 @@ export type MemberAssistantGrant = {
   memberName: Scalars['String']['output'];
 };
 
+/** An unpublished need a member's assistant prepared, waiting for the member's review. */
+export type MemberDraft = {
+  /** When it was drafted. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The need's id. */
+  id: Scalars['ID']['output'];
+  /** The organization it is drafted for. */
+  organizationId: Scalars['ID']['output'];
+  /** That organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The page where the member reviews, publishes or discards it. */
+  reviewUrl: Scalars['String']['output'];
+  /** Its title as drafted. */
+  title: Scalars['String']['output'];
+};
+
 /** An organization the member belongs to, with the member’s role there. */
 export type MemberOrganization = {
   /** The organization's id. */
@@ -1437,6 +1453,8 @@ export type Query = {
   account: Account;
   /** What applications did for the signed-in member, newest first. */
   accountAuditLog: Array<AssistantAuditEntry>;
+  /** The drafts the signed-in member's assistants prepared, still unpublished, newest first. */
+  accountDrafts: Array<MemberDraft>;
   /** The signed-in member’s connected applications. */
   accountGrants: Array<AssistantGrant>;
   /** A need of one of the signed-in member’s organizations, whatever its state (the review page). */

@@ -6,6 +6,7 @@ import * as accountDocuments from '../generated/web-account.ts';
 import * as adminDocuments from '../generated/web-admin.ts';
 import { Operations } from '../operations.ts';
 import { mountAccountPages } from './account/account.pages.ts';
+import { mountDraftPages } from './account/drafts/drafts-routes.ts';
 import { mountOAuthPages } from './account/oauth.pages.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from './kit/browser.ts';
@@ -100,6 +101,7 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
   });
   mountOAuthPages(app, deps);
   mountAccountPages(app, deps);
+  mountDraftPages(app, deps);
   mountAdminPages(app, deps, {
     teamChat: config.webhooks.teamChat,
     publicBaseUrl: config.publicBaseUrl,

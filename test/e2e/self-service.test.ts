@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD } from '../mcp/member-client.ts';
+import { PASSWORD, rawToolCall } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
@@ -98,6 +98,19 @@ describe('self-service administration in a browser', () => {
     await page.getByRole('button', { name: /Disconnect/ }).click();
     await page.getByText('The application is disconnected.').waitFor();
     expect(await page.getByRole('button', { name: 'Disconnect Sy’s Planner of Sy' }).count()).toBe(0);
+  });
+
+  it('lists the drafts an assistant prepared, with a review link', async () => {
+    const app = await connectApplication(page, origin, 'Sy’s Drafter');
+    const drafted = await rawToolCall(stack, app.tokens()!.access_token, 'draft_need', { title: 'Survey of the archive rooms' });
+    expect(drafted.status).toBe(200);
+    await drafted.body?.cancel();
+    await page.goto(`${origin}/account/settings`);
+    await page.getByRole('link', { name: 'Drafts your assistants prepared' }).click();
+    await page.getByRole('cell', { name: 'Survey of the archive rooms', exact: true }).waitFor();
+    await snapshot(page, 'drafts');
+    await page.getByRole('link', { name: 'Review Survey of the archive rooms' }).click();
+    await page.waitForURL(/\/account\/drafts\/.+/);
   });
 
   it('compares the plans with the organization’s use', async () => {

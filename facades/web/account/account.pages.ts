@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DRAFT_REVIEW_PATH } from '../../../core/index.ts';
+import { DRAFTS_PATH } from './drafts/drafts-views.ts';
 import { SESSION_COOKIE } from '../kit/browser.ts';
 import { html, sendHtml, seeOther, type Html } from '../kit/html.ts';
 import {
@@ -99,6 +100,7 @@ export function mountAccountPages(router: Router, deps: PageDeps): void {
     const body = html`
 <p>Signed in as <strong>${account.name}</strong> (${account.email}). <a href="/admin">Administration of your organizations</a></p>
 ${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
+<p><a href="${DRAFTS_PATH}">Drafts your assistants prepared</a></p>
 <h2>Connected applications</h2>
 ${
   grants.length === 0
