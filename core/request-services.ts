@@ -14,6 +14,7 @@ import { EventService } from './services/event.service.ts';
 import { MemberAccountService } from './services/member-account.service.ts';
 import type { MemberAccessPolicy } from './service-kit/member-access-policy.ts';
 import { MemberService } from './services/member.service.ts';
+import { MemberDraftService } from './services/member-drafts.service.ts';
 import { NeedService } from './services/need.service.ts';
 import { OrganizationService } from './services/organization.service.ts';
 import { PasswordResetService } from './services/password-reset.service.ts';
@@ -29,6 +30,7 @@ export interface Services {
   organizations: OrganizationService;
   members: MemberService;
   needs: NeedService;
+  memberDrafts: MemberDraftService;
   events: EventService;
   apiKeys: ApiKeyService;
   destinations: DestinationService;
@@ -103,6 +105,9 @@ export class RequestServices implements Services {
   }
   get needs() {
     return this.once('needs', () => new NeedService(this.fork, this.roots.deps));
+  }
+  get memberDrafts() {
+    return this.once('memberDrafts', () => new MemberDraftService(this.fork(), this.roots.deps));
   }
   get events() {
     return this.once('events', () => new EventService(this.fork, this.roots.deps));

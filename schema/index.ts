@@ -12,9 +12,11 @@ import './types/webhook-delivery.type.ts';
 import './types/esign.type.ts';
 import './types/assistant.type.ts';
 import './types/assistant-access.type.ts';
+import './types/organization-grants.type.ts';
 import './types/member-account.type.ts';
 import './types/password-reset.type.ts';
 import './types/organization-members.type.ts';
+import './types/member-drafts.type.ts';
 import './types/administration.type.ts';
 
 /** The single query surface: internal GraphQL, and every facade through named operations. */

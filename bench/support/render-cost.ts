@@ -58,6 +58,7 @@ const target = {
   disabledReason: null,
   secret: null,
   previousSecretExpiresAt: null,
+  receiverUrl: null,
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 

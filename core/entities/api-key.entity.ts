@@ -18,6 +18,8 @@ export const ApiKeyEntity = defineEntity({
     scopes: p.json<ApiScope[]>(),
     expiresAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** When a replacement was created: from then on the key winds down to `expiresAt`, outside the plan's limit. */
+    rolledAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   }),

@@ -1,16 +1,17 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import type { Actor } from '../actor.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from '../api-key-format.ts';
-import { API_SCOPES, ApiKeyEntity, OrganizationEntity, type ApiKey, type ApiScope } from '../entities/index.ts';
+import { API_SCOPES, ApiKeyEntity, OrganizationEntity, type ApiKey, type ApiScope, type Organization } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { OVERLAPS, type KeyRollOverlap } from '../overlaps.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
 import * as v from '../validate.ts';
 import { recordChange } from '../components/change-feed.ts';
 import { requireOrganizationAdmin, requireResourceAdmin } from '../service-kit/organization-admin.ts';
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
-export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+export type ApiKeyStatus = 'active' | 'retiring' | 'expired' | 'revoked';
 
 export interface ApiKeyView {
   id: string;
@@ -22,6 +23,8 @@ export interface ApiKeyView {
   expiresAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** When it was rolled (a replacement created); it works until `expiresAt`. */
+  rolledAt: Date | null;
   status: ApiKeyStatus;
 }
 
@@ -57,32 +60,51 @@ export class ApiKeyService {
       // Locking the organization row serializes concurrent creations against the plan limit.
       const org = await em.findOne(OrganizationEntity, { id: input.organizationId }, this.deps.forUpdate);
       if (!org) throw notFound('organization', input.organizationId);
-      const active = await em.count(ApiKeyEntity, { organization: org, revokedAt: null, expiresAt: { $gt: now } });
-      const limit = PLAN_ALLOWANCES[org.plan].activeKeys;
-      if (active >= limit) {
-        throw new DomainError(
-          'plan_limit',
-          `The ${org.plan} plan allows ${limit} active API key${limit === 1 ? '' : 's'}; revoke one before creating another`,
-        );
-      }
-      const key = generateApiKey();
-      const entity = em.create(ApiKeyEntity, {
-        id: newId('apiKey'),
-        organization: org,
-        name,
-        prefix: displayPrefix(key),
-        hash: hashApiKey(key),
-        scopes,
-        expiresAt,
-        revokedAt: null,
-        lastUsedAt: null,
-        createdAt: now,
-      });
+      await requireRoomForKey(em, org, now, 'revoke one before creating another');
+      const { entity, key } = issueKey(em, org, { name, scopes, expiresAt }, now);
       const change = recordChange(em, { kind: 'api_key', id: entity.id, lists: [] });
       return { apiKey: apiKeyView(entity, now), key, change };
     });
     this.deps.feed.changed([result.change]);
     return { apiKey: result.apiKey, key: result.key };
+  }
+
+  /**
+   * Rolls a key: a replacement with the same name, scopes and lifetime, its value returned this
+   * once, while the old key keeps working for `overlap` outside the plan's active-key limit.
+   */
+  async roll(
+    actor: Actor,
+    id: string,
+    overlap: KeyRollOverlap,
+    now = new Date(),
+  ): Promise<{ apiKey: ApiKeyView; key: string; rolled: ApiKeyView }> {
+    const result = await this.em.transactional(async (em) => {
+      const found = await em.findOne(ApiKeyEntity, { id });
+      if (!found) throw notFound('API key', id);
+      await requireResourceAdmin(em, actor, found.organization.id, 'API key', id);
+      const org = await em.findOne(OrganizationEntity, { id: found.organization.id }, this.deps.forUpdate);
+      if (!org) throw notFound('organization', found.organization.id);
+      await em.refresh(found);
+      const status = apiKeyView(found, now).status;
+      if (status !== 'active') throw new DomainError('invalid_state', `Only an active key can be rolled; '${id}' is ${status}`);
+      await requireRoomForKey(em, org, now, 'revoke one before rolling this one', found.id);
+      found.rolledAt = now;
+      const lifetime = Math.min(Math.max(found.expiresAt.getTime() - found.createdAt.getTime(), 86_400_000), MAX_LIFETIME_MS);
+      const { entity, key } = issueKey(
+        em,
+        org,
+        { name: found.name, scopes: [...found.scopes], expiresAt: new Date(now.getTime() + lifetime) },
+        now,
+      );
+      const until = now.getTime() + OVERLAPS[overlap].seconds * 1000;
+      if (until === now.getTime()) found.revokedAt = now;
+      else if (until < found.expiresAt.getTime()) found.expiresAt = new Date(until);
+      const changes = [entity.id, found.id].map((changed) => recordChange(em, { kind: 'api_key', id: changed, lists: [] }));
+      return { apiKey: apiKeyView(entity, now), key, rolled: apiKeyView(found, now), changes };
+    });
+    this.deps.feed.changed(result.changes);
+    return { apiKey: result.apiKey, key: result.key, rolled: result.rolled };
   }
 
   /** Revokes a key at once; revoking twice is harmless. */
@@ -108,7 +130,13 @@ export class ApiKeyService {
 }
 
 export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyView {
-  const status: ApiKeyStatus = key.revokedAt ? 'revoked' : key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+  const status: ApiKeyStatus = key.revokedAt
+    ? 'revoked'
+    : key.expiresAt.getTime() <= now.getTime()
+      ? 'expired'
+      : key.rolledAt
+        ? 'retiring'
+        : 'active';
   return {
     id: key.id,
     organizationId: key.organization.id,
@@ -119,8 +147,40 @@ export function apiKeyView(key: ApiKey, now = new Date()): ApiKeyView {
     expiresAt: key.expiresAt,
     lastUsedAt: key.lastUsedAt ?? null,
     revokedAt: key.revokedAt ?? null,
+    rolledAt: key.rolledAt ?? null,
     status,
   };
+}
+
+/** Refuses a new key when the organization's active keys (rolled ones aside) fill its plan. */
+async function requireRoomForKey(em: EntityManager, org: Organization, now: Date, advice: string, rolling?: string): Promise<void> {
+  const others = rolling === undefined ? {} : { id: { $ne: rolling } };
+  const active = await em.count(ApiKeyEntity, { organization: org, revokedAt: null, rolledAt: null, expiresAt: { $gt: now }, ...others });
+  const limit = PLAN_ALLOWANCES[org.plan].activeKeys;
+  if (active >= limit) {
+    throw new DomainError('plan_limit', `The ${org.plan} plan allows ${limit} active API key${limit === 1 ? '' : 's'}; ${advice}`);
+  }
+}
+
+function issueKey(
+  em: EntityManager,
+  org: Organization,
+  fields: { name: string; scopes: ApiScope[]; expiresAt: Date },
+  now: Date,
+): { entity: ApiKey; key: string } {
+  const key = generateApiKey();
+  const entity = em.create(ApiKeyEntity, {
+    id: newId('apiKey'),
+    organization: org,
+    ...fields,
+    prefix: displayPrefix(key),
+    hash: hashApiKey(key),
+    revokedAt: null,
+    rolledAt: null,
+    lastUsedAt: null,
+    createdAt: now,
+  });
+  return { entity, key };
 }
 
 function checkScopes(values: string[]): ApiScope[] {

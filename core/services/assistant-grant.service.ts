@@ -5,11 +5,13 @@ import {
   AssistantAuditEntryEntity,
   AssistantGrantEntity,
   MemberEntity,
+  MembershipEntity,
   type AssistantGrant,
   type AssistantScope,
 } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { applicationView, isActive, type AssistantApplicationView } from './assistant-access.service.ts';
+import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
 
 export interface GrantView {
   id: string;
@@ -22,6 +24,12 @@ export interface GrantView {
   active: boolean;
   revokedAt: Date | null;
   revokedReason: string | null;
+}
+
+/** A grant as an organization's admins see it: the member it acts for, by name. */
+export interface MemberGrantView extends GrantView {
+  memberName: string;
+  memberEmail: string;
 }
 
 export interface AuditEntryView {
@@ -62,6 +70,32 @@ export class AssistantGrantService {
     if (actor.kind !== 'memberSession') requireInternal(actor, 'revoke grants');
     const grant = await this.em.findOne(AssistantGrantEntity, { id }, { populate: ['member', 'client'] });
     if (!grant || (actor.kind === 'memberSession' && grant.member.id !== actor.memberId)) throw notFound('grant', id);
+    if (grant.revokedAt === null) {
+      grant.revokedAt = new Date();
+      grant.revokedReason = 'revoked';
+      await this.em.flush();
+    }
+    return grantView(grant);
+  }
+
+  /** The active grants of an organization's members, for its admins: who, which application, what it may do. */
+  async organizationGrants(actor: Actor, organizationId: string): Promise<MemberGrantView[]> {
+    await requireOrganizationAdmin(this.em, actor, organizationId, "see its members' connected applications");
+    const memberships = await this.em.find(MembershipEntity, { organization: organizationId });
+    const grants = await this.em.find(
+      AssistantGrantEntity,
+      { member: { $in: memberships.map((m) => m.member.id) }, revokedAt: null },
+      { populate: ['member', 'client'], orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+    return grants.filter(isActive).map((g) => ({ ...grantView(g), memberName: g.member.name, memberEmail: g.member.email }));
+  }
+
+  /** An admin ends a grant of one of the organization's members; another grant reads as not found. */
+  async revokeForOrganization(actor: Actor, organizationId: string, id: string): Promise<GrantView> {
+    await requireOrganizationAdmin(this.em, actor, organizationId, "end its members' connected applications");
+    const grant = await this.em.findOne(AssistantGrantEntity, { id }, { populate: ['member', 'client'] });
+    if (!grant || !(await this.em.count(MembershipEntity, { member: grant.member.id, organization: organizationId })))
+      throw notFound('grant', id);
     if (grant.revokedAt === null) {
       grant.revokedAt = new Date();
       grant.revokedReason = 'revoked';

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
-import type { Actor } from '../actor.ts';
-import { WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
+import { requireMemberSession, type Actor } from '../actor.ts';
+import { MemberEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
+import { OVERLAPS, type SecretOverlap } from '../overlaps.ts';
+import { verifyPassword } from '../passwords.ts';
 import { maskUrl } from '../secret-box.ts';
 import { SIGNAL_DATA } from '../visibility.ts';
 import { DELIVERY_FORMATS, type WebhookEnvelope } from '../webhooks/contract.ts';
@@ -49,8 +51,8 @@ export interface DestinationChanges {
   scope?: string;
 }
 
-/** How long a replaced signing secret keeps signing after a rotation. */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+/** How long a replaced signing secret keeps signing after a rotation, unless the admin chooses. */
+export const ROTATION_OVERLAP_MS = OVERLAPS.one_day.seconds * 1000;
 
 /** Webhook destinations: creation, edits, secret rotation, pause and resume, test signals (the team-chat flow: team-chat-connection.service.ts). */
 export class DestinationService {
@@ -102,15 +104,16 @@ export class DestinationService {
     });
   }
 
-  /** A new signing secret, shown this once; the old one keeps signing for 24 hours. */
-  async rotateSecret(actor: Actor, id: string, now = new Date()): Promise<CreatedDestination> {
+  /** A new signing secret, shown this once; the old one keeps signing for `overlap` (24 hours unless chosen). */
+  async rotateSecret(actor: Actor, id: string, overlap: SecretOverlap = 'one_day', now = new Date()): Promise<CreatedDestination> {
     const secret = newSigningSecret();
     const destination = await this.em.transactional(async (em) => {
       const found = await this.find(em, actor, id, true);
       if (!found.secretSealed)
         throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
-      found.previousSecretSealed = found.secretSealed;
-      found.previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+      const seconds = OVERLAPS[overlap].seconds;
+      found.previousSecretSealed = seconds === 0 ? null : found.secretSealed;
+      found.previousSecretExpiresAt = seconds === 0 ? null : new Date(now.getTime() + seconds * 1000);
       found.secretSealed = this.deps.webhooks.box.seal(secret, secretContext(found.id));
       found.updatedAt = now;
       // Dispatchers re-read the destination at once: both secrets sign from the next delivery.
@@ -118,6 +121,22 @@ export class DestinationService {
     });
     this.deps.feed.changed([destination.change]);
     return { destination: destinationView(destination.found, this.deps.webhooks.box, now), secret };
+  }
+
+  /**
+   * The signing secret of a standard JSON destination, again, for an admin in person who confirms
+   * their password (the page counts the attempt against the sign-in budgets before asking).
+   */
+  async revealSecret(actor: Actor, id: string, password: string): Promise<CreatedDestination> {
+    requireMemberSession(actor, 'reveal a signing secret');
+    const found = await this.find(this.em, actor, id);
+    const member = await this.em.findOne(MemberEntity, { id: actor.memberId });
+    if (!(await verifyPassword(password.slice(0, 1_000), member?.passwordHash ?? null)))
+      throw new DomainError('invalid_input', 'The password is not right', 'password');
+    if (!found.secretSealed)
+      throw new DomainError('invalid_state', `Only standard-json destinations have a signing secret; '${id}' is ${found.format}`);
+    const secret = this.deps.webhooks.box.open(found.secretSealed, secretContext(found.id));
+    return { destination: destinationView(found, this.deps.webhooks.box), secret };
   }
 
   /**

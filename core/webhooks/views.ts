@@ -14,8 +14,10 @@ export interface DestinationView {
   name: string;
   description: string;
   format: WebhookDestination['format'];
-  /** Masked: the URL itself is never shown after creation. */
+  /** Masked: a chat or suite URL is a credential, never shown after creation. */
   url: string;
+  /** Standard JSON only: the URL whole, the admins' own receiver; null for the other formats. */
+  receiverUrl: string | null;
   language: WebhookDestination['language'];
   kinds: SignalType[];
   scope: WebhookDestination['scope'];
@@ -69,6 +71,7 @@ export function destinationView(destination: WebhookDestination, box: SecretBox,
     description: destination.description,
     format: destination.format,
     url: destination.urlMasked,
+    receiverUrl: destination.format === 'standard-json' ? box.open(destination.urlSealed, urlContext(destination.id)) : null,
     language: destination.language,
     kinds: [...destination.kinds],
     scope: destination.scope,

@@ -20,7 +20,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
     host { id name }
     admin { status demo version cancelledAt }
   }
-  fragment CliApiKey on ApiKey { id organizationId name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
+  fragment CliApiKey on ApiKey { id organizationId name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment CliDestination on WebhookDestination {
     id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
@@ -38,6 +38,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
 
   mutation CliCreateApiKey($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ...CliApiKey } } }
   mutation CliRevokeApiKey($id: ID!) { revokeApiKey(id: $id) { ...CliApiKey } }
+  mutation CliRollApiKey($id: ID!, $overlap: KeyRollOverlap!) { rollApiKey(id: $id, overlap: $overlap) { key apiKey { ...CliApiKey } rolled { ...CliApiKey } } }
   query CliApiKeys($organizationId: ID!) { apiKeys(organizationId: $organizationId) { ...CliApiKey } }
 
   mutation CliPublishNeed($input: NewNeedInput!) { publishNeed(input: $input) { ...CliNeed } }
@@ -73,7 +74,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
   }
   query CliDestinations($organizationId: ID!) { webhookDestinations(organizationId: $organizationId) { ...CliDestination } }
   mutation CliDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { ...CliDestination } }
-  mutation CliRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...CliDestination } } }
+  mutation CliRotateSecret($id: ID!, $overlap: SecretOverlap) { rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...CliDestination } } }
   mutation CliEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { ...CliDestination } }
   mutation CliPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { ...CliDestination } }
   mutation CliResumeDestination($id: ID!) { resumeWebhookDestination(id: $id) { ...CliDestination } }

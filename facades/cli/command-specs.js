@@ -173,6 +173,13 @@ export const COMMANDS = {
         examples: ['packline keys list --org atelier-nord'],
       },
       revoke: byId('revoke a key: the next request with it is refused', 'KEY_ID', 'packline keys revoke key_3f9a…'),
+      roll: {
+        summary:
+          "replace a key by a new one (printed once) of the same name and scopes; the old one works on for the overlap, outside the plan's limit",
+        operand: 'KEY_ID',
+        flags: [{ name: 'overlap', value: 'WHEN', required: true, help: 'how long the old key keeps working: now, 1h, 24h or 7d' }],
+        examples: ['packline keys roll key_3f9a… --overlap 24h'],
+      },
     },
   },
   needs: {
@@ -277,11 +284,14 @@ export const COMMANDS = {
         'packline destinations resume dst_7d0e…',
       ),
       delete: byId('delete a destination and its deliveries', 'DESTINATION_ID', 'packline destinations delete dst_7d0e…'),
-      'rotate-secret': byId(
-        'give a destination a new signing secret (printed once); the previous one keeps signing for a while',
-        'DESTINATION_ID',
-        'packline destinations rotate-secret dst_7d0e…',
-      ),
+      'rotate-secret': {
+        summary: 'give a destination a new signing secret (printed once); the previous one keeps signing for the overlap',
+        operand: 'DESTINATION_ID',
+        flags: [
+          { name: 'overlap', value: 'WHEN', help: 'how long the previous secret keeps signing: now, 1h, 24h (the default), 3d or 7d' },
+        ],
+        examples: ['packline destinations rotate-secret dst_7d0e… --overlap 3d'],
+      },
       enable: byId('turn a disabled or paused destination back on (as resume)', 'DESTINATION_ID', 'packline destinations enable dst_7d0e…'),
       test: byId('queue a test signal to a destination', 'DESTINATION_ID', 'packline destinations test dst_7d0e…'),
       'connect-team-chat': {

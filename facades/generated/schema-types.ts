@@ -63,9 +63,11 @@ export type ApiKey = {
   prefix: Scalars['String']['output'];
   /** When the key was revoked; null while it was not. */
   revokedAt: Maybe<Scalars['DateTime']['output']>;
+  /** When a replacement was created by rolling it; null if never rolled. */
+  rolledAt: Maybe<Scalars['DateTime']['output']>;
   /** What the key may read: organization:read, opportunities:read, events:read. */
   scopes: Array<Scalars['String']['output']>;
-  /** active, expired or revoked, as of now. */
+  /** active, retiring, expired or revoked, as of now. */
   status: ApiKeyStatus;
 };
 
@@ -75,6 +77,8 @@ export type ApiKeyStatus =
   | 'active'
   /** Past its expiry: refused with invalid_key. */
   | 'expired'
+  /** Rolled: still opens the public API until its expiry, outside the plan's active-key limit. */
+  | 'retiring'
   /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
@@ -543,6 +547,17 @@ export type KeyRateWindow = {
   used: Scalars['Int']['output'];
 };
 
+/** How long a rolled API key keeps working beside its replacement. */
+export type KeyRollOverlap =
+  /** The old one stops at once. */
+  | 'now'
+  /** The old one works 24 hours more. */
+  | 'one_day'
+  /** The old one works 1 hour more. */
+  | 'one_hour'
+  /** The old one works 7 days more. */
+  | 'seven_days';
+
 /** A person with an account on the platform. Internal callers only. */
 export type Member = {
   /** When the account was created. */
@@ -555,6 +570,32 @@ export type Member = {
   memberships: Array<Membership>;
   /** The member's display name. */
   name: Scalars['String']['output'];
+};
+
+/** A connected application of one of the organization's members, for the organization's admins. */
+export type MemberAssistantGrant = {
+  /** The grant: application, abilities, last use. */
+  grant: AssistantGrant;
+  /** That member's sign-in email. */
+  memberEmail: Scalars['String']['output'];
+  /** The member the application acts for. */
+  memberName: Scalars['String']['output'];
+};
+
+/** An unpublished need a member's assistant prepared, waiting for the member's review. */
+export type MemberDraft = {
+  /** When it was drafted. */
+  createdAt: Scalars['DateTime']['output'];
+  /** The need's id. */
+  id: Scalars['ID']['output'];
+  /** The organization it is drafted for. */
+  organizationId: Scalars['ID']['output'];
+  /** That organization's name. */
+  organizationName: Scalars['String']['output'];
+  /** The page where the member reviews, publishes or discards it. */
+  reviewUrl: Scalars['String']['output'];
+  /** Its title as drafted. */
+  title: Scalars['String']['output'];
 };
 
 /** An organization the member belongs to, with the member’s role there. */
@@ -669,13 +710,19 @@ export type Mutation = {
   resumeWebhookDestination: WebhookDestination;
   /** Sends a failed delivery again now, or a delivery waiting between attempts now rather than later (clan plan). */
   retryWebhookDelivery: WebhookDelivery;
+  /** A standard-json destination's signing secret again, for an admin signed in in person who confirms their password. */
+  revealWebhookSecret: CreatedWebhookDestination;
   /** Revokes a key at once. */
   revokeApiKey: ApiKey;
   /** Ends a grant: the next call with its tokens is refused. */
   revokeAssistantGrant: AssistantGrant;
   /** RFC 7009 (behind /revoke): false when the token is unknown to this application. */
   revokeAssistantToken: Scalars['Boolean']['output'];
-  /** A new signing secret, returned this once; the old one keeps signing for 24 hours. */
+  /** An admin ends a member's connected application: the next call with its tokens is refused. */
+  revokeOrganizationAssistantGrant: AssistantGrant;
+  /** Replaces an active key with a new one of the same name, scopes and lifetime; the old key works on for the overlap, outside the plan's limit. */
+  rollApiKey: RolledApiKey;
+  /** A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen). */
   rotateWebhookSecret: CreatedWebhookDestination;
   /** Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1. */
   sendTestSignal: WebhookDelivery;
@@ -947,6 +994,13 @@ export type MutationRetryWebhookDeliveryArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRevealWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
+  password: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRevokeApiKeyArgs = {
   id: Scalars['ID']['input'];
 };
@@ -966,8 +1020,23 @@ export type MutationRevokeAssistantTokenArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRevokeOrganizationAssistantGrantArgs = {
+  id: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationRollApiKeyArgs = {
+  id: Scalars['ID']['input'];
+  overlap: KeyRollOverlap;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationRotateWebhookSecretArgs = {
   id: Scalars['ID']['input'];
+  overlap: InputMaybe<SecretOverlap>;
 };
 
 
@@ -1545,6 +1614,8 @@ export type Query = {
   account: Account;
   /** What applications did for the signed-in member, newest first. */
   accountAuditLog: Array<AssistantAuditEntry>;
+  /** The drafts the signed-in member's assistants prepared, still unpublished, newest first. */
+  accountDrafts: Array<MemberDraft>;
   /** The signed-in member’s connected applications. */
   accountGrants: Array<AssistantGrant>;
   /** A need of one of the signed-in member’s organizations, whatever its state (the review page). */
@@ -1599,6 +1670,8 @@ export type Query = {
   organization: Maybe<Organization>;
   /** An organization for its admins. FORBIDDEN for a member who is not one of its admins. */
   organizationAdministration: OrganizationAdministration;
+  /** The active connected applications of an organization's members, newest first. */
+  organizationAssistantGrants: Array<MemberAssistantGrant>;
   /** An organization's members and pending invitations: for its admins. */
   organizationMembers: OrganizationMembers;
   /** Every organization, by id. */
@@ -1780,6 +1853,12 @@ export type QueryOrganizationAdministrationArgs = {
 
 
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationAssistantGrantsArgs = {
+  organizationId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationMembersArgs = {
   organizationId: Scalars['ID']['input'];
 };
@@ -1866,6 +1945,29 @@ export type Role =
   | 'admin'
   /** Belongs to the organization, without administering it. */
   | 'member';
+
+/** The replacement of a rolled key, with its value this once, and the old key winding down. */
+export type RolledApiKey = {
+  /** The replacement key (its hash only). */
+  apiKey: ApiKey;
+  /** The replacement key itself. Shown this once: store it now. */
+  key: Scalars['String']['output'];
+  /** The old key, working until its new expiry. */
+  rolled: ApiKey;
+};
+
+/** How long a replaced signing secret keeps signing beside the new one. */
+export type SecretOverlap =
+  /** The old one stops at once. */
+  | 'now'
+  /** The old one works 24 hours more. */
+  | 'one_day'
+  /** The old one works 1 hour more. */
+  | 'one_hour'
+  /** The old one works 7 days more. */
+  | 'seven_days'
+  /** The old one works 3 days more. */
+  | 'three_days';
 
 /** A team-chat connection flow waiting for the provider. */
 export type TeamChatConnection = {
@@ -2019,6 +2121,8 @@ export type WebhookDestination = {
   organizationId: Scalars['ID']['output'];
   /** During a rotation: when the replaced secret stops signing. */
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** standard-json only: the URL whole (the admins' own receiver); null for chat and suite formats, whose URL is a credential. */
+  receiverUrl: Maybe<Scalars['String']['output']>;
   /** platform: the platform-wide public feed; own: this organization only. */
   scope: Scalars['String']['output'];
   /** Masked signing secret (standard-json only). */

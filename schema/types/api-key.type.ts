@@ -1,10 +1,12 @@
 import type { ApiKeyView } from '../../core/services/api-key.service.ts';
 import { builder, describedValues, ORGANIZATION_ADMIN } from '../builder.ts';
+import { KeyRollOverlapEnum } from './overlap.type.ts';
 
 const ApiKeyStatusEnum = builder.enumType('ApiKeyStatus', {
   description: 'Whether a key still opens the public API.',
-  values: describedValues(['active', 'expired', 'revoked'] as const, {
+  values: describedValues(['active', 'retiring', 'expired', 'revoked'] as const, {
     active: 'Opens the public API until its expiry.',
+    retiring: "Rolled: still opens the public API until its expiry, outside the plan's active-key limit.",
     expired: 'Past its expiry: refused with invalid_key.',
     revoked: 'Revoked by an admin: refused with invalid_key from that moment.',
   }),
@@ -29,7 +31,12 @@ export const ApiKeyRef = builder.objectRef<ApiKeyView>('ApiKey').implement({
       nullable: true,
     }),
     revokedAt: t.expose('revokedAt', { description: 'When the key was revoked; null while it was not.', type: 'DateTime', nullable: true }),
-    status: t.expose('status', { description: 'active, expired or revoked, as of now.', type: ApiKeyStatusEnum }),
+    rolledAt: t.expose('rolledAt', {
+      description: 'When a replacement was created by rolling it; null if never rolled.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    status: t.expose('status', { description: 'active, retiring, expired or revoked, as of now.', type: ApiKeyStatusEnum }),
   }),
 });
 
@@ -38,6 +45,15 @@ const CreatedApiKeyRef = builder.objectRef<{ apiKey: ApiKeyView; key: string }>(
   fields: (t) => ({
     apiKey: t.expose('apiKey', { description: 'The stored record of the key (its hash only).', type: ApiKeyRef }),
     key: t.exposeString('key', { description: 'The key itself. Shown this once: store it now.' }),
+  }),
+});
+
+const RolledApiKeyRef = builder.objectRef<{ apiKey: ApiKeyView; key: string; rolled: ApiKeyView }>('RolledApiKey').implement({
+  description: 'The replacement of a rolled key, with its value this once, and the old key winding down.',
+  fields: (t) => ({
+    apiKey: t.expose('apiKey', { description: 'The replacement key (its hash only).', type: ApiKeyRef }),
+    key: t.exposeString('key', { description: 'The replacement key itself. Shown this once: store it now.' }),
+    rolled: t.expose('rolled', { description: 'The old key, working until its new expiry.', type: ApiKeyRef }),
   }),
 });
 
@@ -74,6 +90,17 @@ builder.mutationFields((t) => ({
         scopes: input.scopes,
         expiresAt: input.expiresAt,
       }),
+  }),
+  rollApiKey: t.field({
+    type: RolledApiKeyRef,
+    description:
+      "Replaces an active key with a new one of the same name, scopes and lifetime; the old key works on for the overlap, outside the plan's limit.",
+    authScopes: ORGANIZATION_ADMIN,
+    args: {
+      id: t.arg.id({ description: 'The id of the key to roll.', required: true }),
+      overlap: t.arg({ description: 'How long the old key keeps working.', type: KeyRollOverlapEnum, required: true }),
+    },
+    resolve: (_root, { id, overlap }, ctx) => ctx.services.apiKeys.roll(ctx.actor, String(id), overlap),
   }),
   revokeApiKey: t.field({
     type: ApiKeyRef,

@@ -3,6 +3,7 @@ import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
 import type { CreatedDestination } from '../../core/service-kit/destination-records.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
+import { SecretOverlapEnum } from './overlap.type.ts';
 
 const formats = `One of ${DELIVERY_FORMATS.join(', ')}.`;
 const kinds = `Any of ${SIGNAL_TYPES.join(', ')}; all when omitted.`;
@@ -17,6 +18,11 @@ export const WebhookDestinationRef = builder.objectRef<DestinationView>('Webhook
     description: t.exposeString('description', { description: "The admins' note about it; empty when none." }),
     format: t.exposeString('format', { description: formats }),
     url: t.exposeString('url', { description: 'Masked: the host and the last characters of the path.' }),
+    receiverUrl: t.exposeString('receiverUrl', {
+      nullable: true,
+      description:
+        "standard-json only: the URL whole (the admins' own receiver); null for chat and suite formats, whose URL is a credential.",
+    }),
     language: t.exposeString('language', { description: "Language of the chat formats' text and dates: en or fr." }),
     kinds: t.exposeStringList('kinds', { description: 'The event kinds sent to it, such as need.created.' }),
     scope: t.exposeString('scope', { description: 'platform: the platform-wide public feed; own: this organization only.' }),
@@ -151,10 +157,23 @@ builder.mutationFields((t) => ({
   }),
   rotateWebhookSecret: t.field({
     type: CreatedDestinationRef,
-    description: 'A new signing secret, returned this once; the old one keeps signing for 24 hours.',
+    description: 'A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen).',
     authScopes: ORGANIZATION_ADMIN,
-    args: { id: t.arg.id({ description: "The destination's id.", required: true }) },
-    resolve: (_root, { id }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id)),
+    args: {
+      id: t.arg.id({ description: "The destination's id.", required: true }),
+      overlap: t.arg({ description: 'How long the old secret keeps signing; one_day when omitted.', type: SecretOverlapEnum }),
+    },
+    resolve: (_root, { id, overlap }, ctx) => ctx.services.destinations.rotateSecret(ctx.actor, String(id), overlap ?? 'one_day'),
+  }),
+  revealWebhookSecret: t.field({
+    type: CreatedDestinationRef,
+    description: "A standard-json destination's signing secret again, for an admin signed in in person who confirms their password.",
+    authScopes: ORGANIZATION_ADMIN,
+    args: {
+      id: t.arg.id({ description: "The destination's id.", required: true }),
+      password: t.arg.string({ description: "The admin's own password.", required: true }),
+    },
+    resolve: (_root, { id, password }, ctx) => ctx.services.destinations.revealSecret(ctx.actor, String(id), password),
   }),
   updateWebhookDestination: t.field({
     type: WebhookDestinationRef,

@@ -1,6 +1,8 @@
 import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES, teamChatAuthorizeUrl } from '../../../core/index.ts';
 import type { CliDestinationFragment } from '../../generated/cli.ts';
+import { SECRET_OVERLAPS } from '../../../core/overlaps.ts';
 import { CliError, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
+import { overlapFlag } from './overlap-flag.ts';
 import { listOutput, recordOutput, sentenceOutput, type Output, type Runtime } from '../runtime.ts';
 
 const SECRET_NOTICE = 'This signing secret is shown once. Store it now; it cannot be displayed again.';
@@ -41,7 +43,9 @@ export async function destinations(rt: Runtime, sub: string, args: string[]): Pr
     case 'delete':
       return sentenceOutput((await rt.run('CliDeleteDestination', { id })).deleteWebhookDestination, `deleted ${id}`);
     case 'rotate-secret': {
-      const { rotateWebhookSecret } = await rt.run('CliRotateSecret', { id });
+      const given = optional(p, 'overlap');
+      const overlap = given === undefined ? undefined : overlapFlag(p, SECRET_OVERLAPS, given);
+      const { rotateWebhookSecret } = await rt.run('CliRotateSecret', { id, overlap });
       const until = `The previous secret keeps signing until ${rotateWebhookSecret.destination.previousSecretExpiresAt ?? '—'}.`;
       return created(rotateWebhookSecret, until);
     }

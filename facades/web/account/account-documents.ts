@@ -15,6 +15,7 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
     accountGrants { ...AccountGrant }
     accountAuditLog(first: 50) { id applicationName tool outcome at }
   }
+  query AccountDrafts { account { id name } accountDrafts { id title organizationName createdAt reviewUrl } }
   mutation AccountRevokeGrant($id: ID!) { accountRevokeGrant(id: $id) { id } }
   mutation AccountChangePassword($currentPassword: String!, $newPassword: String!) {
     accountChangePassword(currentPassword: $currentPassword, newPassword: $newPassword) { token expiresAt }

@@ -4,6 +4,7 @@ import { when } from '../../kit/dates.ts';
 import { html, type Html } from '../../kit/html.ts';
 import { ABILITIES, SETTINGS_PATH, SIGN_OUT_EVERYWHERE_PATH, SIGN_OUT_PATH } from '../../kit/page-support.ts';
 import type { SignedIn } from '../../kit/page-support.ts';
+import { DRAFTS_PATH } from './drafts/drafts-views.ts';
 
 // The member's account settings, and the questions before a sign-out.
 
@@ -83,6 +84,7 @@ export function settingsView(browser: Browser, session: SignedIn, { settings, do
 <p>Signed in as <strong>${account.name}</strong> (${account.email}). \
 <a href="/admin">Administration of your organizations</a></p>
 ${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
+<p><a href="${DRAFTS_PATH}">Drafts your assistants prepared</a></p>
 <h2>Connected applications</h2>
 ${grantsTable(browser, session, grants)}
 <h2>What applications did for you</h2>

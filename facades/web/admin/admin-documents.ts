@@ -1,9 +1,9 @@
 // The named GraphQL operations behind the administration pages, run as the signed-in member
 // (the services check that member administers the organization). Parsed and validated at start-up.
 export const ADMIN_OPERATIONS = /* GraphQL */ `
-  fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt status }
+  fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
-    id organizationId name description format url language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
   }
   fragment AdminDelivery on WebhookDelivery {
     id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
@@ -28,6 +28,20 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   query AdminKeys($id: ID!) { apiKeys(organizationId: $id) { ...AdminKey } }
   mutation AdminCreateKey($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ...AdminKey } } }
   mutation AdminRevokeKey($id: ID!) { revokeApiKey(id: $id) { ...AdminKey } }
+  mutation AdminRollKey($id: ID!, $overlap: KeyRollOverlap!) { rollApiKey(id: $id, overlap: $overlap) { key apiKey { ...AdminKey } rolled { ...AdminKey } } }
+
+  query AdminApplications($id: ID!) {
+    organizationAssistantGrants(organizationId: $id) {
+      memberName memberEmail grant { id scopes createdAt lastUsedAt application { id name } }
+    }
+  }
+  mutation AdminRevokeApplication($organizationId: ID!, $id: ID!) { revokeOrganizationAssistantGrant(organizationId: $organizationId, id: $id) { id active } }
+
+  query AdminPlanUse($id: ID!) {
+    organizationAdministration(id: $id) { id usage { quota { used } } }
+    apiKeys(organizationId: $id) { id status }
+    webhookDestinations(organizationId: $id) { id }
+  }
 
   query AdminUsage($id: ID!) {
     organizationAdministration(id: $id) {
@@ -54,7 +68,8 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   mutation AdminBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
   mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
-  mutation AdminRotateSecret($id: ID!) { rotateWebhookSecret(id: $id) { secret destination { ...AdminDestination } } }
+  mutation AdminRotateSecret($id: ID!, $overlap: SecretOverlap) { rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...AdminDestination } } }
+  mutation AdminRevealSecret($id: ID!, $password: String!) { revealWebhookSecret(id: $id, password: $password) { secret destination { ...AdminDestination } } }
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }

@@ -7,6 +7,10 @@ import { mountOrganizationPages } from './organization/organization-routes.ts';
 import { mountUsagePages } from './usage/usage-routes.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 import { mountMemberPages } from './members/member-routes.ts';
+import { mountApplicationPages } from './applications/applications-routes.ts';
+import { mountKeyRollPages } from './keys-roll/roll-routes.ts';
+import { mountSigningPages } from './signing/signing-routes.ts';
+import { mountPlanPages } from './plans/plans-routes.ts';
 
 export { ADMIN_PATH } from './admin-paths.ts';
 
@@ -35,6 +39,10 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
   mountOrganizationPages(router, deps);
   mountMemberPages(router, deps);
   mountKeyPages(router, deps);
+  mountKeyRollPages(router, deps);
+  mountSigningPages(router, deps);
   mountWebhookPages(router, deps, webhooks);
   mountUsagePages(router, deps);
+  mountApplicationPages(router, deps);
+  mountPlanPages(router, deps);
 }

@@ -29,7 +29,7 @@ export interface AdminVisit {
   org: AdminOrganization;
 }
 
-export type Section = 'organization' | 'members' | 'keys' | 'webhooks' | 'deliveries' | 'usage';
+export type Section = 'organization' | 'members' | 'keys' | 'webhooks' | 'deliveries' | 'usage' | 'applications' | 'plans';
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'organization', label: 'Organization', path: '' },
@@ -38,6 +38,8 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { id: 'deliveries', label: 'Deliveries', path: '/deliveries' },
   { id: 'usage', label: 'Usage', path: '/usage' },
+  { id: 'applications', label: 'Connected applications', path: '/applications' },
+  { id: 'plans', label: 'Plans', path: '/plans' },
 ];
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
@@ -111,7 +113,9 @@ export function adminFailure(res: Response, visit: AdminVisit, section: Section,
   const status = FAILURE_STATUS[error.code];
   if (status === undefined) throw error;
   const title = error.code === 'plan_limit' ? 'Your plan’s limit is reached' : 'That did not work';
-  adminPage(res, visit, section, title, html`<p class="error" role="alert">${error.message}</p><p><a href="${back}">Back</a></p>`, {
+  const plans = error.code === 'plan_limit' ? html` <a href="${orgPath(visit.org.id, '/plans')}">Compare the plans</a>` : '';
+  const message = html`<p class="error" role="alert">${error.message}${plans}</p><p><a href="${back}">Back</a></p>`;
+  adminPage(res, visit, section, title, message, {
     status,
   });
 }

@@ -10,6 +10,7 @@ import { Migration20261125120000 } from './Migration20261125120000.ts';
 import { Migration20261126141041 } from './Migration20261126141041.ts';
 import { Migration20261126143820 } from './Migration20261126143820.ts';
 import { Migration20261126171500 } from './Migration20261126171500.ts';
+import { Migration20261126195654 } from './Migration20261126195654.ts';
 import { Migration20261126200146 } from './Migration20261126200146.ts';
 import { Migration20261126201755 } from './Migration20261126201755.ts';
 
@@ -26,6 +27,7 @@ export const POSTGRESQL_MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126141041', class: Migration20261126141041 },
   { name: 'Migration20261126143820', class: Migration20261126143820 },
   { name: 'Migration20261126171500', class: Migration20261126171500 },
+  { name: 'Migration20261126195654', class: Migration20261126195654 },
   { name: 'Migration20261126200146', class: Migration20261126200146 },
   { name: 'Migration20261126201755', class: Migration20261126201755 },
 ];

@@ -11,6 +11,7 @@ import { Migration20261125120000 } from './Migration20261125120000.ts';
 import { Migration20261126141039 } from './Migration20261126141039.ts';
 import { Migration20261126143819 } from './Migration20261126143819.ts';
 import { Migration20261126171500 } from './Migration20261126171500.ts';
+import { Migration20261126195652 } from './Migration20261126195652.ts';
 import { Migration20261126200142 } from './Migration20261126200142.ts';
 import { Migration20261126201752 } from './Migration20261126201752.ts';
 
@@ -28,6 +29,7 @@ export const SQLITE_MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126141039', class: Migration20261126141039 },
   { name: 'Migration20261126143819', class: Migration20261126143819 },
   { name: 'Migration20261126171500', class: Migration20261126171500 },
+  { name: 'Migration20261126195652', class: Migration20261126195652 },
   { name: 'Migration20261126200142', class: Migration20261126200142 },
   { name: 'Migration20261126201752', class: Migration20261126201752 },
 ];

@@ -5,6 +5,7 @@ import { html, type Html } from '../../../kit/html.ts';
 import type { PageDeps } from '../../../kit/page-support.ts';
 import type { AdminDeliveryQuery, AdminDestinationsQuery } from '../../../generated/web-admin.ts';
 import type { AdminVisit } from '../layout.ts';
+import { plansLink } from '../plans/plans-views.ts';
 import { destinationPath } from '../webhooks/webhook-paths.ts';
 import { deliveryState, eventLabel, retryButton } from './delivery-list-view.ts';
 
@@ -137,7 +138,7 @@ export function deliveryView(
 ): Html {
   const disabledNote = html`<p class="note">The destination is ${target?.status}: enable it to retry this delivery.
 </p>`;
-  const planNote = html`<p class="note">Manual retry is part of the clan plan.</p>`;
+  const planNote = html`<p class="note">Manual retry is part of the clan plan. ${plansLink(visit.org.id)}</p>`;
   const where = target ? html`<code>${target.url}</code> (masked)` : 'the destination’s URL';
   return html`${done}<p><a href="${destinationPath(visit, d.destinationId)}">Back to the destination</a></p>
 <dl>${target ? destinationTerm(visit, target) : ''}

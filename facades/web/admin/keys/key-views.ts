@@ -8,6 +8,8 @@ import { html, type Html } from '../../../kit/html.ts';
 import type { PageDeps } from '../../../kit/page-support.ts';
 import { orgPath } from '../admin-paths.ts';
 import { adminForm, shownOnce, type AdminVisit } from '../layout.ts';
+import { keyActions, keyExpiry } from '../keys-roll/roll-views.ts';
+import { plansLink } from '../plans/plans-views.ts';
 
 // The API key pages: the list with the form that creates a key, and the question before a revocation.
 
@@ -36,14 +38,12 @@ export interface KeyListView {
 }
 
 function keyRow(visit: AdminVisit, k: Key): Html {
-  const label = html`Revoke<span class="visually-hidden"> ${k.name}</span>`;
-  const revoke = k.status === 'active' ? html`<a href="${revokePath(visit, k.id)}">${label}</a>` : '';
   return html`<tr><td data-label="Name">${k.name}</td><td data-label="Prefix"><code>${k.prefix}</code></td>\
 <td data-label="Scopes">${k.scopes.join(', ')}</td>
-<td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${at(k.expiresAt)}</td>\
+<td data-label="Created">${at(k.createdAt)}</td><td data-label="Expires">${keyExpiry(k)}</td>\
 <td data-label="Last used">${k.lastUsedAt ? at(k.lastUsedAt) : 'never'}</td>
 <td data-label="Status" class="status-${k.status}">${k.status}</td>
-<td>${revoke}</td></tr>`;
+<td>${keyActions(keysPath(visit), k)}</td></tr>`;
 }
 
 function keyTable(visit: AdminVisit, list: Key[]): Html {
@@ -91,7 +91,7 @@ export function keyListView(deps: PageDeps, visit: AdminVisit, view: KeyListView
   const create =
     active >= limit
       ? html`<p class="error" role="alert">The ${plan} plan allows ${limit} active key${s}. \
-Revoke one before creating another${larger}.</p>`
+Revoke one before creating another${larger}. ${plansLink(visit.org.id)}</p>`
       : createForm(deps, visit, view.form, view.expiry);
   const { created } = view;
   return html`

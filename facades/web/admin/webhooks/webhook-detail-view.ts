@@ -6,6 +6,7 @@ import { html, type Html } from '../../../kit/html.ts';
 import type { PageDeps } from '../../../kit/page-support.ts';
 import { deliveriesTable } from '../deliveries/index.ts';
 import { adminForm, shownOnce, type AdminVisit } from '../layout.ts';
+import { destinationUrl, secretActions } from '../signing/signing-views.ts';
 import { FORMAT_LABELS, LANGUAGE_LABELS, SCOPE_LABELS, labelOf, statusText, titleOf } from './webhook-fields.ts';
 import type { Destination } from './webhook-fields.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
@@ -33,7 +34,6 @@ export interface DestinationView {
 }
 
 const FAILING_NOTE = 'its newest deliveries did not succeed (see below)';
-const ROTATE = 'Rotate the signing secret';
 const PAUSE_NOTE = 'Nothing is sent until you resume it; events published meanwhile are not sent later.';
 const PAUSED_NOTE = 'Paused: this destination receives nothing, and events published meanwhile are not kept for it.';
 const ENABLE_AGAIN = 'Enable it again once the receiver accepts deliveries; it receives events from then on.';
@@ -47,7 +47,7 @@ function settings(d: Destination, failing: string | null): Html {
   return html`<dl><dt>Name</dt><dd>${titleOf(d)}</dd>
 ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Format</dt><dd>${labelOf(FORMAT_LABELS, d.format)}</dd>
-<dt>URL</dt><dd><code>${d.url}</code> (masked)</dd>
+<dt>URL</dt><dd>${destinationUrl(d)}</dd>
 <dt>Language</dt><dd>${labelOf(LANGUAGE_LABELS, d.language)}</dd>
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${labelOf(SCOPE_LABELS, d.scope)}</dd>
@@ -74,8 +74,7 @@ ${button('pause', 'Pause', html` <span class="note">${PAUSE_NOTE}</span>`)}`;
 }
 
 function links(path: string, d: Destination): Html {
-  const rotate = d.format === 'standard-json' ? html`<li><a href="${path}/rotate">${ROTATE}</a></li>` : '';
-  return html`<ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${rotate}\
+  return html`<ul><li><a href="${path}/edit">Edit name, address, language, event kinds or scope</a></li>${secretActions(path, d)}\
 <li><a href="${path}/delete">Delete the destination</a></li></ul>`;
 }
 

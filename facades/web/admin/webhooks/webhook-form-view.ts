@@ -13,6 +13,7 @@ import {
   type Destination,
 } from './webhook-fields.ts';
 import { destinationPath } from './webhook-paths.ts';
+import { destinationUrl } from '../signing/signing-views.ts';
 
 // The forms on one destination: its edit form, and the confirmations before rotating its secret or deleting it.
 
@@ -27,7 +28,7 @@ ${labelFields(form)}
 <p>Format: ${labelOf(FORMAT_LABELS, d.format)} <span class="note">(to change it, add a new destination)</span></p>
 <label for="f-url">New URL <span class="note">(optional)</span></label>\
 <input type="url" name="url" maxlength="2000" placeholder="https://" value="${url}"${urlAttrs}>
-${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now <code>${d.url}</code> (masked). ${URL_KEPT}</p>
+${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now ${destinationUrl(d)}. ${URL_KEPT}</p>
 ${settingsFields(form)}
 <button type="submit">Save</button> <a href="${path}">Cancel</a>`;
   return html`${errorSummary(form, CREATE_LABELS)}
@@ -35,22 +36,11 @@ ${settingsFields(form)}
 ${adminForm(deps, visit, `${path}/edit`, `webhook-edit\n${d.id}`, fields)}`;
 }
 
-export type ConfirmedAction = 'rotate' | 'delete';
+export type ConfirmedAction = 'delete';
 
 export const CONFIRM_TITLES: Record<ConfirmedAction, string> = {
-  rotate: 'Rotate the signing secret',
   delete: 'Delete a webhook destination',
 };
-
-const ROTATION =
-  'The new secret is shown once. The current one keeps signing deliveries for 24 hours, beside the new one, ' +
-  'so you can update your receiver meanwhile.';
-
-function rotateQuestion(d: Destination, secret: string, form: Html): Html {
-  const which = html`<strong>${titleOf(d)}</strong> (<code>${d.url}</code>)`;
-  return html`<p>Replace the signing secret <code>${secret}</code> of the destination ${which}?</p>
-<p>${ROTATION}</p>${form}`;
-}
 
 function deleteQuestion(d: Destination, form: Html): Html {
   const which = html`<strong>${titleOf(d)}</strong> (${labelOf(FORMAT_NAMES, d.format)}, <code>${d.url}</code>)`;
@@ -58,11 +48,11 @@ function deleteQuestion(d: Destination, form: Html): Html {
 <p>Nothing more is sent to it. This cannot be undone.</p>${form}`;
 }
 
-/** The question before an action that cannot be undone, with its form (a rotation: of a destination with a secret). */
+/** The question before an action that cannot be undone, with its form . */
 export function confirmView(deps: PageDeps, visit: AdminVisit, action: ConfirmedAction, d: Destination): Html {
   const path = destinationPath(visit, d.id);
   const button = html`<button type="submit" class="danger">${CONFIRM_TITLES[action]}</button>`;
   const form = adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, button);
-  const question = action === 'rotate' ? rotateQuestion(d, d.secret ?? '', form) : deleteQuestion(d, form);
+  const question = deleteQuestion(d, form);
   return html`${question}<p><a href="${path}">Cancel</a></p>`;
 }

@@ -144,12 +144,6 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
   /** The confirmation page before `action`, whose POST `onDestination` takes. */
   const confirmed = (action: ConfirmedAction) =>
     ofDestination((_req, res, visit, d) => {
-      if (action === 'rotate' && !d.secret) {
-        const format = labelOf(FORMAT_NAMES, d.format);
-        const message = `Only standard JSON destinations have a signing secret; this one is ${format}`;
-        const error = new DomainError('invalid_state', message);
-        return adminFailure(res, visit, 'webhooks', error, destinationPath(visit, d.id));
-      }
       adminPage(res, visit, 'webhooks', CONFIRM_TITLES[action], confirmView(deps, visit, action, d));
     });
 
@@ -237,22 +231,6 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     afterForm(res, destinationPath(visit, d.id), 'updated');
   };
 
-  const rotate: DestinationAction = async (_req, res, visit, d) => {
-    const outcome = await deps.operations.run('AdminRotateSecret', { id: d.id }, visit.session.context);
-    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
-    const { secret, destination } = outcome.data.rotateWebhookSecret;
-    if (secret === null) throw new Error('A rotated standard JSON destination gave no secret');
-    const until = at(destination.previousSecretExpiresAt);
-    const path = destinationPath(visit, d.id);
-    const cookie = flashCookie(deps.browser, visit.session.token, path, {
-      title: 'New signing secret',
-      label: 'The new signing secret',
-      secret,
-      warning: `${SECRET_NOTICE} The old secret keeps signing for 24 h, until ${until}: ${UPDATE_RECEIVER}`,
-    });
-    seeOther(res, path, requestIdOf(res), [cookie]);
-  };
-
   const remove: DestinationAction = async (_req, res, visit, d) => {
     const outcome = await deps.operations.run('AdminDeleteDestination', { id: d.id }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
@@ -273,7 +251,6 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
       edit,
       pause: simple('AdminPauseDestination', 'paused'),
       enable: simple('AdminEnableDestination', 'enabled'),
-      rotate,
       delete: remove,
     } satisfies Record<string, DestinationAction>,
   };

@@ -6,6 +6,8 @@ import type { PageDeps } from '../../../kit/page-support.ts';
 import { orgPath } from '../admin-paths.ts';
 import { adminForm, type AdminVisit } from '../layout.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
+import { plansLink } from '../plans/plans-views.ts';
+import { destinationUrl } from '../signing/signing-views.ts';
 import {
   CREATE_LABELS,
   FORMAT_LABELS,
@@ -31,7 +33,7 @@ export interface ListView {
 function destinationRow(visit: AdminVisit, d: Destination): Html {
   const description = d.description ? html`<br><span class="note">${d.description}</span>` : '';
   return html`<tr><td data-label="Destination"><a href="${destinationPath(visit, d.id)}">${titleOf(d)}</a>${description}</td>
-<td data-label="URL"><code>${d.url}</code></td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td>
+<td data-label="URL">${destinationUrl(d)}</td><td data-label="Format">${labelOf(FORMAT_NAMES, d.format)}</td>
 <td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td>
 <td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
@@ -99,7 +101,7 @@ export function listView(deps: PageDeps, visit: AdminVisit, view: ListView): Htm
   const larger = plan === 'clan' ? '' : ', or move to a larger plan';
   const refusal = `The ${plan} plan allows ${limit} webhook destination${s}. Delete one before adding another${larger}.`;
   const add = isFull(visit, view.list)
-    ? html`<p class="error" role="alert">${refusal}</p>`
+    ? html`<p class="error" role="alert">${refusal} ${plansLink(visit.org.id)}</p>`
     : html`${createForm(deps, visit, view.form)}
 <h3>Connect a team-chat channel</h3>
 ${teamChatPart(deps, visit, view)}`;

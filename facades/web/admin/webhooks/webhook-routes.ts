@@ -20,7 +20,6 @@ export function mountWebhookPages(router: Router, deps: PageDeps, options: Webho
   router.post(`${LIST}/team-chat`, pages.teamChat);
   router.get(ONE, pages.destination);
   router.get(`${ONE}/edit`, pages.editForm);
-  router.get(`${ONE}/rotate`, pages.confirmed('rotate'));
   router.get(`${ONE}/delete`, pages.confirmed('delete'));
   for (const [action, act] of Object.entries(pages.actions)) {
     router.post(`${ONE}/${action}`, pages.onDestination(action, act));
