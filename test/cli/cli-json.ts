@@ -2,7 +2,6 @@
 import type { SnakeCased } from '../../facades/cli/runtime.ts';
 import type {
   CliApiKeyFragment,
-  CliDeliveryFragment,
   CliDestinationFragment,
   CliEventFragment,
   CliMemberFragment,
@@ -15,7 +14,6 @@ export type NeedJson = SnakeCased<CliNeedFragment>;
 export type EventJson = SnakeCased<CliEventFragment>;
 export type MemberJson = SnakeCased<CliMemberFragment>;
 export type DestinationJson = SnakeCased<CliDestinationFragment>;
-export type DeliveryJson = SnakeCased<CliDeliveryFragment>;
 
 /** `keys create`: the new key, shown once, beside some of its fields. */
 export type NewKeyJson = SnakeCased<Pick<CliApiKeyFragment, 'id' | 'name' | 'scopes' | 'expiresAt' | 'organizationId'> & { key: string }>;
