@@ -66,6 +66,13 @@ type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
   ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${Snake<Tail>}`
   : S;
 
+/** A value after `snakeCase`: the JSON a command prints for it. */
+export type SnakeCased<T> = T extends readonly (infer E)[]
+  ? SnakeCased<E>[]
+  : T extends object
+    ? { [K in keyof T & string as Snake<K>]: SnakeCased<T[K]> }
+    : T;
+
 /** A column of a list: a top-level field of the JSON rows, or a nested one with a dot (`admin.state`). */
 export type Column<T> = {
   [K in keyof T & string]: NonNullable<T[K]> extends readonly unknown[]

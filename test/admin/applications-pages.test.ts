@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from '../../facades/kit/browser.ts';
 import { connectMember, createMember, PASSWORD, rawToolCall, SESSION, TestBrowser } from '../mcp/member-client.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
+import type { QueryData } from '../support/graphql-data.ts';
 
 // The applications an organization's members connected, as its admins see them and disconnect
 // them: who, which application, its abilities, last use; only for members of that organization.
@@ -52,16 +53,21 @@ describe('connected applications, admin view', () => {
     await createMember(stack, 'ola@cobalt-data.example', 'cobalt-data');
     await connectMember(stack, 'ola@cobalt-data.example', new TestBrowser(stack), 'Ola’s Assistant');
     expect(await (await admin.request(PATH)).text()).not.toContain('Ola’s Assistant');
-    const { assistantGrants } = await stack.graphql('query { assistantGrants(member: "ola@cobalt-data.example") { id } }');
-    const action = `${PATH}/${assistantGrants[0].id}/revoke`;
+    const { assistantGrants } = await stack.graphql<QueryData<'assistantGrants'>>(
+      'query { assistantGrants(member: "ola@cobalt-data.example") { id } }',
+    );
+    const grant = assistantGrants[0]!;
+    const action = `${PATH}/${grant.id}/revoke`;
     // Even with a valid token for that id, another organization's grant is not found, and stays.
     const pageKeys = new Browser({ secret: stack.config.dataEncryptionKey, publicBaseUrl: PUBLIC_BASE_URL });
-    const csrf = pageKeys.csrf(admin.cookie(SESSION)!, `application-revoke\n${assistantGrants[0].id}`);
+    const csrf = pageKeys.csrf(admin.cookie(SESSION)!, `application-revoke\n${grant.id}`);
     const forged = await admin.request(action, { form: { csrf } });
     expect(forged.status).toBe(404);
     expect(await forged.text()).toContain('No connected application');
-    const { assistantGrants: still } = await stack.graphql('query { assistantGrants(member: "ola@cobalt-data.example") { active } }');
-    expect(still[0].active).toBe(true);
+    const { assistantGrants: still } = await stack.graphql<QueryData<'assistantGrants'>>(
+      'query { assistantGrants(member: "ola@cobalt-data.example") { active } }',
+    );
+    expect(still[0]?.active).toBe(true);
     const plain = new TestBrowser(stack);
     await createMember(stack, 'pl@atelier-nord.example');
     await plain.signIn('pl@atelier-nord.example', PASSWORD, '/admin');

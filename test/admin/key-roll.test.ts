@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 // Rolling an API key on the Base plan (one active key): the service through internal GraphQL on
 // this run's database (SQLite, or PostgreSQL with DATABASE_URL), then the page and its form.
@@ -21,7 +22,7 @@ describe('rolling an API key', () => {
     });
   }
   async function createKey(organizationId: string) {
-    const { createApiKey } = await stack.graphql(
+    const { createApiKey } = await stack.graphql<MutationData<'createApiKey'>>(
       `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ${KEY_FIELDS} } } }`,
       { input: { organizationId, name: 'Portal', scopes: ['opportunities:read', 'events:read'], expiresAt: nextYear() } },
     );
@@ -29,7 +30,7 @@ describe('rolling an API key', () => {
   }
   const roll = async (id: string, overlap: string) =>
     (
-      await stack.graphql(
+      await stack.graphql<MutationData<'rollApiKey'>>(
         `mutation ($id: ID!, $overlap: KeyRollOverlap!) { rollApiKey(id: $id, overlap: $overlap) { key apiKey { ${KEY_FIELDS} } rolled { ${KEY_FIELDS} } } }`,
         { id, overlap },
       )
@@ -84,13 +85,13 @@ describe('rolling an API key', () => {
     expect(now.rolled.status).toBe('revoked');
     expect((await stack.get('/opportunities?limit=1', { key: rolled.key })).status).toBe(401);
     expect((await stack.get('/opportunities?limit=1', { key: now.key })).status).toBe(200);
-    const { apiKeys } = await stack.graphql(`query { apiKeys(organizationId: "roll-service") { ${KEY_FIELDS} } }`);
+    const { apiKeys } = await stack.graphql<QueryData<'apiKeys'>>(`query { apiKeys(organizationId: "roll-service") { ${KEY_FIELDS} } }`);
     expect(apiKeys.map((k: { status: string }) => k.status).sort()).toEqual(['active', 'retiring', 'revoked']);
   });
 
   it('never shortens a key: an overlap past its expiry leaves the expiry as it was', async () => {
     await baseOrg('roll-short');
-    const { createApiKey } = await stack.graphql(
+    const { createApiKey } = await stack.graphql<MutationData<'createApiKey'>>(
       'mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { apiKey { id expiresAt } } }',
       {
         input: { organizationId: 'roll-short', scopes: ['events:read'], expiresAt: new Date(Date.now() + 2 * HOUR).toISOString() },

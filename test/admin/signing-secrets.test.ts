@@ -5,6 +5,7 @@ import { PASSWORD, TestBrowser } from '../mcp/member-client.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
+import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
 // A destination's signing secret from the pages: revealed again after the admin's password (wrong
 // ones counted by the sign-in budgets), rotated with a chosen overlap; its URL whole for standard
@@ -38,12 +39,12 @@ describe('signing secrets in the pages', () => {
     admin = new TestBrowser(stack);
     await admin.signIn('si@atelier-nord.example', PASSWORD, '/admin');
     url = receiver.url('/hooks/signing-secrets');
-    const { createWebhookDestination } = await stack.graphql(
+    const { createWebhookDestination } = await stack.graphql<MutationData<'createWebhookDestination'>>(
       'mutation ($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }',
       { input: { organizationId: ORG, format: 'standard-json', url, kinds: ['event.created'], scope: 'own' } },
     );
     id = createWebhookDestination.destination.id;
-    secret = createWebhookDestination.secret;
+    secret = createWebhookDestination.secret!;
   });
   afterAll(async () => {
     await stack?.close();
@@ -104,16 +105,18 @@ describe('signing secrets in the pages', () => {
     const rotated = await text(`${webhooks}/${id}`);
     const fresh = shownSecret(rotated.html)!;
     expect(rotated.html).toContain('The old secret keeps signing until');
-    const { webhookDestination } = await stack.graphql(`query { webhookDestination(id: "${id}") { previousSecretExpiresAt } }`);
-    const until = Date.parse(webhookDestination.previousSecretExpiresAt) - before;
+    const { webhookDestination } = await stack.graphql<QueryData<'webhookDestination'>>(
+      `query { webhookDestination(id: "${id}") { previousSecretExpiresAt } }`,
+    );
+    const until = Date.parse(webhookDestination.previousSecretExpiresAt!) - before;
     expect(until).toBeGreaterThan(3 * 86_400_000 - 60_000);
     expect(until).toBeLessThanOrEqual(3 * 86_400_000 + 60_000);
 
     expect((await text(path, { form: { csrf, overlap: 'now' } })).status).toBe(303);
     const latest = shownSecret((await text(`${webhooks}/${id}`)).html)!;
     expect(
-      (await stack.graphql(`query { webhookDestination(id: "${id}") { previousSecretExpiresAt } }`)).webhookDestination
-        .previousSecretExpiresAt,
+      (await stack.graphql<QueryData<'webhookDestination'>>(`query { webhookDestination(id: "${id}") { previousSecretExpiresAt } }`))
+        .webhookDestination.previousSecretExpiresAt,
     ).toBeNull();
     await stack.graphql(`mutation { sendTestSignal(destinationId: "${id}") { id } }`);
     const [request] = await receiver
@@ -124,7 +127,7 @@ describe('signing secrets in the pages', () => {
   });
 
   it('refuses to reveal or rotate a chat destination, whose URL stays masked', async () => {
-    const { createWebhookDestination } = await stack.graphql(
+    const { createWebhookDestination } = await stack.graphql<MutationData<'createWebhookDestination'>>(
       'mutation ($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { destination { id url } } }',
       { input: { organizationId: ORG, format: 'team-chat', url: 'https://chat.example/services/T0SECRETPATH/B0SECRETPATH', scope: 'own' } },
     );

@@ -5,7 +5,7 @@ import { PUBLIC_LIST_STATEMENTS } from '../../core/components/public-statements.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import { sqlOf } from '../../core/db/sql.ts';
-import { createKey, createOrganization, expectOk, sql, walk } from '../rest/helpers.ts';
+import { createKey, createOrganization, expectOk, sql, walk, type ListBody, type OpportunityBody } from '../rest/helpers.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { runCli, runInProcess, type CliResult } from './run-cli.ts';
 import type { QueryData } from '../support/graphql-data.ts';
@@ -64,7 +64,7 @@ describe('packline seed --needs/--events', () => {
   it('bulk-inserts public needs and events a running server lists, with no outbox rows and nothing private', async () => {
     const epoch = await scalar('select value from change_epoch where id = 1');
     const outbox = await scalar('select count(*) from outbox_events');
-    expect((await expectOk(await stack.get('/opportunities?limit=5', { key }))).data).toEqual([]);
+    expect((await expectOk<ListBody<OpportunityBody>>(await stack.get('/opportunities?limit=5', { key }))).data).toEqual([]);
     const version = stack.app.core.feed.version;
 
     const result = await runCli(['seed', '--needs', String(NEEDS), '--events', String(EVENTS), '--json'], stack.env);
@@ -113,7 +113,7 @@ describe('packline seed --needs/--events', () => {
     let count = 0;
     let after: string | null = null;
     for (;;) {
-      const data: any = await stack.graphql<QueryData<'opportunities'>>(
+      const data: QueryData<'opportunities'> = await stack.graphql<QueryData<'opportunities'>>(
         'query ($after: String) { opportunities(first: 50, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }',
         { after },
       );
@@ -159,20 +159,21 @@ describe('packline seed --needs/--events', () => {
     const { needsFirst, needsAfter, eventsAfter } = PUBLIC_LIST_STATEMENTS;
     const statements = stack.app.core.statements;
     const at = (value: unknown) => new Date(postgres ? (value as string | Date) : Number(value));
-    const [needRow] = await sql(
+    const [needRow] = (await sql(
       stack,
       "select published_at as t, id from needs where state = 'public' and demo = false order by published_at desc, id desc limit 1 offset 2000",
-    );
+    )) as { t: unknown; id: string }[];
     const now = postgres ? new Date() : Date.now();
-    const [eventRow] = await sql(
+    const [eventRow] = (await sql(
       stack,
       "select starts_at as t, id from events where status = 'public' and demo = false and ends_at > ? order by starts_at, id limit 1 offset 300",
       [now],
-    );
+    )) as { t: unknown; id: string }[];
+    if (!needRow || !eventRow) throw new Error('fewer seeded rows than the positions read');
     const bound = (b: { sql: string; parameters: unknown[] }) => ({ sql: b.sql, params: b.parameters });
     // The statement's own text and bound parameters ($1… on PostgreSQL), through the SQL layer.
     const explain = async (query: string, params: unknown[]) =>
-      (await sqlOf(stack.app.core.db.em.fork()).executeQuery(CompiledQuery.raw(query, params))).rows as any[];
+      (await sqlOf(stack.app.core.db.em.fork()).executeQuery(CompiledQuery.raw(query, params))).rows as Record<string, unknown>[];
     const deepNeeds = bound(statements.bound(needsAfter, { publishedAt: at(needRow.t), id: needRow.id, limit: 51 }));
     const deepEvents = bound(statements.bound(eventsAfter, { now: new Date(now), startsAt: at(eventRow.t), id: eventRow.id, limit: 51 }));
     const firstNeeds = bound(statements.bound(needsFirst, { limit: 51 }));

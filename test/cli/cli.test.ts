@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../support/database.ts';
 import { startStack, type Stack } from '../support/stack.ts';
+import type { EventJson, MemberJson, NeedJson, NewKeyJson, OrganizationJson, SeedJson } from './cli-json.ts';
 import { eventually, runCli, runInProcess, runJsonInProcess, spawnCli, type CliProcess, type CliResult } from './run-cli.ts';
 
 const DAY = 24 * 3600_000;
@@ -39,7 +40,7 @@ function tempDir(): string {
 describe('packline against a running service', () => {
   let stack: Stack;
   const cli = (...args: string[]) => runInProcess(args, stack.env);
-  const json = <T = any>(...args: string[]) => runJsonInProcess<T>(args, stack.env);
+  const json = <T = unknown>(...args: string[]) => runJsonInProcess<T>(args, stack.env);
   const status = async (path: string, key?: string) => (await stack.get(path, key === undefined ? {} : { key })).status;
 
   beforeAll(async () => {
@@ -63,7 +64,7 @@ describe('packline against a running service', () => {
   it(
     'orgs create --json returns the new organization, which the running server then has',
     async () => {
-      const created = await json('orgs', 'create', '--id', 'acme-tools', '--name', 'Acme Tools', '--plan', 'base');
+      const created = await json<OrganizationJson>('orgs', 'create', '--id', 'acme-tools', '--name', 'Acme Tools', '--plan', 'base');
       expect(created).toMatchObject({ id: 'acme-tools', name: 'Acme Tools', plan: 'base', listed: true, demo: false, complete: true });
       expect(created.allowances).toMatchObject({ active_keys: 1 });
       expect(created.partner_payment).toEqual({ confirmed_rate_percent: null, partners_count: 0 });
@@ -141,7 +142,7 @@ describe('packline against a running service', () => {
     'keys create / list / revoke: the key works at once, is never listed, and stops working after revoke',
     async () => {
       const expiresAt = inDays(30);
-      const created = await json(
+      const created = await json<NewKeyJson>(
         'keys',
         'create',
         '--org',
@@ -217,7 +218,16 @@ describe('packline against a running service', () => {
   it(
     'keys create honours --scopes: a key without a scope gets 403 on that endpoint',
     async () => {
-      const created = await json('keys', 'create', '--org', 'atelier-nord', '--scopes', 'events:read', '--expires-at', inDays(3));
+      const created = await json<NewKeyJson>(
+        'keys',
+        'create',
+        '--org',
+        'atelier-nord',
+        '--scopes',
+        'events:read',
+        '--expires-at',
+        inDays(3),
+      );
       expect(created.scopes).toEqual(['events:read']);
       expect(await status('/events?limit=1', created.key)).toBe(200);
       expect(await status('/organization', created.key)).toBe(403);
@@ -241,7 +251,7 @@ describe('packline against a running service', () => {
   it(
     'needs publish / update / show / list / withdraw, and make-private, as the API shows them',
     async () => {
-      const need = await json(
+      const need = await json<NeedJson>(
         'needs',
         'publish',
         '--org',
@@ -304,7 +314,7 @@ describe('packline against a running service', () => {
         { what: `GET ${path} 404 after withdraw` },
       );
 
-      const second = await json(
+      const second = await json<NeedJson>(
         'needs',
         'publish',
         '--org',
@@ -336,7 +346,7 @@ describe('packline against a running service', () => {
   it(
     'needs publish --draft stays off the API until publish-draft',
     async () => {
-      const draft = await json(
+      const draft = await json<NeedJson>(
         'needs',
         'publish',
         '--org',
@@ -366,7 +376,7 @@ describe('packline against a running service', () => {
   it(
     'events create (online and in person) / update / show / cancel, as the API shows them',
     async () => {
-      const online = await json(
+      const online = await json<EventJson>(
         'events',
         'create',
         '--org',
@@ -395,7 +405,7 @@ describe('packline against a running service', () => {
       );
       expect(await seen.json()).toMatchObject({ id: online.id, title: 'Open studio (online)', online: true });
 
-      const inPerson = await json(
+      const inPerson = await json<EventJson>(
         'events',
         'create',
         '--org',
@@ -487,7 +497,7 @@ describe('packline against a running service', () => {
   it(
     'members create without an organization, and members list',
     async () => {
-      const loner = await json('members', 'create', '--email', 'Sam@Example.org', '--name', 'Sam Loner');
+      const loner = await json<MemberJson>('members', 'create', '--email', 'Sam@Example.org', '--name', 'Sam Loner');
       expect(loner).toMatchObject({ id: expect.stringMatching(/^m_/), email: 'sam@example.org', name: 'Sam Loner', memberships: [] });
 
       const listed = await json<{ id: string; email: string; memberships: { organization_id: string; role: string }[] }[]>(
@@ -855,7 +865,7 @@ describe('packline migrate and seed on a fresh database', () => {
       expect(again).toEqual({ applied: [], total: expect.any(Number) });
       expect(again.total).toBeGreaterThanOrEqual(1);
 
-      const seeded = await runJsonInProcess(['seed'], env);
+      const seeded = await runJsonInProcess<SeedJson>(['seed'], env);
       expect(seeded).toMatchObject({
         seeded: true,
         organizations: expect.any(Number),

@@ -70,7 +70,7 @@ export function runCli(
 }
 
 /** Runs a command that must succeed with --json and returns its parsed stdout. */
-export async function runJson<T = any>(args: string[], env: Record<string, string | undefined>): Promise<T> {
+export async function runJson<T = unknown>(args: string[], env: Record<string, string | undefined>): Promise<T> {
   return parseJsonResult(args, await runCli([...args, '--json'], env));
 }
 
@@ -103,7 +103,7 @@ export async function runInProcess(args: string[], env: Record<string, string | 
 }
 
 /** `runJson`, in this process. */
-export async function runJsonInProcess<T = any>(args: string[], env: Record<string, string | undefined>): Promise<T> {
+export async function runJsonInProcess<T = unknown>(args: string[], env: Record<string, string | undefined>): Promise<T> {
   return parseJsonResult(args, await runInProcess([...args, '--json'], env));
 }
 

@@ -145,7 +145,7 @@ export class Cluster {
   }
 
   /** Internal GraphQL on `instance`; fails the test on any error. */
-  async graphql<T = any>(instance: Instance, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  async graphql<T = unknown>(instance: Instance, query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const res = await fetch(`${instance.origin}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

@@ -8,6 +8,7 @@ import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { eventually } from '../cli/run-cli.ts';
 import { Receiver, type Received } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 import { Cluster, type Instance } from './cluster.ts';
 
 const ORGANIZATIONS = 2;
@@ -98,7 +99,7 @@ describe('three dispatcher processes, one of them killed three times', () => {
       });
       for (let i = 0; i < DESTINATIONS_PER_ORGANIZATION; i++) {
         const path = `/fleet-${o}/${i}`;
-        const created = await cluster.graphql(
+        const created = await cluster.graphql<MutationData<'createWebhookDestination'>>(
           api,
           `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret } }`,
           {
@@ -111,7 +112,7 @@ describe('three dispatcher processes, one of them killed three times', () => {
             },
           },
         );
-        secrets.set(path, created.createWebhookDestination.secret);
+        secrets.set(path, created.createWebhookDestination.secret!);
       }
     }
 

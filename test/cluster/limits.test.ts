@@ -4,6 +4,7 @@
 // 503 problem+json until it returns).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../cli/run-cli.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 import { Cluster, type Instance } from './cluster.ts';
 
 const YEAR_AHEAD = new Date(Date.now() + 365 * 86_400_000).toISOString();
@@ -39,9 +40,13 @@ describe('API processes sharing one PostgreSQL database and one Redis', () => {
   afterAll(() => cluster.close());
 
   async function createKey(organizationId: string): Promise<string> {
-    const data = await cluster.graphql(b, `mutation($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`, {
-      input: { organizationId, scopes: SCOPES, expiresAt: YEAR_AHEAD },
-    });
+    const data = await cluster.graphql<MutationData<'createApiKey'>>(
+      b,
+      `mutation($input: NewApiKeyInput!) { createApiKey(input: $input) { key } }`,
+      {
+        input: { organizationId, scopes: SCOPES, expiresAt: YEAR_AHEAD },
+      },
+    );
     return data.createApiKey.key;
   }
 

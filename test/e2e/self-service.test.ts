@@ -6,6 +6,7 @@ import { startStack, type Stack } from '../support/stack.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 import { connectApplication } from './application.ts';
 import { launchBrowser, newPage, signIn, snapshot } from './browser.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 
 // The self-service administration pages in a real browser: rolling a key, a destination's signing
 // secret (reveal, rotate with an overlap), the members' connected applications and the plans,
@@ -64,7 +65,7 @@ describe('self-service administration in a browser', () => {
   });
 
   it('reveals a signing secret after the password and rotates it with a chosen overlap', async () => {
-    const { createWebhookDestination } = await stack.graphql(
+    const { createWebhookDestination } = await stack.graphql<MutationData<'createWebhookDestination'>>(
       'mutation ($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }',
       { input: { organizationId: 'cobalt-data', format: 'standard-json', url: receiver.url('/e2e-self'), scope: 'own' } },
     );

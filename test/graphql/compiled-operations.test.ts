@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, PUBLIC } from '../../core/index.ts';
 import * as mcpDocuments from '../../facades/generated/mcp-public.ts';
 import * as restDocuments from '../../facades/generated/rest.ts';
-import { Operations } from '../../facades/operations.ts';
+import { Operations, type OperationOutcome } from '../../facades/operations.ts';
 import { Contexts, schema, type Context } from '../../schema/index.ts';
 import { INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
 
@@ -33,7 +33,12 @@ async function interpreted(document: DocumentNode, operationName: string, variab
   return { ok: true, data: JSON.stringify(result.data) };
 }
 
-async function compiled(operations: Operations<any>, operationName: string, variables: Record<string, unknown>, context: Context) {
+/** What is compared of a facade's operations: a run by name with plain variables. */
+interface Runs {
+  run(operationName: string, variables: Record<string, unknown>, context: Context): Promise<OperationOutcome<unknown>>;
+}
+
+async function compiled(operations: Runs, operationName: string, variables: Record<string, unknown>, context: Context) {
   const outcome = await operations.run(operationName, variables, context);
   return outcome.ok
     ? { ok: true, data: JSON.stringify(outcome.data) }

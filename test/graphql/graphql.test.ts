@@ -11,11 +11,17 @@ interface GraphQLErrorJson {
   extensions?: { code?: string; field?: string; [key: string]: unknown };
 }
 
+/** One page of a relay connection, as these tests select it. */
+interface Connection<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
 interface Raw {
   status: number;
   headers: Headers;
   text: string;
-  body: { data?: any; errors?: GraphQLErrorJson[] };
+  body: { data?: unknown; errors?: GraphQLErrorJson[] };
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -44,7 +50,7 @@ describe('internal GraphQL', () => {
     return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
   }
 
-  const run = <T = any>(query: string, variables: Record<string, unknown> = {}) => stack.graphql<T>(query, variables);
+  const run = <T = unknown>(query: string, variables: Record<string, unknown> = {}) => stack.graphql<T>(query, variables);
 
   /** The single error of a failing call, checked for leaked internals. */
   async function failure(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLErrorJson> {
@@ -190,7 +196,7 @@ describe('internal GraphQL', () => {
 
     it('updates an organization, clears a clearable field, and validates input', async () => {
       const mutation = `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { ${ORG} } }`;
-      const { updateOrganization } = await run(mutation, {
+      const { updateOrganization } = await run<MutationData<'updateOrganization'>>(mutation, {
         id: 'gql-test-org',
         input: { name: 'Renamed Org', plan: 'clan', website: null, listed: false },
       });
@@ -312,7 +318,7 @@ describe('internal GraphQL', () => {
         admin: { state: 'public', version: 1, discreet: false, demo: false, withdrawnAt: null },
       });
       expect(publishNeed.publishedAt).toEqual(expect.any(String));
-      expect((await run(publicNeed, { id: publishNeed.id })).opportunity.title).toBe('GQL published need');
+      expect((await run<QueryData<'opportunity'>>(publicNeed, { id: publishNeed.id })).opportunity!.title).toBe('GQL published need');
       const { opportunities } = await run<QueryData<'opportunities'>>(`{ opportunities(first: 1) { edges { node { id } } } }`);
       expect(opportunities.edges[0]!.node.id).toBe(publishNeed.id);
     });
@@ -322,11 +328,14 @@ describe('internal GraphQL', () => {
         `mutation { publishNeed(input: { organizationId: "delta-forge", title: "GQL versioned need", city: "Berlin", country: "DE" }) { id } }`,
       );
       const update = `mutation ($id: ID!, $input: NeedChangesInput!) { updateNeed(id: $id, input: $input) { ${NEED} } }`;
-      const first = (await run(update, { id: created.id, input: { title: 'GQL versioned need, v2' } })).updateNeed;
+      const first = (await run<MutationData<'updateNeed'>>(update, { id: created.id, input: { title: 'GQL versioned need, v2' } }))
+        .updateNeed;
       expect(first.admin.version).toBe(2);
-      const same = (await run(update, { id: created.id, input: { title: 'GQL versioned need, v2', description: null } })).updateNeed;
+      const same = (
+        await run<MutationData<'updateNeed'>>(update, { id: created.id, input: { title: 'GQL versioned need, v2', description: null } })
+      ).updateNeed;
       expect(same.admin.version).toBe(2);
-      const cleared = (await run(update, { id: created.id, input: { city: null, country: null } })).updateNeed;
+      const cleared = (await run<MutationData<'updateNeed'>>(update, { id: created.id, input: { city: null, country: null } })).updateNeed;
       expect(cleared.place).toBeNull();
       expect(cleared.admin.version).toBe(3);
       expect(await need(created.id)).toMatchObject({ title: 'GQL versioned need, v2', admin: { version: 3, state: 'public' } });
@@ -359,7 +368,7 @@ describe('internal GraphQL', () => {
       );
       expect(publishNeedDraft).toMatchObject({ title: 'GQL draft need, edited', admin: { state: 'public', version: 1 } });
       expect(publishNeedDraft.publishedAt).toEqual(expect.any(String));
-      expect((await run(publicNeed, { id: draft.id })).opportunity.id).toBe(draft.id);
+      expect((await run<QueryData<'opportunity'>>(publicNeed, { id: draft.id })).opportunity!.id).toBe(draft.id);
       await expectDomainError(`mutation ($id: ID!) { publishNeedDraft(id: $id) { id } }`, { id: draft.id }, 'INVALID_STATE', {
         message: /already public/,
       });
@@ -388,7 +397,7 @@ describe('internal GraphQL', () => {
         { id: created.id },
       );
       expect(publishNeedDraft.admin).toMatchObject({ state: 'public', version: 3, withdrawnAt: null });
-      expect((await run(publicNeed, { id: created.id })).opportunity.id).toBe(created.id);
+      expect((await run<QueryData<'opportunity'>>(publicNeed, { id: created.id })).opportunity!.id).toBe(created.id);
     });
 
     it('withdraws a need for good: INVALID_STATE when withdrawn twice, changed or republished', async () => {
@@ -488,17 +497,21 @@ describe('internal GraphQL', () => {
         host: { id: 'ember-comms', name: 'Ember Communication' },
         admin: { status: 'public', version: 1, demo: false, cancelledAt: null },
       });
-      expect((await run(publicEvent, { id: created.id })).event.title).toBe('GQL event');
+      expect((await run<QueryData<'event'>>(publicEvent, { id: created.id })).event!.title).toBe('GQL event');
       const { events } = await run<QueryData<'events'>>(`{ events(first: 50) { edges { node { id } } } }`);
       expect(events.edges.map((e) => e.node.id)).toContain(created.id);
 
       const update = `mutation ($id: ID!, $input: EventChangesInput!) { updateEvent(id: $id, input: $input) { ${EVENT} } }`;
-      const moved = (await run(update, { id: created.id, input: { online: true } })).updateEvent;
+      const moved = (await run<MutationData<'updateEvent'>>(update, { id: created.id, input: { online: true } })).updateEvent;
       expect(moved).toMatchObject({ online: true, place: null, admin: { version: 2 } });
-      const same = (await run(update, { id: created.id, input: { online: true, title: 'GQL event' } })).updateEvent;
+      const same = (await run<MutationData<'updateEvent'>>(update, { id: created.id, input: { online: true, title: 'GQL event' } }))
+        .updateEvent;
       expect(same.admin.version).toBe(2);
       const retitled = (
-        await run(update, { id: created.id, input: { title: 'GQL event, renamed', startsAt: inDays(41), endsAt: inDays(41.1) } })
+        await run<MutationData<'updateEvent'>>(update, {
+          id: created.id,
+          input: { title: 'GQL event, renamed', startsAt: inDays(41), endsAt: inDays(41.1) },
+        })
       ).updateEvent;
       expect(retitled.admin.version).toBe(3);
       await expectDomainError(update, { id: created.id, input: { endsAt: inDays(30) } }, 'INVALID_INPUT', { field: 'ends_at' });
@@ -532,7 +545,9 @@ describe('internal GraphQL', () => {
         { input: { ...base, online: true, country: 'BE' } },
       );
       expect(online).toEqual({ online: true, place: null });
-      const { createEvent: demo } = await run(create, { input: { ...base, organizationId: 'iris-demo', online: true } });
+      const { createEvent: demo } = await run<MutationData<'createEvent'>>(create, {
+        input: { ...base, organizationId: 'iris-demo', online: true },
+      });
       expect(demo.admin).toEqual({ demo: true, status: 'public' });
       await expectDomainError(publicEvent, { id: demo.id }, 'NOT_FOUND');
     });
@@ -552,7 +567,7 @@ describe('internal GraphQL', () => {
     const create = `mutation ($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ${KEY} } } }`;
 
     it('creates a key shown once, usable on REST, listed without its value, and revokes it', async () => {
-      const { createApiKey } = await run(create, {
+      const { createApiKey } = await run<MutationData<'createApiKey'>>(create, {
         input: { organizationId: 'delta-forge', name: 'GQL key', scopes: ['events:read'], expiresAt: inDays(90) },
       });
       const { key, apiKey } = createApiKey;
@@ -590,11 +605,11 @@ describe('internal GraphQL', () => {
 
     it("refuses keys beyond the plan's active-key limit with PLAN_LIMIT", async () => {
       const input = { organizationId: 'fjord-legal', scopes: ['organization:read'], expiresAt: inDays(30) };
-      const { createApiKey: first } = await run(create, { input });
+      const { createApiKey: first } = await run<MutationData<'createApiKey'>>(create, { input });
       const error = await expectDomainError(create, { input }, 'PLAN_LIMIT', { message: /base plan allows 1 active API key/ });
       expect(error.path).toEqual(['createApiKey']);
       await run<MutationData<'revokeApiKey'>>(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: first.apiKey.id });
-      const { createApiKey: second } = await run(create, { input });
+      const { createApiKey: second } = await run<MutationData<'createApiKey'>>(create, { input });
       expect(second.apiKey.status).toBe('active');
     });
 
@@ -618,13 +633,13 @@ describe('internal GraphQL', () => {
     const nodes: T[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const data: any = await run(
+      const data: Record<string, Connection<T>> = await run<Record<string, Connection<T>>>(
         `query ($after: String) { ${field}(first: ${pageSize}, after: $after${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage hasPreviousPage endCursor } } }`,
         { after },
       );
-      const connection = data[field];
+      const connection = data[field]!;
       expect(connection.pageInfo.hasPreviousPage).toBe(false);
-      nodes.push(...connection.edges.map((e: { node: T }) => e.node));
+      nodes.push(...connection.edges.map((e) => e.node));
       if (!connection.pageInfo.hasNextPage) return nodes;
       expect(connection.edges).toHaveLength(pageSize);
       after = connection.pageInfo.endCursor;
@@ -642,27 +657,29 @@ describe('internal GraphQL', () => {
     ] as const;
 
     it.each(CONNECTIONS)('%s%s pages forward through endCursor without gaps or repeats', async (field, args) => {
-      const { [field]: all } = await run(
+      const { [field]: all } = await run<Record<string, Connection<{ id: string }>>>(
         `{ ${field}(first: 50${args}) { edges { node { id } } pageInfo { hasNextPage endCursor startCursor } } }`,
       );
-      expect(all.pageInfo.hasNextPage).toBe(false);
-      const expected = all.edges.map((e: { node: { id: string } }) => e.node.id);
+      expect(all!.pageInfo.hasNextPage).toBe(false);
+      const expected = all!.edges.map((e) => e.node.id);
       expect(expected.length).toBeGreaterThan(3);
-      expect(all.pageInfo.startCursor).toEqual(expect.any(String));
+      expect(all!.pageInfo.startCursor).toEqual(expect.any(String));
       const paged = await allNodes<{ id: string }>(field, args, 'id', 3);
       expect(paged.map((n) => n.id)).toEqual(expected);
     });
 
     it.each(CONNECTIONS)('%s%s resumes after any edge cursor', async (field, args) => {
-      const { [field]: page } = await run(`{ ${field}(first: 6${args}) { edges { cursor node { id } } } }`);
-      const ids = page.edges.map((e: { node: { id: string } }) => e.node.id);
+      const { [field]: page } = await run<Record<string, Connection<{ id: string }>>>(
+        `{ ${field}(first: 6${args}) { edges { cursor node { id } } } }`,
+      );
+      const ids = page!.edges.map((e) => e.node.id);
       for (const k of [0, 2]) {
-        const { [field]: rest } = await run(
+        const { [field]: rest } = await run<Record<string, Connection<{ id: string }>>>(
           `query ($after: String) { ${field}(first: 3, after: $after${args}) { edges { node { id } } } }`,
-          { after: page.edges[k].cursor },
+          { after: page!.edges[k]!.cursor },
         );
         expect(
-          rest.edges.map((e: { node: { id: string } }) => e.node.id),
+          rest!.edges.map((e) => e.node.id),
           `after edge ${k}`,
         ).toEqual(ids.slice(k + 1, k + 4));
       }
@@ -731,7 +748,7 @@ describe('internal GraphQL', () => {
     });
 
     it('masks unexpected errors: no message, stack or source of the failure', async () => {
-      const core = stack.app.core as unknown as { services: () => any };
+      const core = stack.app.core as unknown as { services: () => { needs: { get: () => Promise<unknown> } } };
       const services = core.services;
       core.services = () => {
         const s = services();

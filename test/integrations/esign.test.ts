@@ -5,6 +5,7 @@ import { connect as connectSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY } from '../../core/demo/canaries.ts';
 import { signEsignNotification } from '../../core/esign/esign-signature.ts';
+import type { EsignConnectedJson } from '../cli/cli-json.ts';
 import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
@@ -77,7 +78,7 @@ describe('e-signature inbound address', () => {
     // A live destination of the lead organization: any outbound signal would be queued for it.
     receiver = await new Receiver().start();
     await createDestination(stack, { organizationId: LEAD, url: receiver.url('/hook') });
-    const created = await runJson(['esign', 'connect', '--org', LEAD, '--provider', 'Docusign'], stack.env);
+    const created = await runJson<EsignConnectedJson>(['esign', 'connect', '--org', LEAD, '--provider', 'Docusign'], stack.env);
     connection = { id: created.id, secret: created.secret, inboundUrl: created.inbound_url };
     initial = await sideEffects();
   });

@@ -17,10 +17,11 @@ let provider: TestOAuthClient;
 let client: Client;
 const outputs: string[] = [];
 
-async function call(name: string, args: Record<string, unknown> = {}) {
+/** A tool's answer; `T` is what the test reads of its structured content. */
+async function call<T = unknown>(name: string, args: Record<string, unknown> = {}) {
   const result = await client.callTool({ name, arguments: args });
   outputs.push(JSON.stringify(result));
-  return result as { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
+  return result as { isError?: boolean; structuredContent?: T; content: { type: string; text: string }[] };
 }
 
 beforeAll(async () => {
@@ -103,8 +104,8 @@ describe('tools', () => {
   });
 
   it('my_invitations lists pending team invitations only, with where to answer them', async () => {
-    const result = await call('my_invitations');
-    const { invitations, note } = result.structuredContent;
+    const result = await call<{ invitations: unknown[]; note: string }>('my_invitations');
+    const { invitations, note } = result.structuredContent!;
     expect(invitations).toHaveLength(1);
     expect(invitations[0]).toMatchObject({
       team_name: 'School extension pack',
@@ -115,14 +116,14 @@ describe('tools', () => {
   });
 
   it('draft_need creates an unpublished draft and returns the review link', async () => {
-    const result = await call('draft_need', {
+    const result = await call<{ id: string; review_url: string }>('draft_need', {
       title: 'Acoustic study for a library',
       description: 'Reading rooms need quieter ceilings.',
       required_expertise: ['acoustics'],
       remote_allowed: true,
     });
     expect(result.isError).toBeFalsy();
-    const draft = result.structuredContent;
+    const draft = result.structuredContent!;
     expect(draft).toMatchObject({ title: 'Acoustic study for a library', state: 'draft', organization: { id: 'atelier-nord' } });
     expect(draft.review_url).toBe(`https://packline.test/account/drafts/${draft.id}`);
 

@@ -21,7 +21,7 @@ export async function call(client: Client, name: string, args: Record<string, un
 }
 
 /** The structured content of a successful call, after checking it equals the single JSON text item. */
-export function ok<T = any>(result: CallToolResult): T {
+export function ok<T = unknown>(result: CallToolResult): T {
   expect(result.isError, textOf(result)).toBeFalsy();
   expect(result.content).toHaveLength(1);
   expect(result.content[0]!.type).toBe('text');

@@ -3,6 +3,13 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NEEDS } from '../../core/demo/demo-data.ts';
+import type { ComposeTeamOutput } from '../../facades/mcp/public/compose-team.tool.ts';
+import type { ExplainServiceOutput } from '../../facades/mcp/public/explain-service.tool.ts';
+import type { FetchOutput } from '../../facades/mcp/public/fetch.tool.ts';
+import type { OrganizationJson } from '../../facades/mcp/public/organization-json.ts';
+import type { SearchOrganizationsOutput } from '../../facades/mcp/public/search-organizations.tool.ts';
+import type { SearchOutput } from '../../facades/mcp/public/search.tool.ts';
+import type { QueryData } from '../support/graphql-data.ts';
 import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { PUBLIC_BASE_URL, startStack, type Stack } from '../support/stack.ts';
 import { call, connectPublic, failure, ok, raw, rpcResult, textOf, toolCall } from './public-client.ts';
@@ -24,6 +31,15 @@ const DISCOVERABLE = [
   'kite-translations',
   'lumen-security',
 ];
+/** The structured content of each tool, as its output schema declares it. */
+interface Outputs {
+  search_organizations: SearchOrganizationsOutput;
+  get_organization: OrganizationJson;
+  compose_team: ComposeTeamOutput;
+  explain_service: ExplainServiceOutput;
+  search: SearchOutput;
+  fetch: FetchOutput;
+}
 const HIDDEN = { 'iris-demo': 'demonstration', 'harbor-studio': 'unlisted', 'granite-coop': 'incomplete' };
 
 describe('public assistant connector tools', () => {
@@ -46,8 +62,8 @@ describe('public assistant connector tools', () => {
   });
 
   /** Calls a tool expecting success; its structured content, checked against the declared output schema. */
-  async function use<T = any>(name: string, args: Record<string, unknown> = {}): Promise<T> {
-    const content = ok<T>(await call(client, name, args));
+  async function use<N extends keyof Outputs>(name: N, args: Record<string, unknown> = {}): Promise<Outputs[N]> {
+    const content = ok<Outputs[N]>(await call(client, name, args));
     const validate = validators.get(name)!;
     expect(validate(content), `${name} output: ${JSON.stringify(validate.errors)}`).toBe(true);
     validated.add(name);
@@ -73,7 +89,11 @@ describe('public assistant connector tools', () => {
       const search = tools.find((t) => t.name === 'search')!;
       expect(search.inputSchema.required).toEqual(['query']);
       expect(Object.keys(search.outputSchema!.properties!)).toEqual(['results']);
-      expect(Object.keys((search.outputSchema!.properties!.results as any).items.properties)).toEqual(['id', 'title', 'url']);
+      expect(Object.keys((search.outputSchema!.properties!.results as { items: { properties: object } }).items.properties)).toEqual([
+        'id',
+        'title',
+        'url',
+      ]);
       const fetchTool = tools.find((t) => t.name === 'fetch')!;
       expect(fetchTool.inputSchema.required).toEqual(['id']);
       expect(Object.keys(fetchTool.outputSchema!.properties!)).toEqual(['id', 'title', 'text', 'url', 'metadata']);
@@ -313,16 +333,12 @@ describe('public assistant connector tools', () => {
   });
 
   it('reads the same directory through internal GraphQL, hidden organizations excluded', async () => {
-    const data = await stack.graphql(`{
+    const data = await stack.graphql<QueryData<'directoryOrganizations' | 'composeTeam' | 'faqEntry'>>(`{
       directoryOrganizations(first: 50, filter: { place: "France" }) { edges { node { id listed } } }
       composeTeam(input: { requiredExpertise: ["masonry", "copywriting"] }) { members { organizationId } gaps }
       faqEntry(id: "compose-team") { url faqUrl }
     }`);
-    expect(data.directoryOrganizations.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([
-      'atelier-nord',
-      'cobalt-data',
-      'ember-comms',
-    ]);
+    expect(data.directoryOrganizations.edges.map((e) => e.node.id)).toEqual(['atelier-nord', 'cobalt-data', 'ember-comms']);
     expect(data.composeTeam.gaps).toEqual(['masonry']);
     expect(data.faqEntry).toEqual({ url: `${PUBLIC_BASE_URL}/faq#compose-team`, faqUrl: `${PUBLIC_BASE_URL}/faq#compose-team` });
     await expect(stack.graphql('{ directoryOrganization(id: "harbor-studio") { id } }')).rejects.toThrow(

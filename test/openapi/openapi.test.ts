@@ -193,14 +193,14 @@ describe('OpenAPI contract of /api/v1', () => {
     }
 
     // 404: absent, no longer public, demonstration content.
-    const withdrawn = await stack.graphql(
+    const withdrawn = await stack.graphql<{ n: { id: string } }>(
       `mutation { n: publishNeed(input: { organizationId: "atelier-nord", title: "Contract test need" }) { id } }`,
     );
     await stack.graphql<MutationData<'withdrawNeed'>>(`mutation ($id: ID!) { withdrawNeed(id: $id) { id } }`, { id: withdrawn.n.id });
-    const demoNeed = await stack.graphql(
+    const demoNeed = await stack.graphql<{ n: { id: string } }>(
       `mutation { n: publishNeed(input: { organizationId: "iris-demo", title: "Demo contract need" }) { id } }`,
     );
-    const cancelled = await stack.graphql(
+    const cancelled = await stack.graphql<{ e: { id: string } }>(
       `mutation { e: createEvent(input: { organizationId: "atelier-nord", title: "Contract test event", online: true, startsAt: "${FAR_FUTURE()}", endsAt: "${new Date(Date.now() + 31 * 24 * 3600 * 1000).toISOString()}" }) { id } }`,
     );
     await stack.graphql<MutationData<'cancelEvent'>>(`mutation ($id: ID!) { cancelEvent(id: $id) { id } }`, { id: cancelled.e.id });
@@ -235,7 +235,11 @@ describe('OpenAPI contract of /api/v1', () => {
     }
 
     // 500: an unexpected failure in the core (injected), after which the service recovers.
-    const core = stack.app.core as unknown as { services: () => any; feed: { changed(): void } };
+    type Reads = Record<string, () => Promise<unknown>>;
+    const core = stack.app.core as unknown as {
+      services: () => { organizations: Reads; needs: Reads; events: Reads };
+      feed: { changed(): void };
+    };
     const services = core.services;
     const fail = async () => {
       throw new Error('injected failure: SECRET-INTERNAL-DETAIL at /srv/core/need.service.ts:42');
@@ -297,16 +301,14 @@ describe('OpenAPI contract of /api/v1', () => {
       const statuses = Object.keys(op.responses);
       expect(statuses).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
       const byId = path.endsWith('{id}');
-      const parameters = (op.parameters ?? [])
-        .map((p: object) => validator.resolve(p, '')[0])
-        .filter((p: { in: string }) => p.in !== 'header');
+      const parameters = (op.parameters ?? []).map((p) => validator.resolve(p, '')[0]).filter((p) => p.in !== 'header');
       if (byId) expect(statuses).toContain('404');
       else expect(statuses).not.toContain('404');
       if (parameters.length > 0) expect(statuses).toContain('400');
       else expect(statuses).not.toContain('400');
       // Every response has a description and a problem body for errors.
       for (const status of statuses) {
-        const [response] = validator.resolve(op.responses[status], '');
+        const [response] = validator.resolve(op.responses[status]!, '');
         expect(response.description, `${path} ${status}`).toEqual(expect.any(String));
         const types = status === '200' ? ['application/json'] : status === '304' ? [] : ['application/problem+json'];
         expect(Object.keys(response.content ?? {}), `${path} ${status}`).toEqual(types);
@@ -315,29 +317,30 @@ describe('OpenAPI contract of /api/v1', () => {
 
     it('describes the parameters as the service checks them (limit 1–50, default 20; id 1–120)', () => {
       for (const path of LISTS) {
-        const params = (doc.paths[path]!.get.parameters as object[]).map((p) => validator.resolve(p, '')[0]);
+        const params = (doc.paths[path]!.get.parameters ?? []).map((p) => validator.resolve(p, '')[0]);
         expect(params.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:If-None-Match', 'query:cursor', 'query:limit']);
         const limit = params.find((p) => p.name === 'limit');
-        expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 20 });
-        expect(limit.required ?? false).toBe(false);
+        expect(limit?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 20 });
+        expect(limit?.required ?? false).toBe(false);
       }
       for (const path of BY_ID) {
-        const params = (doc.paths[path]!.get.parameters as object[]).map((p) => validator.resolve(p, '')[0]);
+        const params = (doc.paths[path]!.get.parameters ?? []).map((p) => validator.resolve(p, '')[0]);
         expect(params).toEqual([
           expect.objectContaining({ name: 'id', in: 'path', required: true }),
           expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
         ]);
-        expect(params[0].schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 120 });
+        expect(params[0]?.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 120 });
       }
     });
 
     it('documents the rate and quota headers on success', () => {
       for (const path of PATHS) {
-        const headers = Object.keys(doc.paths[path]!.get.responses['200'].headers ?? {});
+        const [ok] = validator.resolve(doc.paths[path]!.get.responses['200']!, '');
+        const headers = Object.keys(ok.headers ?? {});
         expect(headers, path).toEqual(expect.arrayContaining([...LIMIT_HEADERS, 'X-Request-Id']));
       }
-      const [tooMany] = validator.resolve(doc.paths['/events']!.get.responses['429'], '');
-      expect(Object.keys(tooMany.headers)).toEqual(expect.arrayContaining([...LIMIT_HEADERS, 'Retry-After']));
+      const [tooMany] = validator.resolve(doc.paths['/events']!.get.responses['429']!, '');
+      expect(Object.keys(tooMany.headers ?? {})).toEqual(expect.arrayContaining([...LIMIT_HEADERS, 'Retry-After']));
     });
 
     it('passes Redocly lint (recommended rules) without errors', async () => {
@@ -365,7 +368,9 @@ describe('OpenAPI contract of /api/v1', () => {
 
         // The same run on a broken copy reports an error: the lint can fail.
         const broken = structuredClone(doc);
-        broken.paths['/events']!.get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
+        const eventsOk = broken.paths['/events']!.get.responses['200'];
+        if (!eventsOk || '$ref' in eventsOk) throw new Error('GET /events is expected to declare its 200 answer inline');
+        eventsOk.content!['application/json']!.schema = { $ref: '#/components/schemas/Missing' };
         writeFileSync(file, JSON.stringify(broken));
         const refused = await runRedocly(['lint', file, '--format=json', '--extends=recommended'], dir);
         expect(JSON.parse(refused.stdout).problems).toContainEqual(

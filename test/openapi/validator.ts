@@ -35,13 +35,70 @@ export const LIMIT_HEADERS = [
   'X-Monthly-Quota-Reset',
 ] as const;
 
+/** A local reference (`#/components/...`), which `resolve` follows. */
+export interface Reference {
+  $ref: string;
+}
+
+/** A JSON Schema of the document: the keywords these checks read, any other kept as JSON. */
+export interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  $ref?: string;
+  [keyword: string]: unknown;
+}
+
+export interface MediaType {
+  schema?: Schema;
+  example?: unknown;
+}
+
+export interface Header {
+  description?: string;
+  required?: boolean;
+  schema?: Schema;
+}
+
+export interface Parameter extends Header {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+}
+
+export interface ResponseObject {
+  description: string;
+  content?: Record<string, MediaType>;
+  headers?: Record<string, Header | Reference>;
+}
+
+export interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  parameters?: (Parameter | Reference)[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, ResponseObject | Reference>;
+}
+
+/** The served document: read-only paths (GET only), components, and the webhooks it sends (POST). */
 export interface OpenApiDocument {
   openapi: string;
-  info: Record<string, any>;
-  paths: Record<string, Record<string, any>>;
-  components: Record<string, Record<string, any>>;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string; description?: string }[];
+  paths: Record<string, { get: Operation }>;
+  components: {
+    schemas?: Record<string, Schema>;
+    securitySchemes?: Record<string, { type: string; scheme?: string; [key: string]: unknown }>;
+    [kind: string]: Record<string, unknown> | undefined;
+  };
+  webhooks?: Record<string, { post: Operation }>;
   [key: string]: unknown;
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isReference = (value: unknown): value is Reference => isRecord(value) && typeof value.$ref === 'string';
 
 export interface Exchange {
   /** Path template in the document, such as `/opportunities/{id}`. */
@@ -70,25 +127,30 @@ export class ContractValidator {
     this.ajv.addSchema({ ...structuredClone(doc), $id: DOC_ID });
   }
 
-  /** Resolves a local `$ref` ('#/components/...') to [object, pointer]. */
-  resolve(value: any, pointer: string): [any, string] {
-    let current = value;
+  /**
+   * Resolves a local `$ref` ('#/components/...') to [object, pointer]. What a reference points to is
+   * the kind of object found in its place (a response, a parameter, a header, a schema).
+   */
+  resolve<T extends object>(value: T | Reference, pointer: string): [T, string] {
+    let current: unknown = value;
     let at = pointer;
-    for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
+    for (let hops = 0; isReference(current); hops++) {
       if (hops > 10 || !current.$ref.startsWith('#/')) throw new Error(`Cannot resolve ${current.$ref}`);
       at = current.$ref;
       current = at
         .slice(1)
         .split('/')
         .slice(1)
-        .map((s: string) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
-        .reduce((node: any, key: string) => node?.[key], this.doc);
+        .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'))
+        .reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), this.doc);
     }
-    return [current, at];
+    if (!isRecord(current)) throw new Error(`Nothing at ${at}`);
+    return [current as T, at];
   }
 
-  operation(path: string, method = 'get') {
-    return this.doc.paths[path]?.[method];
+  operation(path: string, method = 'get'): Operation | undefined {
+    const item: Record<string, Operation> | undefined = this.doc.paths[path];
+    return item?.[method];
   }
 
   /** Every problem with one exchange; empty when the answer matches the document. */
@@ -147,7 +209,7 @@ export class ContractValidator {
   /** Every problem with one webhook request (headers and raw body) against `webhooks.<kind>.post`. */
   checkWebhook(kind: string, headers: IncomingHttpHeaders, body: string): string[] {
     const where = `webhook ${kind}`;
-    const op = (this.doc.webhooks as Record<string, { post?: any }> | undefined)?.[kind]?.post;
+    const op = this.doc.webhooks?.[kind]?.post;
     if (!op) return [`${where}: not in the document`];
     const pointer = `#/webhooks/${escapePointer(kind)}/post`;
     const problems: string[] = [];
@@ -171,7 +233,7 @@ export class ContractValidator {
       }
     }
 
-    (op.parameters ?? []).forEach((declared: unknown, i: number) => {
+    (op.parameters ?? []).forEach((declared, i) => {
       const [parameter, parameterPointer] = this.resolve(declared, `${pointer}/parameters/${i}`);
       if (parameter.in !== 'header') return;
       const actual = headers[String(parameter.name).toLowerCase()];

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../../core/db/orm.ts';
 import { loadConfig } from '../../core/index.ts';
 import { eventually, runCli, spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
+import type { MutationData } from '../support/graphql-data.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 import { scrape } from './prometheus.ts';
@@ -66,7 +67,7 @@ describe('roles: an API process and a dispatcher process over one database', () 
     return { proc, origin: `http://127.0.0.1:${port}` };
   }
 
-  async function graphql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  async function graphql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const res = await fetch(`${api.origin}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -79,7 +80,7 @@ describe('roles: an API process and a dispatcher process over one database', () 
 
   const publishNeed = async (title: string): Promise<string> =>
     (
-      await graphql(
+      await graphql<MutationData<'publishNeed'>>(
         `mutation($title: String!) { publishNeed(input: { organizationId: "${ORG}", title: $title, requiredExpertise: ["sql"] }) { id } }`,
         { title },
       )
@@ -125,7 +126,7 @@ describe('roles: an API process and a dispatcher process over one database', () 
     // No pool in this process: its metrics have no pool gauges.
     expect((await scrape(api.origin, TOKEN)).value('packline_preparer_pool_queue_size')).toBeUndefined();
 
-    const created = await graphql(
+    const created = await graphql<MutationData<'createWebhookDestination'>>(
       `mutation($url: String!) { createWebhookDestination(input: { organizationId: "${ORG}", format: "standard-json", url: $url, kinds: ["need.created"] }) { destination { id } } }`,
       { url: receiver.url('/roles') },
     );

@@ -156,7 +156,7 @@ describe('privacy of public outputs', () => {
     await read(`/events/${'x'.repeat(121)}`);
     await read('/opportunities', { method: 'POST' });
     await read('/nothing-here');
-    const scoped = await stack.graphql(
+    const scoped = await stack.graphql<MutationData<'createApiKey'>>(
       `mutation { createApiKey(input: { organizationId: "atelier-nord", scopes: ["events:read"], expiresAt: "${new Date(Date.now() + 86_400_000).toISOString()}" }) { key } }`,
     );
     await read('/organization', { key: scoped.createApiKey.key });

@@ -15,6 +15,7 @@ import {
   publishNeed,
   updateNeed,
   withdrawNeed,
+  type OpportunityBody,
 } from '../rest/helpers.ts';
 
 /** Every key a page's JSON-LD may carry: schema.org terms for the REST representation's public fields. */
@@ -97,7 +98,7 @@ describe('public pages', () => {
 
   async function restOpportunity(id: string) {
     const { key } = await createKey(stack, orgId, ['opportunities:read']);
-    return expectOk(await stack.get(`/opportunities/${id}`, { key }));
+    return expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`, { key }));
   }
 
   it('serves a home page that says what this is and links to the API reference, the connectors and sign-in', async () => {

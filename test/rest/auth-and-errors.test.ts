@@ -32,7 +32,9 @@ import {
   webhookSecret,
   withdrawNeed,
   type CreatedKey,
+  type EventBody,
   type ListBody,
+  type OpportunityBody,
   type Scope,
 } from './helpers.ts';
 import type { MutationData } from '../support/graphql-data.ts';
@@ -157,7 +159,7 @@ describe('401 invalid_key', () => {
     const org = await createOrganization(stack, 'alpha');
     const key = await createKey(stack, org);
     expect((await stack.get('/events', { key: key.key })).status).toBe(200);
-    const revoked = await runCli(stack, ['keys', 'revoke', key.id]);
+    const revoked = await runCli<{ status: string }>(stack, ['keys', 'revoke', key.id]);
     expect(revoked.status).toBe('revoked');
     const refused = await eventually(async () => {
       const res = await stack.get('/events', { key: key.key });
@@ -259,7 +261,7 @@ describe('404 not_found on the by-id endpoints', () => {
 
   it('a need is 404 after withdrawal', async () => {
     const id = await publishNeed(stack, { organizationId: clanOrg, title: 'Need to be withdrawn' });
-    expect((await expectOk(await stack.get(`/opportunities/${id}`))).id).toBe(id);
+    expect((await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`))).id).toBe(id);
     await withdrawNeed(stack, id);
     const res = await stack.get(`/opportunities/${id}`);
     await expectProblem(res, 404, 'not_found');
@@ -289,7 +291,7 @@ describe('404 not_found on the by-id endpoints', () => {
       startsAt: new Date(Date.now() + 2 * DAY_MS),
       endsAt: new Date(Date.now() + 2 * DAY_MS + 3600_000),
     });
-    expect((await expectOk(await stack.get(`/events/${id}`))).id).toBe(id);
+    expect((await expectOk<EventBody>(await stack.get(`/events/${id}`))).id).toBe(id);
     await cancelEvent(stack, id);
     const res = await stack.get(`/events/${id}`);
     await expectProblem(res, 404, 'not_found');
@@ -423,7 +425,7 @@ describe('405 method_not_allowed', () => {
   }
 
   it('a write attempt changes nothing', async () => {
-    const before = await expectOk(await stack.get(`/opportunities/${opportunityId}`));
+    const before = await expectOk<OpportunityBody>(await stack.get(`/opportunities/${opportunityId}`));
     const res = await fetch(`${stack.api}/opportunities/${opportunityId}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${stack.demoKey}`, 'content-type': 'application/json' },
@@ -431,7 +433,7 @@ describe('405 method_not_allowed', () => {
     });
     expect(res.status).toBe(405);
     await res.arrayBuffer();
-    expect(await expectOk(await stack.get(`/opportunities/${opportunityId}`))).toEqual(before);
+    expect(await expectOk<OpportunityBody>(await stack.get(`/opportunities/${opportunityId}`))).toEqual(before);
   });
 });
 

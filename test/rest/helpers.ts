@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { EventEntity } from '../../core/entities/index.ts';
+import type { event, opportunity, organization } from '../../facades/representations/resources.ts';
 import type { Stack } from '../support/stack.ts';
 import type { MutationData, QueryData } from '../support/graphql-data.ts';
 
@@ -54,6 +55,11 @@ export interface ProblemBody {
   parameter?: string;
 }
 
+/** The public resources as the API answers them (docs/service-contract.md#resources). */
+export type OrganizationBody = ReturnType<typeof organization.json>;
+export type OpportunityBody = ReturnType<typeof opportunity.json>;
+export type EventBody = ReturnType<typeof event.json>;
+
 export interface ListBody<T = Record<string, unknown>> {
   data: T[];
   meta: { next_cursor: string | null };
@@ -98,7 +104,7 @@ export async function expectProblem(res: Response, status: number, code: string)
 }
 
 /** Asserts a 200 JSON answer and returns its body. */
-export async function expectOk<T = any>(res: Response): Promise<T> {
+export async function expectOk<T = unknown>(res: Response): Promise<T> {
   const text = await res.text();
   expect({ status: res.status, body: text.slice(0, 300) }).toMatchObject({ status: 200 });
   expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
@@ -170,7 +176,7 @@ export async function revokeKey(stack: Stack, id: string): Promise<void> {
 /** A datetime parameter as the database driver stores it: epoch ms on SQLite, a Date on PostgreSQL. */
 export const dbDate = (stack: Stack, at: Date): number | Date => (stack.config.databaseUrl ? at : at.getTime());
 
-export async function sql(stack: Stack, query: string, params: unknown[] = []): Promise<any[]> {
+export async function sql(stack: Stack, query: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
   return stack.app.core.db.em.fork().getConnection().execute(query, params);
 }
 
@@ -266,7 +272,7 @@ export async function allNeeds(stack: Stack): Promise<{ id: string; title: strin
   const out: { id: string; title: string; state: string; demo: boolean; discreet: boolean }[] = [];
   let after: string | null = null;
   for (;;) {
-    const data: any = await stack.graphql<QueryData<'needs'>>(
+    const data: QueryData<'needs'> = await stack.graphql<QueryData<'needs'>>(
       `query ($after: String) { needs(first: 50, after: $after) { edges { node { id title admin { state demo discreet } } } pageInfo { hasNextPage endCursor } } }`,
       { after },
     );
@@ -287,7 +293,12 @@ export async function allEvents(
 // ---- HTTP ---------------------------------------------------------------------------------------
 
 /** Walks a list endpoint to its end; returns every page. */
-export async function walk<T = any>(stack: Stack, list: '/opportunities' | '/events', limit: number, key?: string): Promise<ListBody<T>[]> {
+export async function walk<T = unknown>(
+  stack: Stack,
+  list: '/opportunities' | '/events',
+  limit: number,
+  key?: string,
+): Promise<ListBody<T>[]> {
   const pages: ListBody<T>[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 1_000; i++) {
@@ -347,11 +358,11 @@ const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs the admin CLI (`packline ... --json`) in its own process against the stack's database. */
-export async function runCli(stack: Stack, args: string[]): Promise<any> {
+export async function runCli<T = unknown>(stack: Stack, args: string[]): Promise<T> {
   const env: Record<string, string | undefined> = { ...process.env, ...stack.env, LOG_LEVEL: 'silent' };
   if (!stack.env.DATABASE_URL) delete env.DATABASE_URL;
   const { stdout } = await execFileAsync(process.execPath, ['bin/packline.js', ...args, '--json'], { cwd: ROOT, env, timeout: 30_000 });
-  return JSON.parse(stdout);
+  return JSON.parse(stdout) as T;
 }
 
 /**

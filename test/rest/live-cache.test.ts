@@ -19,6 +19,9 @@ import {
   updateNeed,
   withdrawNeed,
   type CreatedKey,
+  type ListBody,
+  type OpportunityBody,
+  type OrganizationBody,
 } from './helpers.ts';
 import type { MutationData } from '../support/graphql-data.ts';
 
@@ -34,10 +37,10 @@ async function freshWindow(): Promise<void> {
   if (into > 2_500) await new Promise((resolve) => setTimeout(resolve, 5_000 - into + 10));
 }
 
-const title = async (path: string, k = key.key) => (await expectOk(await stack.get(path, { key: k }))).title as string;
+const title = async (path: string, k = key.key) => (await expectOk<{ title: string }>(await stack.get(path, { key: k }))).title;
 const listTitles = async () => {
-  const list = await expectOk(await stack.get('/opportunities?limit=50', { key: key.key }));
-  return (list.data as { title: string }[]).map((n) => n.title);
+  const list = await expectOk<ListBody<OpportunityBody>>(await stack.get('/opportunities?limit=50', { key: key.key }));
+  return list.data.map((n) => n.title);
 };
 /** Changes a title with plain SQL: nothing tells the caches. */
 const behindTheBack = (table: 'needs' | 'events', id: string, text: string) =>
@@ -86,7 +89,7 @@ describe('a change retires only what it touched', () => {
   it("an organization's change retires the answers that embed its name, and its keys' lookups", async () => {
     await freshWindow();
     const path = `/opportunities/${ids.b}`;
-    const before = await expectOk(await stack.get(path, { key: key.key }));
+    const before = await expectOk<OpportunityBody>(await stack.get(path, { key: key.key }));
     await stack.graphql<MutationData<'updateOrganization'>>(
       `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`,
       {
@@ -94,15 +97,15 @@ describe('a change retires only what it touched', () => {
         input: { name: 'Renamed organization' },
       },
     );
-    const after = await expectOk(await stack.get(path, { key: key.key }));
+    const after = await expectOk<OpportunityBody>(await stack.get(path, { key: key.key }));
     expect(before.organization.name).not.toBe('Renamed organization');
     expect(after.organization.name).toBe('Renamed organization');
-    expect((await expectOk(await stack.get('/organization', { key: key.key }))).name).toBe('Renamed organization');
+    expect((await expectOk<OrganizationBody>(await stack.get('/organization', { key: key.key }))).name).toBe('Renamed organization');
   });
 
   it('a withdrawn need is 404 at once in the process that withdrew it', async () => {
     const id = await publishNeed(stack, { organizationId: org, title: 'Soon withdrawn' });
-    await expectOk(await stack.get(`/opportunities/${id}`, { key: key.key }));
+    await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`, { key: key.key }));
     await withdrawNeed(stack, id);
     await expectProblem(await stack.get(`/opportunities/${id}`, { key: key.key }), 404, 'not_found');
     expect(await listTitles()).not.toContain('Soon withdrawn');

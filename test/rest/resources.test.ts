@@ -14,7 +14,10 @@ import {
   runCli,
   updateNeed,
   walk,
+  type EventBody,
   type ListBody,
+  type OpportunityBody,
+  type OrganizationBody,
 } from './helpers.ts';
 import type { MutationData } from '../support/graphql-data.ts';
 
@@ -64,7 +67,7 @@ function expectPlace(place: unknown, nullable: boolean) {
   for (const key of PLACE_KEYS) expect(nullableString((place as Record<string, unknown>)[key])).toBe(true);
 }
 
-function expectOrganization(o: any) {
+function expectOrganization(o: OrganizationBody) {
   expect(keysOf(o)).toEqual(sorted(ORGANIZATION_KEYS));
   expect(o.id).toEqual(expect.any(String));
   expect(o.name).toEqual(expect.any(String));
@@ -85,7 +88,7 @@ function expectOrganization(o: any) {
   expect(o.updated_at).toMatch(ISO_MS);
 }
 
-function expectOpportunity(n: any) {
+function expectOpportunity(n: OpportunityBody) {
   expect(keysOf(n)).toEqual(sorted(OPPORTUNITY_KEYS));
   expect(n.id).toEqual(expect.any(String));
   expect(n.id.length).toBeLessThanOrEqual(120);
@@ -103,7 +106,7 @@ function expectOpportunity(n: any) {
   if (n.deadline !== null) expect(n.deadline).toMatch(ISO_MS);
 }
 
-function expectEvent(e: any) {
+function expectEvent(e: EventBody) {
   expect(keysOf(e)).toEqual(sorted(EVENT_KEYS));
   expect(e.id).toEqual(expect.any(String));
   expect(e.id.length).toBeLessThanOrEqual(120);
@@ -132,7 +135,7 @@ afterAll(() => stack?.close());
 
 describe('GET /organization', () => {
   it('is the public profile of the organization bound to the demo key, with exactly the contract fields (docs/service-contract.md#organization)', async () => {
-    const o = await expectOk(await stack.get('/organization'));
+    const o = await expectOk<OrganizationBody>(await stack.get('/organization'));
     expectOrganization(o);
     expect(o).toEqual({
       id: 'atelier-nord',
@@ -160,15 +163,15 @@ describe('GET /organization', () => {
     // Interleaved twice, so a cached answer of one organization can never be served to another.
     for (let round = 0; round < 2; round++) {
       for (const [id, key] of keys) {
-        const o = await expectOk(await stack.get('/organization', { key }));
+        const o = await expectOk<OrganizationBody>(await stack.get('/organization', { key }));
         expectOrganization(o);
         expect(o.id).toBe(id);
       }
     }
-    const cobalt = await expectOk(await stack.get('/organization', { key: keys.get('cobalt-data')! }));
+    const cobalt = await expectOk<OrganizationBody>(await stack.get('/organization', { key: keys.get('cobalt-data')! }));
     expect(cobalt.partner_payment).toEqual({ confirmed_rate_percent: 88, partners_count: 4 });
     expect(cobalt.proofs).toEqual({ completed_packs: 6, references: 5, certifications: 1 });
-    const fresh = await expectOk(await stack.get('/organization', { key: keys.get(org)! }));
+    const fresh = await expectOk<OrganizationBody>(await stack.get('/organization', { key: keys.get(org)! }));
     expect(fresh).toMatchObject({
       name: 'Resource Testers',
       website: null,
@@ -182,7 +185,7 @@ describe('GET /organization', () => {
 
   it('shows a profile change at once', async () => {
     const key = (await createKey(stack, org, ['organization:read'])).key;
-    const before = await expectOk(await stack.get('/organization', { key }));
+    const before = await expectOk<OrganizationBody>(await stack.get('/organization', { key }));
     await stack.graphql<MutationData<'updateOrganization'>>(
       `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`,
       {
@@ -190,7 +193,7 @@ describe('GET /organization', () => {
         input: { description: 'Updated description', networks: ['Test Network'] },
       },
     );
-    const after = await expectOk(await stack.get('/organization', { key }));
+    const after = await expectOk<OrganizationBody>(await stack.get('/organization', { key }));
     expect(after.description).toBe('Updated description');
     expect(after.networks).toEqual(['Test Network']);
     expect(Date.parse(after.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
@@ -199,11 +202,11 @@ describe('GET /organization', () => {
 
 describe('opportunities', () => {
   it('list items and by-id answers carry exactly the docs/service-contract.md#opportunity fields, and agree', async () => {
-    const items = (await walk(stack, '/opportunities', 50)).flatMap((p) => p.data);
+    const items = (await walk<OpportunityBody>(stack, '/opportunities', 50)).flatMap((p) => p.data);
     expect(items.length).toBeGreaterThan(20);
     for (const item of items) {
       expectOpportunity(item);
-      const one = await expectOk(await stack.get(`/opportunities/${encodeURIComponent(item.id)}`));
+      const one = await expectOk<OpportunityBody>(await stack.get(`/opportunities/${encodeURIComponent(item.id)}`));
       expect(one).toEqual(item);
     }
     const schoolExtension = items.find((n) => n.title === 'Structural engineer for a school extension');
@@ -231,7 +234,7 @@ describe('opportunities', () => {
       country: 'BE',
       deadline: deadline.toISOString(),
     });
-    const n = await expectOk(await stack.get(`/opportunities/${id}`));
+    const n = await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`));
     expectOpportunity(n);
     expect(n).toEqual({
       id,
@@ -246,15 +249,16 @@ describe('opportunities', () => {
       updated_at: expect.stringMatching(ISO_MS),
       deadline: deadline.toISOString(),
     });
-    expect(Math.abs(Date.parse(n.published_at) - Date.now())).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(n.published_at!) - Date.now())).toBeLessThan(60_000);
   });
 
   it('an update shows at once on the by-id and list endpoints', async () => {
     const id = await publishNeed(stack, { organizationId: org, title: 'Title before the update' });
     // Warm every cache first.
-    expect((await expectOk(await stack.get(`/opportunities/${id}`))).title).toBe('Title before the update');
-    const listed = async () => (await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=5'))).data.find((n) => n.id === id);
-    expect((await listed()).title).toBe('Title before the update');
+    expect((await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`))).title).toBe('Title before the update');
+    const listed = async () =>
+      (await expectOk<ListBody<OpportunityBody>>(await stack.get('/opportunities?limit=5'))).data.find((n) => n.id === id);
+    expect((await listed())?.title).toBe('Title before the update');
 
     await updateNeed(stack, id, {
       title: 'Title after the update',
@@ -263,7 +267,7 @@ describe('opportunities', () => {
       city: 'Liège',
       country: 'BE',
     });
-    const one = await expectOk(await stack.get(`/opportunities/${id}`));
+    const one = await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`));
     expect(one).toMatchObject({
       title: 'Title after the update',
       required_expertise: ['changed'],
@@ -271,35 +275,37 @@ describe('opportunities', () => {
       place: { city: 'Liège', region: null, country: 'BE' },
     });
     expect(await listed()).toEqual(one);
-    expect(Date.parse(one.updated_at)).toBeGreaterThanOrEqual(Date.parse(one.published_at));
+    expect(Date.parse(one.updated_at)).toBeGreaterThanOrEqual(Date.parse(one.published_at!));
   });
 });
 
 describe('changes made by another process', () => {
   it('a need updated with the admin CLI shows within a change-feed poll', async () => {
     const id = await publishNeed(stack, { organizationId: org, title: 'Before the CLI' });
-    expect((await expectOk(await stack.get(`/opportunities/${id}`))).title).toBe('Before the CLI');
-    expect((await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=3'))).data.map((n) => n.title)).toContain('Before the CLI');
+    expect((await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`))).title).toBe('Before the CLI');
+    expect((await expectOk<ListBody<OpportunityBody>>(await stack.get('/opportunities?limit=3'))).data.map((n) => n.title)).toContain(
+      'Before the CLI',
+    );
 
-    const updated = await runCli(stack, ['needs', 'update', id, '--title', 'Changed by the CLI']);
+    const updated = await runCli<{ title: string }>(stack, ['needs', 'update', id, '--title', 'Changed by the CLI']);
     expect(updated.title).toBe('Changed by the CLI');
     const seen = await eventually(
       async () => ((await (await stack.get(`/opportunities/${id}`)).json()) as { title: string }).title === 'Changed by the CLI',
     );
     expect(seen, 'by-id shows the change').toBe(true);
-    expect((await expectOk<ListBody<any>>(await stack.get('/opportunities?limit=3'))).data.find((n) => n.id === id)?.title).toBe(
-      'Changed by the CLI',
-    );
+    expect(
+      (await expectOk<ListBody<OpportunityBody>>(await stack.get('/opportunities?limit=3'))).data.find((n) => n.id === id)?.title,
+    ).toBe('Changed by the CLI');
   }, 60_000);
 });
 
 describe('events', () => {
   it('list items and by-id answers carry exactly the docs/service-contract.md#event fields, and agree', async () => {
-    const items = (await walk(stack, '/events', 50)).flatMap((p) => p.data);
+    const items = (await walk<EventBody>(stack, '/events', 50)).flatMap((p) => p.data);
     expect(items.length).toBeGreaterThanOrEqual(8);
     for (const item of items) {
       expectEvent(item);
-      expect(await expectOk(await stack.get(`/events/${encodeURIComponent(item.id)}`))).toEqual(item);
+      expect(await expectOk<EventBody>(await stack.get(`/events/${encodeURIComponent(item.id)}`))).toEqual(item);
     }
     expect(items.find((e) => e.title === 'Forecasting with small data')).toMatchObject({
       online: true,
@@ -335,7 +341,7 @@ describe('events', () => {
     const text = await res.clone().text();
     expect(text).not.toContain('secret-host-contact');
     expect(text).not.toContain('secret host note');
-    const e = await expectOk(res);
+    const e = await expectOk<EventBody>(res);
     expectEvent(e);
     expect(e).toEqual({
       id,
@@ -360,9 +366,9 @@ describe('events', () => {
       startsAt,
       endsAt: new Date(startsAt.getTime() + 3600_000),
     });
-    expect((await expectOk(await stack.get(`/events/${id}`))).title).toBe('Event before the update');
-    const listed = async () => (await expectOk<ListBody<any>>(await stack.get('/events?limit=50'))).data.find((e) => e.id === id);
-    expect((await listed()).title).toBe('Event before the update');
+    expect((await expectOk<EventBody>(await stack.get(`/events/${id}`))).title).toBe('Event before the update');
+    const listed = async () => (await expectOk<ListBody<EventBody>>(await stack.get('/events?limit=50'))).data.find((e) => e.id === id);
+    expect((await listed())?.title).toBe('Event before the update');
     await stack.graphql<MutationData<'updateEvent'>>(
       `mutation ($id: ID!, $input: EventChangesInput!) { updateEvent(id: $id, input: $input) { id } }`,
       {
@@ -370,7 +376,7 @@ describe('events', () => {
         input: { title: 'Event after the update', online: false, city: 'Namur', country: 'BE' },
       },
     );
-    const one = await expectOk(await stack.get(`/events/${id}`));
+    const one = await expectOk<EventBody>(await stack.get(`/events/${id}`));
     expect(one).toMatchObject({ title: 'Event after the update', online: false, place: { city: 'Namur', region: null, country: 'BE' } });
     expect(await listed()).toEqual(one);
   });

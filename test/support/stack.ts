@@ -29,7 +29,7 @@ export interface Stack {
   /** GET under /api/v1 with the demo key (or `key`). */
   get(path: string, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Response>;
   /** Internal GraphQL over HTTP; throws on GraphQL errors unless `raw`. */
-  graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  graphql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T>;
   /** Stops the server (a process ending) and keeps the database: another instance can start `over` it. */
   stop(): Promise<void>;
   close(): Promise<void>;

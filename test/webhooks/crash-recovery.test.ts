@@ -27,7 +27,7 @@ describe('a dispatcher killed in the middle of a delivery', () => {
     running.push(proc);
     await proc.waitForOutput(/^Try: .*$/m, 45_000);
     const port = Number(proc.stdout().match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]);
-    const graphql = async <T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
+    const graphql = async <T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
       const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

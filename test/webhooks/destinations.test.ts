@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 // The CLI runs in this process (`main(argv, io)`, as bin/packline.js runs it): test/cli proves the binary itself.
+import type { DestinationJson } from '../cli/cli-json.ts';
 import { runInProcess as runCli, runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -122,16 +123,16 @@ describe('destinations and deliveries administration', () => {
   it('rotates the secret: both sign for 24 hours, each verifies alone', async () => {
     const org = await createOrganization(stack, 'rotate-org');
     const { id, secret: old } = await createDestination(stack, { organizationId: org, url: receiver.url('/rotate') });
-    const rotated = await runJson(['destinations', 'rotate-secret', id, '--json'], stack.env);
+    const rotated = await runJson<DestinationJson>(['destinations', 'rotate-secret', id, '--json'], stack.env);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(old);
-    expect(Date.parse(rotated.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(Date.parse(rotated.previous_secret_expires_at!) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
     await publishNeed(stack, org);
     const [request] = await receiver.waitFor(() => receiver.on('/rotate').length >= 1).then(() => receiver.on('/rotate'));
     expect(String(request!.headers['x-service-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(String(request!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifyWebhook(request!.body, request!.headers, old!).type).toBe('need.created');
-    expect(verifyWebhook(request!.body, request!.headers, rotated.secret).type).toBe('need.created');
+    expect(verifyWebhook(request!.body, request!.headers, rotated.secret!).type).toBe('need.created');
   });
 
   it('sends a test signal on request, marked as a test', async () => {
@@ -186,7 +187,7 @@ describe('destinations and deliveries administration', () => {
 
   it('administers destinations and deliveries from the CLI', async () => {
     const org = await createOrganization(stack, 'cli-org', 'alpha');
-    const created = await runJson(
+    const created = await runJson<DestinationJson>(
       [
         'destinations',
         'create',
@@ -213,13 +214,13 @@ describe('destinations and deliveries administration', () => {
       scope: 'own',
       kinds: ['need.created', 'need.withdrawn'],
     });
-    const suite = await runJson(
+    const suite = await runJson<DestinationJson>(
       ['destinations', 'create', '--org', org, '--format', 'collaboration-suite', '--url', receiver.url('/cli-suite'), '--json'],
       stack.env,
     );
     expect(suite.secret).toBeNull();
-    const listed = await runJson(['destinations', 'list', '--org', org, '--json'], stack.env);
-    expect(listed.map((d: { id: string }) => d.id)).toEqual([created.id, suite.id]);
+    const listed = await runJson<DestinationJson[]>(['destinations', 'list', '--org', org, '--json'], stack.env);
+    expect(listed.map((d) => d.id)).toEqual([created.id, suite.id]);
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     await publishNeed(stack, org);
     await receiver.waitFor(() => receiver.on('/cli').length >= 1);

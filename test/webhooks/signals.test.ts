@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../consumer-kit/index.ts';
 import { findCanaries } from '../../core/demo/canaries.ts';
+import type { NeedJson } from '../cli/cli-json.ts';
 import { runJsonInProcess as runJson } from '../cli/run-cli.ts';
 import { Receiver, type Received } from '../support/receiver.ts';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -47,7 +48,7 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
 
   it('sends need.created, need.updated and need.withdrawn for changes made by the CLI, in order', async () => {
     const before = receiver.on(paths.json).length;
-    const need = await runJson(
+    const need = await runJson<NeedJson>(
       [
         'needs',
         'publish',

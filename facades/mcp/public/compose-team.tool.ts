@@ -47,6 +47,8 @@ const output = z.object({
   explanation: z.string(),
   notice: z.string(),
 });
+/** The structured content of a successful call. */
+export type ComposeTeamOutput = z.infer<typeof output>;
 
 const NOTICE = 'A proposal only: no organization has been contacted. Members are listed organizations of the public directory.';
 

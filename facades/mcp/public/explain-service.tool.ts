@@ -24,6 +24,8 @@ const output = z.object({
     )
     .describe('Best first; empty when the FAQ has nothing on the question'),
 });
+/** The structured content of a successful call. */
+export type ExplainServiceOutput = z.infer<typeof output>;
 
 export function registerExplainService(server: McpServer, deps: ToolDeps): void {
   server.registerTool(

@@ -18,6 +18,8 @@ const output = z.object({
   url: z.string(),
   metadata: z.record(z.string(), z.string()),
 });
+/** The structured content of a successful call. */
+export type FetchOutput = z.infer<typeof output>;
 
 export function registerFetch(server: McpServer, deps: ToolDeps): void {
   server.registerTool(

@@ -24,6 +24,8 @@ const output = z.object({
   organizations: z.array(organizationOutput),
   next_cursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page'),
 });
+/** The structured content of a successful call. */
+export type SearchOrganizationsOutput = z.infer<typeof output>;
 
 export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): void {
   server.registerTool(

@@ -23,6 +23,8 @@ const output = z.object({
     }),
   ),
 });
+/** The structured content of a successful call. */
+export type SearchOutput = z.infer<typeof output>;
 
 export function registerSearch(server: McpServer, deps: ToolDeps): void {
   server.registerTool(

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider, teamChatAuthorizeUrl } from '../../../../core/index.ts';
-import { at } from '../../../kit/dates.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
 import { freshForm, refused, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
@@ -9,7 +8,7 @@ import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from '../admin-paths.ts';
 import { asPageFailure, failingSince } from '../deliveries/index.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
 import { STATUS_FILTERS, destinationView } from './webhook-detail-view.ts';
-import { CREATE_FIELDS, EDIT_FIELDS, FORMAT_NAMES, labelOf, titleOf, type Destination } from './webhook-fields.ts';
+import { CREATE_FIELDS, EDIT_FIELDS, titleOf, type Destination } from './webhook-fields.ts';
 import { CONFIRM_TITLES, confirmView, editView, type ConfirmedAction } from './webhook-form-view.ts';
 import { isFull, listView } from './webhook-list-view.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
@@ -43,7 +42,6 @@ const NO_TEAM_CHAT =
   'The team-chat connection flow is not set up on this service; ' +
   'paste the channel’s incoming webhook URL with the team-chat format instead';
 
-const UPDATE_RECEIVER = 'update your receiver before then.';
 
 const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
 
