@@ -42,7 +42,6 @@ const NO_TEAM_CHAT =
   'The team-chat connection flow is not set up on this service; ' +
   'paste the channel’s incoming webhook URL with the team-chat format instead';
 
-
 const notFound = (id: string) => new DomainError('not_found', `No webhook destination with id '${id}'`);
 
 /** A query parameter when it is one of `known`; anything else reads as absent. */
