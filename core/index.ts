@@ -40,3 +40,12 @@ export { OnceMarks } from './components/once-marks.ts';
 export { ESIGN_INBOUND_PREFIX } from './services/esign.service.ts';
 export { TEAM_CHAT_CALLBACK_PATH, teamChatAuthorizeUrl, teamChatCallbackUrl } from './services/team-chat-connection.service.ts';
 export { MAX_ESIGN_BODY_BYTES } from './esign/esign-notification.ts';
+export {
+  KEY_ROLL_OVERLAPS,
+  OVERLAPS,
+  SECRET_OVERLAPS,
+  overlapNamed,
+  type KeyRollOverlap,
+  type Overlap,
+  type SecretOverlap,
+} from './overlaps.ts';

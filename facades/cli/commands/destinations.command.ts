@@ -1,6 +1,5 @@
-import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES, teamChatAuthorizeUrl } from '../../../core/index.ts';
+import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES, teamChatAuthorizeUrl, SECRET_OVERLAPS } from '../../../core/index.ts';
 import type { CliDestinationFragment } from '../../generated/cli.ts';
-import { SECRET_OVERLAPS } from '../../../core/overlaps.ts';
 import { CliError, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
 import { overlapFlag } from './overlap-flag.ts';
 import { listOutput, recordOutput, sentenceOutput, type Output, type Runtime } from '../runtime.ts';

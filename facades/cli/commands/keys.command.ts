@@ -1,4 +1,4 @@
-import { KEY_ROLL_OVERLAPS } from '../../../core/overlaps.ts';
+import { KEY_ROLL_OVERLAPS } from '../../../core/index.ts';
 import { isoDate, list, optional, parse, required } from '../args.ts';
 import { overlapFlag } from './overlap-flag.ts';
 import { listOutput, recordOutput, sentenceOutput, type Output, type Runtime } from '../runtime.ts';

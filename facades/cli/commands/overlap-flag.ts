@@ -1,4 +1,4 @@
-import { OVERLAPS, overlapNamed, type Overlap } from '../../../core/overlaps.ts';
+import { OVERLAPS, overlapNamed, type Overlap } from '../../../core/index.ts';
 import { CliError, type Parsed } from '../args.ts';
 
 /** The --overlap value (`1h`, or the GraphQL name `one_hour`) among `allowed`; a usage error otherwise. */

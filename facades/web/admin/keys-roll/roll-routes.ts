@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { DomainError } from '../../../../core/index.ts';
-import { KEY_ROLL_OVERLAPS, overlapNamed } from '../../../../core/overlaps.ts';
+import { DomainError, KEY_ROLL_OVERLAPS, overlapNamed } from '../../../../core/index.ts';
 import type { AdminKeyFragment as Key } from '../../../generated/web-admin.ts';
 import { flashCookie } from '../../../kit/flash.ts';
 import { html, seeOther } from '../../../kit/html.ts';

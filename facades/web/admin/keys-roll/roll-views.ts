@@ -1,4 +1,4 @@
-import { KEY_ROLL_OVERLAPS, OVERLAPS } from '../../../../core/overlaps.ts';
+import { KEY_ROLL_OVERLAPS, OVERLAPS } from '../../../../core/index.ts';
 import type { AdminKeyFragment as Key } from '../../../generated/web-admin.ts';
 import { html, type Html } from '../../../kit/html.ts';
 import { at } from '../../../kit/dates.ts';

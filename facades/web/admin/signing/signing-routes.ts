@@ -1,6 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { DomainError } from '../../../../core/index.ts';
-import { overlapNamed, SECRET_OVERLAPS } from '../../../../core/overlaps.ts';
+import { DomainError, overlapNamed, SECRET_OVERLAPS } from '../../../../core/index.ts';
 import type { AdminDestinationFragment as Destination } from '../../../generated/web-admin.ts';
 import { flashCookie } from '../../../kit/flash.ts';
 import { html, seeOther, type Html } from '../../../kit/html.ts';

@@ -1,4 +1,4 @@
-import { OVERLAPS, SECRET_OVERLAPS } from '../../../../core/overlaps.ts';
+import { OVERLAPS, SECRET_OVERLAPS } from '../../../../core/index.ts';
 import type { AdminDestinationFragment as Destination } from '../../../generated/web-admin.ts';
 import { html, type Html } from '../../../kit/html.ts';
 import { at } from '../../../kit/dates.ts';
