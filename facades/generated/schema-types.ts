@@ -491,6 +491,14 @@ export type HttpHeader = {
   value: Scalars['String']['output'];
 };
 
+/** An input field refused, and why. */
+export type InputProblem = {
+  /** The field at fault, as the API names it (logo_url, country…). */
+  field: Scalars['String']['output'];
+  /** What is wrong with it, in plain words. */
+  message: Scalars['String']['output'];
+};
+
 /** An invitation whose link still works, as the invited person sees it. */
 export type Invitation = {
   /** True when an account has the invited email: its owner signs in to accept. */
@@ -693,6 +701,8 @@ export type Mutation = {
   updateNeed: Opportunity;
   /** Changes an organization's profile or administrative facts. */
   updateOrganization: Organization;
+  /** Changes the organization's public profile, never its plan or listing. For its admins; nothing is saved when a field is refused. */
+  updateOrganizationProfile: OrganizationProfileEdit;
   /** Changes a destination’s name, description, URL, language, kinds or scope. */
   updateWebhookDestination: WebhookDestination;
   /** Withdraws an invitation not accepted yet: its link stops working. */
@@ -1023,6 +1033,13 @@ export type MutationUpdateNeedArgs = {
 export type MutationUpdateOrganizationArgs = {
   id: Scalars['ID']['input'];
   input: OrganizationProfileChanges;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationUpdateOrganizationProfileArgs = {
+  id: Scalars['ID']['input'];
+  input: OrganizationPublicProfileChanges;
 };
 
 
@@ -1438,6 +1455,38 @@ export type OrganizationProfileChanges = {
   website: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The public profile after a change, or every problem with the change. */
+export type OrganizationProfileEdit = {
+  /** The profile as it reads after the change; null when the change has problems. */
+  organization: Maybe<Organization>;
+  /** Every field refused; empty when the change is valid. */
+  problems: Array<InputProblem>;
+};
+
+/** Changes to the public profile: omitted fields stay as they are; null or empty clears website, logoUrl, city, region and country. */
+export type OrganizationPublicProfileChanges = {
+  /** What the organization can do: skills, trades, services. */
+  capabilities: InputMaybe<Array<Scalars['String']['input']>>;
+  /** City or town where the organization is based. */
+  city: InputMaybe<Scalars['String']['input']>;
+  /** ISO 3166-1 alpha-2 code. */
+  country: InputMaybe<Scalars['String']['input']>;
+  /** What the organization does, in plain text. */
+  description: InputMaybe<Scalars['String']['input']>;
+  /** Address of the organization's logo, an http(s) address. */
+  logoUrl: InputMaybe<Scalars['String']['input']>;
+  /** The organization's name. */
+  name: InputMaybe<Scalars['String']['input']>;
+  /** Networks and federations the organization belongs to. */
+  networks: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Region, county or state where the organization is based. */
+  region: InputMaybe<Scalars['String']['input']>;
+  /** Sectors the organization works in. */
+  sectors: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's own website, an http(s) address. */
+  website: InputMaybe<Scalars['String']['input']>;
+};
+
 /** The id and name of the organization behind a need or an event. */
 export type OrganizationSummary = {
   /** The organization's id. */
@@ -1601,6 +1650,8 @@ export type Query = {
   organizationAdministration: OrganizationAdministration;
   /** An organization's members and pending invitations: for its admins. */
   organizationMembers: OrganizationMembers;
+  /** The organization's public profile as a change would leave it, without saving it. For its admins. */
+  organizationProfilePreview: OrganizationProfileEdit;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
   /** The account a reset link is for; INVALID_STATE when the link was used, expired or is unknown. */
@@ -1782,6 +1833,13 @@ export type QueryOrganizationAdministrationArgs = {
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationMembersArgs = {
   organizationId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationProfilePreviewArgs = {
+  id: Scalars['ID']['input'];
+  input: OrganizationPublicProfileChanges;
 };
 
 
