@@ -78,12 +78,18 @@ export type ApiKeyStatus =
   /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
-/** How an organization's API keys used the public API this month. */
+/** How an organization's API keys used the public API in a month. */
 export type ApiUsage = {
-  /** Calls per day from the first of the month to today. */
+  /** The month's answers per key and status class, refusals (429) included. */
+  answers: Array<KeyAnswers>;
+  /** Whether the month reported is the current one. */
+  current: Scalars['Boolean']['output'];
+  /** Calls per day from the first of the month to today, or to its last day for a past month. */
   days: Array<DailyCalls>;
-  /** YYYY-MM, UTC. */
+  /** YYYY-MM, UTC: the month reported. */
   month: Scalars['String']['output'];
+  /** The months with recorded usage and the current month, newest first. */
+  months: Array<Scalars['String']['output']>;
   /** The month's calls against the plan's monthly quota. */
   quota: QuotaUsage;
   /** Null where this process serves no API (its limiter holds the windows). */
@@ -531,6 +537,20 @@ export type InvitingOrganization = {
   id: Scalars['ID']['output'];
   /** The organization's name. */
   name: Scalars['String']['output'];
+};
+
+/** An API key's answers of one status class over a month. */
+export type KeyAnswers = {
+  /** The status class: 2xx, 3xx, 4xx, 5xx, or 429 for the calls refused by the rate limit or the monthly quota. */
+  answer: Scalars['String']['output'];
+  /** Answers of that class to that key over the month. */
+  calls: Scalars['Int']['output'];
+  /** The API key's id. */
+  keyId: Scalars['ID']['output'];
+  /** The API key's label; null for a key deleted since. */
+  name: Maybe<Scalars['String']['output']>;
+  /** First characters of the key; null for a key deleted since. */
+  prefix: Maybe<Scalars['String']['output']>;
 };
 
 /** The current one-minute rate window of an active API key. */
@@ -1379,8 +1399,14 @@ export type OrganizationAdministration = {
   plan: Plan;
   /** The public profile, as the public API shows it. */
   profile: Organization;
-  /** This month's use of the public API by the organization's keys. */
+  /** A month's use of the public API by the organization's keys; this month when no month is given. */
   usage: ApiUsage;
+};
+
+
+/** An organization as its admins see it. */
+export type OrganizationAdministrationUsageArgs = {
+  month: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A page of organizations. */

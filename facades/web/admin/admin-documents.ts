@@ -36,11 +36,12 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminCreateKey($input: NewApiKeyInput!) { createApiKey(input: $input) { key apiKey { ...AdminKey } } }
   mutation AdminRevokeKey($id: ID!) { revokeApiKey(id: $id) { ...AdminKey } }
 
-  query AdminUsage($id: ID!) {
+  query AdminUsage($id: ID!, $month: String) {
     organizationAdministration(id: $id) {
       id
-      usage {
-        month
+      usage(month: $month) {
+        month current months
+        answers { keyId name prefix answer calls }
         quota { limit used remaining resetsAt }
         rateWindows { keyId name prefix limit used remaining resetsAt }
         days { day calls }
