@@ -2,6 +2,7 @@ import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 import './types/place.type.ts';
 import './types/organization.type.ts';
+import './types/organization-profile-edit.type.ts';
 import './types/directory.type.ts';
 import './types/need.type.ts';
 import './types/event.type.ts';

@@ -27,6 +27,7 @@ export {
 export { EsignConnectionEntity, EsignInboundEventEntity, type EsignConnection } from './esign.entity.ts';
 export { TeamChatAuthorizationEntity, type TeamChatAuthorization } from './team-chat-authorization.entity.ts';
 export { ApiUsageEntity } from './api-usage.entity.ts';
+export { ApiKeyUsageEntity, ANSWER_CLASSES, type AnswerClass } from './api-key-usage.entity.ts';
 export { SettingEntity } from './setting.entity.ts';
 export { OnceMarkEntity, type OnceMark } from './once-mark.entity.ts';
 export {
@@ -76,6 +77,7 @@ import { WebhookDeliveryEntity, DeliveryAttemptEntity } from './webhook-delivery
 import { EsignConnectionEntity, EsignInboundEventEntity } from './esign.entity.ts';
 import { TeamChatAuthorizationEntity } from './team-chat-authorization.entity.ts';
 import { ApiUsageEntity } from './api-usage.entity.ts';
+import { ApiKeyUsageEntity } from './api-key-usage.entity.ts';
 import { SettingEntity } from './setting.entity.ts';
 import { OnceMarkEntity } from './once-mark.entity.ts';
 import {
@@ -111,6 +113,7 @@ export const ENTITIES = [
   EsignInboundEventEntity,
   TeamChatAuthorizationEntity,
   ApiUsageEntity,
+  ApiKeyUsageEntity,
   SettingEntity,
   OnceMarkEntity,
   AssistantClientEntity,

@@ -1,10 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
-import { OrganizationEntity, PLANS, type Organization, type Plan } from '../entities/index.ts';
+import { checkEachField, checkProfile, definedOnly, type ProfileEdit, type PublicProfileChanges } from './profile-edit.ts';
+import { OrganizationEntity, type Organization, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES, type PlanAllowances } from '../plans.ts';
-import * as v from '../validate.ts';
 import { isOrganizationDiscoverable, organizationProfile } from '../visibility.ts';
 import type { OrganizationProfile, OrganizationSummary } from '../public-views.ts';
 import { recordChange, type PublicList } from '../components/change-feed.ts';
@@ -87,7 +87,10 @@ export class OrganizationService extends LazyEmService {
 
   async update(actor: Actor, id: string, input: OrganizationProfileInput): Promise<OrganizationProfile> {
     requireInternal(actor, 'update organizations');
-    const fields = checkProfile(input);
+    return this.apply(id, checkProfile(input));
+  }
+
+  private async apply(id: string, fields: OrganizationProfileInput): Promise<OrganizationProfile> {
     const { profile, change } = await this.em.transactional(async (em) => {
       const org = await em.findOne(OrganizationEntity, { id }, this.deps.forUpdate);
       if (!org) throw notFound('organization', id);
@@ -100,6 +103,23 @@ export class OrganizationService extends LazyEmService {
     });
     this.deps.feed.changed([change]);
     return profile;
+  }
+
+  /**
+   * An admin's change to the public profile (never the plan or listing flags), checked field by
+   * field so every problem is reported at once. `save: false` answers the profile as it would
+   * read after the change, without changing anything.
+   */
+  async editProfile(actor: Actor, id: string, changes: PublicProfileChanges, save: boolean): Promise<ProfileEdit> {
+    if (!isPlausibleId(id)) throw notFound('organization', id);
+    await requireOrganizationAdmin(this.em, actor, id, 'edit its profile');
+    const { fields, problems } = checkEachField(changes);
+    if (problems.length > 0) return { profile: null, problems };
+    if (save) return { profile: await this.apply(id, fields), problems };
+    const org = await this.em.findOne(OrganizationEntity, { id });
+    if (!org) throw notFound('organization', id);
+    const draft = { ...org, ...definedOnly(fields), updatedAt: new Date() };
+    return { profile: organizationProfile(draft, this.deps.links), problems };
   }
 
   /**
@@ -147,25 +167,4 @@ export class OrganizationService extends LazyEmService {
   allowances(plan: Plan): PlanAllowances {
     return PLAN_ALLOWANCES[plan];
   }
-}
-
-function checkProfile(input: OrganizationProfileInput): OrganizationProfileInput {
-  const out: OrganizationProfileInput = {};
-  if (input.name !== undefined) out.name = v.text('name', input.name, { max: 200 });
-  if (input.plan !== undefined) {
-    if (!PLANS.includes(input.plan)) throw invalidInput('plan', `plan must be one of ${PLANS.join(', ')}`);
-    out.plan = input.plan;
-  }
-  for (const flag of ['listed', 'demo', 'complete'] as const) if (input[flag] !== undefined) out[flag] = input[flag];
-  if (input.description !== undefined) out.description = v.text('description', input.description, { min: 0, max: 5_000 });
-  if (input.website !== undefined) out.website = v.httpUrl('website', input.website);
-  if (input.logoUrl !== undefined) out.logoUrl = v.httpUrl('logo_url', input.logoUrl);
-  for (const key of ['sectors', 'capabilities', 'networks'] as const) {
-    const values = input[key];
-    if (values !== undefined) out[key] = v.list(key, values, { maxItems: 30, maxLength: 80 });
-  }
-  if (input.city !== undefined) out.city = v.optionalText('city', input.city, 120);
-  if (input.region !== undefined) out.region = v.optionalText('region', input.region, 120);
-  if (input.country !== undefined) out.country = v.country('country', input.country);
-  return out;
 }

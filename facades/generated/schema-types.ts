@@ -82,12 +82,18 @@ export type ApiKeyStatus =
   /** Revoked by an admin: refused with invalid_key from that moment. */
   | 'revoked';
 
-/** How an organization's API keys used the public API this month. */
+/** How an organization's API keys used the public API in a month. */
 export type ApiUsage = {
-  /** Calls per day from the first of the month to today. */
+  /** The month's answers per key and status class, refusals (429) included. */
+  answers: Array<KeyAnswers>;
+  /** Whether the month reported is the current one. */
+  current: Scalars['Boolean']['output'];
+  /** Calls per day from the first of the month to today, or to its last day for a past month. */
   days: Array<DailyCalls>;
-  /** YYYY-MM, UTC. */
+  /** YYYY-MM, UTC: the month reported. */
   month: Scalars['String']['output'];
+  /** The months with recorded usage and the current month, newest first. */
+  months: Array<Scalars['String']['output']>;
   /** The month's calls against the plan's monthly quota. */
   quota: QuotaUsage;
   /** Null where this process serves no API (its limiter holds the windows). */
@@ -495,6 +501,14 @@ export type HttpHeader = {
   value: Scalars['String']['output'];
 };
 
+/** An input field refused, and why. */
+export type InputProblem = {
+  /** The field at fault, as the API names it (logo_url, country…). */
+  field: Scalars['String']['output'];
+  /** What is wrong with it, in plain words. */
+  message: Scalars['String']['output'];
+};
+
 /** An invitation whose link still works, as the invited person sees it. */
 export type Invitation = {
   /** True when an account has the invited email: its owner signs in to accept. */
@@ -527,6 +541,20 @@ export type InvitingOrganization = {
   id: Scalars['ID']['output'];
   /** The organization's name. */
   name: Scalars['String']['output'];
+};
+
+/** An API key's answers of one status class over a month. */
+export type KeyAnswers = {
+  /** The status class: 2xx, 3xx, 4xx, 5xx, or 429 for the calls refused by the rate limit or the monthly quota. */
+  answer: Scalars['String']['output'];
+  /** Answers of that class to that key over the month. */
+  calls: Scalars['Int']['output'];
+  /** The API key's id. */
+  keyId: Scalars['ID']['output'];
+  /** The API key's label; null for a key deleted since. */
+  name: Maybe<Scalars['String']['output']>;
+  /** First characters of the key; null for a key deleted since. */
+  prefix: Maybe<Scalars['String']['output']>;
 };
 
 /** The current one-minute rate window of an active API key. */
@@ -740,6 +768,8 @@ export type Mutation = {
   updateNeed: Opportunity;
   /** Changes an organization's profile or administrative facts. */
   updateOrganization: Organization;
+  /** Changes the organization's public profile, never its plan or listing. For its admins; nothing is saved when a field is refused. */
+  updateOrganizationProfile: OrganizationProfileEdit;
   /** Changes a destination’s name, description, URL, language, kinds or scope. */
   updateWebhookDestination: WebhookDestination;
   /** Withdraws an invitation not accepted yet: its link stops working. */
@@ -1096,6 +1126,13 @@ export type MutationUpdateOrganizationArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationUpdateOrganizationProfileArgs = {
+  id: Scalars['ID']['input'];
+  input: OrganizationPublicProfileChanges;
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationUpdateWebhookDestinationArgs = {
   id: Scalars['ID']['input'];
   input: WebhookDestinationChangesInput;
@@ -1431,8 +1468,14 @@ export type OrganizationAdministration = {
   plan: Plan;
   /** The public profile, as the public API shows it. */
   profile: Organization;
-  /** This month's use of the public API by the organization's keys. */
+  /** A month's use of the public API by the organization's keys; this month when no month is given. */
   usage: ApiUsage;
+};
+
+
+/** An organization as its admins see it. */
+export type OrganizationAdministrationUsageArgs = {
+  month: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A page of organizations. */
@@ -1499,6 +1542,38 @@ export type OrganizationProfileChanges = {
   networks: InputMaybe<Array<Scalars['String']['input']>>;
   /** The organization's plan. */
   plan: InputMaybe<Plan>;
+  /** Region, county or state where the organization is based. */
+  region: InputMaybe<Scalars['String']['input']>;
+  /** Sectors the organization works in. */
+  sectors: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The organization's own website, an http(s) address. */
+  website: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The public profile after a change, or every problem with the change. */
+export type OrganizationProfileEdit = {
+  /** The profile as it reads after the change; null when the change has problems. */
+  organization: Maybe<Organization>;
+  /** Every field refused; empty when the change is valid. */
+  problems: Array<InputProblem>;
+};
+
+/** Changes to the public profile: omitted fields stay as they are; null or empty clears website, logoUrl, city, region and country. */
+export type OrganizationPublicProfileChanges = {
+  /** What the organization can do: skills, trades, services. */
+  capabilities: InputMaybe<Array<Scalars['String']['input']>>;
+  /** City or town where the organization is based. */
+  city: InputMaybe<Scalars['String']['input']>;
+  /** ISO 3166-1 alpha-2 code. */
+  country: InputMaybe<Scalars['String']['input']>;
+  /** What the organization does, in plain text. */
+  description: InputMaybe<Scalars['String']['input']>;
+  /** Address of the organization's logo, an http(s) address. */
+  logoUrl: InputMaybe<Scalars['String']['input']>;
+  /** The organization's name. */
+  name: InputMaybe<Scalars['String']['input']>;
+  /** Networks and federations the organization belongs to. */
+  networks: InputMaybe<Array<Scalars['String']['input']>>;
   /** Region, county or state where the organization is based. */
   region: InputMaybe<Scalars['String']['input']>;
   /** Sectors the organization works in. */
@@ -1674,6 +1749,8 @@ export type Query = {
   organizationAssistantGrants: Array<MemberAssistantGrant>;
   /** An organization's members and pending invitations: for its admins. */
   organizationMembers: OrganizationMembers;
+  /** The organization's public profile as a change would leave it, without saving it. For its admins. */
+  organizationProfilePreview: OrganizationProfileEdit;
   /** Every organization, by id. */
   organizations: OrganizationConnection;
   /** The account a reset link is for; INVALID_STATE when the link was used, expired or is unknown. */
@@ -1861,6 +1938,13 @@ export type QueryOrganizationAssistantGrantsArgs = {
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryOrganizationMembersArgs = {
   organizationId: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryOrganizationProfilePreviewArgs = {
+  id: Scalars['ID']['input'];
+  input: OrganizationPublicProfileChanges;
 };
 
 

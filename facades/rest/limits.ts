@@ -103,6 +103,11 @@ export class ApiLimits implements LiveLimits {
     });
   }
 
+  /** Counts an answer to a key by its status class, refusals (429) included: a counter in memory, no query. */
+  answered(organizationId: string, keyId: string, status: number, now = Date.now()): void {
+    this.usage.answered(organizationId, keyId, calendar(now).day, status);
+  }
+
   /** `<organization>:<month>`, the same string on every call of the month: its hash is computed once. */
   private quotaKey(organizationId: string, month: string): string {
     const known = this.quotaKeys.get(organizationId);

@@ -81,7 +81,12 @@ export function createRestApi({ contexts, operations, limits, cache, openapi, on
     const grant = key === undefined ? null : (contexts.cachedApiKey(key) ?? contexts.apiKey(key));
     const query = q === -1 ? '' : url.slice(q + 1);
     const conditional = req.headers['if-none-match'];
-    return andThen(grant, (grant) => (grant ? metered(grant, found, reply, query, conditional) : invalidKey(reply)));
+    return andThen(grant, (grant) => {
+      if (!grant) return invalidKey(reply);
+      return andThen(metered(grant, found, reply, query, conditional), () =>
+        limits.answered(grant.organizationId, grant.keyId, res.statusCode),
+      );
+    });
   };
 
   /**

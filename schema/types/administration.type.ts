@@ -1,4 +1,4 @@
-import type { KeyRateWindow, UsageReport } from '../../core/services/usage.service.ts';
+import type { KeyAnswers, KeyRateWindow, UsageReport } from '../../core/services/usage.service.ts';
 import type { AccountOrganization } from '../../core/services/member-account.service.ts';
 import { PLAN_ALLOWANCES } from '../../core/plans.ts';
 import type { OrganizationProfile } from '../../core/public-views.ts';
@@ -42,17 +42,39 @@ const DailyCallsRef = builder.objectRef<UsageReport['days'][number]>('DailyCalls
   }),
 });
 
-const ApiUsageRef = builder.objectRef<UsageReport>('ApiUsage').implement({
-  description: "How an organization's API keys used the public API this month.",
+const KeyAnswersRef = builder.objectRef<KeyAnswers>('KeyAnswers').implement({
+  description: "An API key's answers of one status class over a month.",
   fields: (t) => ({
-    month: t.exposeString('month', { description: 'YYYY-MM, UTC.' }),
+    keyId: t.exposeID('keyId', { description: "The API key's id." }),
+    name: t.exposeString('name', { nullable: true, description: "The API key's label; null for a key deleted since." }),
+    prefix: t.exposeString('prefix', { nullable: true, description: 'First characters of the key; null for a key deleted since.' }),
+    answer: t.exposeString('answer', {
+      description: 'The status class: 2xx, 3xx, 4xx, 5xx, or 429 for the calls refused by the rate limit or the monthly quota.',
+    }),
+    calls: t.exposeInt('calls', { description: 'Answers of that class to that key over the month.' }),
+  }),
+});
+
+const ApiUsageRef = builder.objectRef<UsageReport>('ApiUsage').implement({
+  description: "How an organization's API keys used the public API in a month.",
+  fields: (t) => ({
+    month: t.exposeString('month', { description: 'YYYY-MM, UTC: the month reported.' }),
+    current: t.exposeBoolean('current', { description: 'Whether the month reported is the current one.' }),
+    months: t.exposeStringList('months', { description: 'The months with recorded usage and the current month, newest first.' }),
+    answers: t.expose('answers', {
+      type: [KeyAnswersRef],
+      description: "The month's answers per key and status class, refusals (429) included.",
+    }),
     quota: t.expose('quota', { description: "The month's calls against the plan's monthly quota.", type: QuotaUsageRef }),
     rateWindows: t.expose('rateWindows', {
       type: [KeyRateWindowRef],
       nullable: true,
       description: 'Null where this process serves no API (its limiter holds the windows).',
     }),
-    days: t.expose('days', { type: [DailyCallsRef], description: 'Calls per day from the first of the month to today.' }),
+    days: t.expose('days', {
+      type: [DailyCallsRef],
+      description: 'Calls per day from the first of the month to today, or to its last day for a past month.',
+    }),
   }),
 });
 
@@ -76,9 +98,10 @@ const OrganizationAdministrationRef = builder.objectRef<OrganizationProfile>('Or
       resolve: (o) => o.admin.complete,
     }),
     usage: t.field({
-      description: "This month's use of the public API by the organization's keys.",
+      description: "A month's use of the public API by the organization's keys; this month when no month is given.",
       type: ApiUsageRef,
-      resolve: (o, _args, ctx) => ctx.services.usage.report(ctx.actor, o.id),
+      args: { month: t.arg.string({ description: 'YYYY-MM, UTC, up to this month; this month when absent.' }) },
+      resolve: (o, { month }, ctx) => ctx.services.usage.report(ctx.actor, o.id, month ?? undefined),
     }),
   }),
 });

@@ -1,6 +1,12 @@
 // The named GraphQL operations behind the administration pages, run as the signed-in member
 // (the services check that member administers the organization). Parsed and validated at start-up.
 export const ADMIN_OPERATIONS = /* GraphQL */ `
+  fragment AdminProfile on Organization {
+    id name description website logoUrl sectors capabilities networks profileUrl updatedAt
+    place { city region country }
+    partnerPayment { confirmedRatePercent partnersCount }
+    proofs { completedPacks references certifications }
+  }
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
     id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
@@ -16,13 +22,14 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
     organizationAdministration(id: $id) {
       id plan listed complete
       allowances { activeKeys monthlyQuota destinations retainedDeliveries manualRetry }
-      profile {
-        id name description website logoUrl sectors capabilities networks profileUrl updatedAt
-        place { city region country }
-        partnerPayment { confirmedRatePercent partnersCount }
-        proofs { completedPacks references certifications }
-      }
+      profile { ...AdminProfile }
     }
+  }
+  query AdminProfilePreview($id: ID!, $input: OrganizationPublicProfileChanges!) {
+    organizationProfilePreview(id: $id, input: $input) { organization { ...AdminProfile } problems { field message } }
+  }
+  mutation AdminUpdateProfile($id: ID!, $input: OrganizationPublicProfileChanges!) {
+    updateOrganizationProfile(id: $id, input: $input) { organization { id } problems { field message } }
   }
 
   query AdminKeys($id: ID!) { apiKeys(organizationId: $id) { ...AdminKey } }
@@ -43,11 +50,12 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
     webhookDestinations(organizationId: $id) { id }
   }
 
-  query AdminUsage($id: ID!) {
+  query AdminUsage($id: ID!, $month: String) {
     organizationAdministration(id: $id) {
       id
-      usage {
-        month
+      usage(month: $month) {
+        month current months
+        answers { keyId name prefix answer calls }
         quota { limit used remaining resetsAt }
         rateWindows { keyId name prefix limit used remaining resetsAt }
         days { day calls }

@@ -4,6 +4,7 @@ import { COPY_SCRIPT, REFRESH_SCRIPT } from './admin-scripts.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from './admin-paths.ts';
 import { mountKeyPages } from './keys/key-routes.ts';
 import { mountOrganizationPages } from './organization/organization-routes.ts';
+import { mountProfilePages } from './organization/profile-routes.ts';
 import { mountUsagePages } from './usage/usage-routes.ts';
 import { mountWebhookPages, type WebhookPagesOptions } from './webhooks/webhook-routes.ts';
 import { mountMemberPages } from './members/member-routes.ts';
@@ -37,6 +38,7 @@ export function mountAdminPages(router: Router, deps: PageDeps, webhooks: Webhoo
     res.end(REFRESH_SCRIPT);
   });
   mountOrganizationPages(router, deps);
+  mountProfilePages(router, deps);
   mountMemberPages(router, deps);
   mountKeyPages(router, deps);
   mountKeyRollPages(router, deps);

@@ -3,8 +3,10 @@ import { seeOther } from '../../../kit/html.ts';
 import { requestIdOf, signedIn, toLogin, type PageDeps } from '../../../kit/page-support.ts';
 import { organizationJson } from '../../../representations/resources.ts';
 import { ADMIN_PATH, orgPath } from '../admin-paths.ts';
-import { adminPage, adminVisit } from '../layout.ts';
+import { adminPage, adminVisit, notice } from '../layout.ts';
 import { organizationView, organizationsView } from './organization-views.ts';
+
+const SAVED = { profile: 'The public profile is saved: the API, the directory and the connectors show it now.' };
 
 /** The entry page (which organization) and an organization's overview: public profile, plan, allowances. */
 export function mountOrganizationPages(router: Router, deps: PageDeps): void {
@@ -25,6 +27,6 @@ export function mountOrganizationPages(router: Router, deps: PageDeps): void {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
     const { org } = visit;
-    adminPage(res, visit, 'organization', org.profile.name, organizationView(org, organizationJson(org.profile)));
+    adminPage(res, visit, 'organization', org.profile.name, organizationView(org, organizationJson(org.profile), notice(req, SAVED)));
   });
 }

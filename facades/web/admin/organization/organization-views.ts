@@ -61,13 +61,14 @@ and Packline sends events to up to ${destinations}.</p>
 </tbody></table>`;
 }
 
-export function organizationView(org: AdminOrganization, profile: Profile): Html {
+export function organizationView(org: AdminOrganization, profile: Profile, done: Html | ''): Html {
   const unlisted = org.listed ? '' : UNLISTED;
-  return html`
+  return html`${done}
 <h2>Public profile</h2>
 <p class="note">What the public API answers at <code>GET /api/v1/organization</code> for your keys, \
 and what the directory shows${unlisted}.</p>
 ${profileList(profile)}
+<p><a href="${orgPath(org.id, '/profile')}">Edit the public profile</a></p>
 <details><summary>As JSON</summary><pre>${JSON.stringify(profile, null, 2)}</pre></details>
 ${org.complete ? '' : html`<p class="note">${INCOMPLETE}</p>`}
 ${planPart(org)}
