@@ -41,18 +41,52 @@ export function sentValues(req: Request, names: readonly string[]): Record<strin
 
 /**
  * The state of a form refused by `error`: beside its field (the service's name mapped to the
- * form's by `fieldNames`) when the form has it, otherwise at the top. Defects go to the error handler.
+ * form's by `fieldNames`) when the form has it, otherwise at the top. An `invalid_input` error
+ * on a field `plain` words for a person shows that sentence rather than the service's message,
+ * which is written for API callers. Defects go to the error handler.
  */
 export function refused(
   values: Record<string, string | string[]>,
   error: DomainError,
   fields: readonly string[],
   fieldNames: Record<string, string> = {},
+  plain: Record<string, string> = {},
 ): FormState {
   if (FAILURE_STATUS[error.code] === undefined) throw error;
-  const at = error.field ? (fieldNames[error.field] ?? error.field) : '_form';
-  return { values, errors: { [fields.includes(at) ? at : '_form']: error.message }, status: FAILURE_STATUS[error.code] };
+  const named = error.field ? (fieldNames[error.field] ?? error.field) : '_form';
+  const at = fields.includes(named) ? named : '_form';
+  const message = error.code === 'invalid_input' && plain[at] ? plain[at] : error.message;
+  return { values, errors: { [at]: message }, status: FAILURE_STATUS[error.code] };
 }
+
+/** What a form's own check found, by field, each worded for a person; empty when the form may go on. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * A form's fields checked together before its operation runs, so that every mistake is shown at
+ * once (the service stops at its first). `checks` maps a field to the sentence shown when its
+ * value is wrong, or to nothing.
+ */
+export function checkFields(
+  values: Record<string, string | string[]>,
+  checks: Record<string, (value: string | string[] | undefined) => string | undefined>,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [name, check] of Object.entries(checks)) {
+    const problem = check(values[name]);
+    if (problem) errors[name] = problem;
+  }
+  return errors;
+}
+
+/** The state of a form its own check refused: every error at once, 400. */
+export const refusedAll = (values: Record<string, string | string[]>, errors: FieldErrors): FormState => ({ values, errors, status: 400 });
+
+/** Control characters other than tab and line breaks: never part of what a person types in a field. */
+export const hasControl = (value: string) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value);
+
+/** The one text of a field (a repeated field reads as its first value). */
+export const textOf = (value: string | string[] | undefined): string => (typeof value === 'string' ? value : (value?.[0] ?? ''));
 
 /** The status of a page answering a refused form. */
 export const refusedStatus = (state: FormState) => state.status ?? (Object.keys(state.errors).length ? 400 : 200);

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider, teamChatAuthorizeUrl } from '../../../../core/index.ts';
 import { at } from '../../../kit/dates.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
-import { freshForm, refused, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
+import { freshForm, refused, refusedAll, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../../../kit/page-support.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from '../admin-paths.ts';
@@ -10,6 +10,7 @@ import { asPageFailure, failingSince } from '../deliveries/index.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
 import { STATUS_FILTERS, destinationView } from './webhook-detail-view.ts';
 import { CREATE_FIELDS, EDIT_FIELDS, FORMAT_NAMES, labelOf, titleOf, type Destination } from './webhook-fields.ts';
+import { checkDestinationForm, PLAIN_WORDS } from './webhook-form-check.ts';
 import { CONFIRM_TITLES, confirmView, editView, type ConfirmedAction } from './webhook-form-view.ts';
 import { isFull, listView } from './webhook-list-view.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
@@ -171,6 +172,9 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
   const create: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res, 'webhook-create');
     if (!visit) return;
+    const values = { kinds: [], ...sentValues(req, CREATE_FIELDS) };
+    const mistakes = checkDestinationForm(values, 'create');
+    if (Object.keys(mistakes).length) return listPage(req, res, visit, await destinations(visit), refusedAll(values, mistakes));
     const input = {
       ...settingsOf(req, visit),
       name: field(req, 'name'),
@@ -180,7 +184,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     };
     const outcome = await deps.operations.run('AdminCreateDestination', { input }, visit.session.context);
     if (!outcome.ok) {
-      const form = refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS);
+      const form = refused(values, outcome.error, CREATE_FIELDS, {}, PLAIN_WORDS);
       return listPage(req, res, visit, await destinations(visit), form);
     }
     const { secret, destination } = outcome.data.createWebhookDestination;
@@ -221,6 +225,8 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
 
   const edit: DestinationAction = async (req, res, visit, d) => {
     const values: Record<string, string | string[]> = { kinds: [], ...sentValues(req, EDIT_FIELDS) };
+    const mistakes = checkDestinationForm(values, 'edit');
+    if (Object.keys(mistakes).length) return editPage(res, visit, d, refusedAll(values, mistakes));
     const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
     const url = text('url')?.trim() ? text('url') : undefined;
     const kinds = ([] as string[]).concat(values.kinds ?? []);
@@ -233,7 +239,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
       scope: text('scope'),
     };
     const outcome = await deps.operations.run('AdminUpdateDestination', { id: d.id, input }, visit.session.context);
-    if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS));
+    if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS, {}, PLAIN_WORDS));
     afterForm(res, destinationPath(visit, d.id), 'updated');
   };
 
