@@ -16,6 +16,10 @@ export const FAILURE_STATUS: Record<string, number> = {
   conflict: 409,
 };
 
+/** Shown on a form refilled after a sign-in. */
+export const RESUMED =
+  'Your session ended; you signed in again to continue. What you typed is kept below: check it and send the form again.';
+
 /** A form answered again after a refusal: what was typed (never a secret) and the error of each field. */
 export interface FormState {
   values: Record<string, string | string[]>;
@@ -23,6 +27,8 @@ export interface FormState {
   errors: Record<string, string>;
   /** The status of the page answering the refused form. */
   status?: number;
+  /** Refilled after the session ended mid-form and the member signed in again. */
+  resumed?: boolean;
 }
 
 export const freshForm = (values: Record<string, string | string[]> = {}): FormState => ({ values, errors: {} });
@@ -115,6 +121,7 @@ export function groupAttrs(state: FormState, name: string): Html | '' {
 /** At the top of a refused form's page: each error, linking to its field. */
 export function errorSummary(state: FormState, labels: Record<string, string>): Html | '' {
   const entries = Object.entries(state.errors);
+  if (state.resumed) return html`<p class="notice" role="status">${RESUMED}</p>`;
   if (entries.length === 0) return '';
   return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1"><h2 id="error-summary-title">There is a problem</h2><ul>
 ${entries.map(([name, message]) => (name === '_form' ? html`<li>${message}</li>` : html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`))}

@@ -15,6 +15,7 @@ import {
   type SignedIn,
 } from '../../kit/page-support.ts';
 import { FAILURE_STATUS } from '../../kit/forms.ts';
+import { resumeAddress } from '../../kit/resume.ts';
 import { ADMIN_PATH, orgPath } from './admin-paths.ts';
 
 // The shell of every administration page: who may see it, the navigation, forms and failures.
@@ -62,6 +63,9 @@ export function adminPage(
   sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active) });
 }
 
+/** The forms whose page is their own address: a POST after the session ended comes back to it, refilled. */
+const RESUMABLE = ['webhook-create', 'webhook-edit', 'key-create'];
+
 const FORBIDDEN = (orgId: string) =>
   html`<p class="error">Only the admins of organization <code>${orgId}</code> can see its administration pages.</p>
 <p><a href="${ADMIN_PATH}">Your organizations</a> · <a href="${SETTINGS_PATH}">Your account</a></p>`;
@@ -76,7 +80,13 @@ export async function adminVisit(deps: PageDeps, req: Request, res: Response, fo
   const orgId = pathParam(req, 'org');
   const session = await signedIn(deps, req);
   if (!session) {
-    toLogin(res, req.method === 'GET' ? req.originalUrl : orgPath(orgId), requestId);
+    const back =
+      req.method === 'GET'
+        ? req.originalUrl
+        : RESUMABLE.includes(form?.split('\n', 1)[0] ?? '')
+          ? resumeAddress(deps.browser, req, req.originalUrl)
+          : orgPath(orgId);
+    toLogin(res, back, requestId);
     return undefined;
   }
   if (form !== undefined && (!deps.browser.sameOrigin(req) || !deps.browser.checkCsrf(session.token, form, field(req, 'csrf')))) {

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { hasControlCharacters } from '../../../../core/index.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE } from '../../../kit/browser.ts';
 import { sendHtml, seeOther } from '../../../kit/html.ts';
+import { RESUME_PARAM } from '../../../kit/resume.ts';
 import { CONSENT_PATH, type PendingConsent } from '../../../kit/consent-handoff.ts';
 import {
   ABILITIES,
@@ -20,6 +21,7 @@ import {
 import { consentView, EXPIRED_TITLE, expiredView, loginView } from './oauth-views.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
+const SESSION_ENDED = 'Your session ended; sign in again to continue. What you typed is kept, except passwords.';
 const CONTROL_CHARACTERS = 'Your email address and password must not contain control characters (such as a null byte). Type them again.';
 
 /** The sign-in page and the consent page: what the member sees between /authorize and the redirect. */
@@ -35,7 +37,8 @@ async function showLogin(deps: PageDeps, req: Request, res: Response): Promise<v
   const returnTo = safeReturn(req.query.return_to, deps.browser.origin);
   if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
   const secret = deps.browser.read(req, LOGIN_COOKIE) ?? deps.browser.newLoginSecret();
-  const notice = req.query.done === 'signed_out_everywhere' ? 'You are signed out everywhere.' : undefined;
+  const ended = new URL(returnTo, deps.browser.origin).searchParams.has(RESUME_PARAM);
+  const notice = req.query.done === 'signed_out_everywhere' ? 'You are signed out everywhere.' : ended ? SESSION_ENDED : undefined;
   await loginPage(deps, res, { returnTo, secret, notice });
 }
 

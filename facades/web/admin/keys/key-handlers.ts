@@ -3,6 +3,7 @@ import { DomainError } from '../../../../core/index.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
 import { freshForm, refused, refusedAll, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
+import { resumedForm } from '../../../kit/resume.ts';
 import { pathParam, requestIdOf, type PageDeps } from '../../../kit/page-support.ts';
 import { COPY_SCRIPT_PATH } from '../admin-paths.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
@@ -44,7 +45,7 @@ export function keyHandlers(deps: PageDeps) {
   const list: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await keys(visit), await takeFlash(deps, req, res, visit.session.token));
+    listPage(req, res, visit, await keys(visit), await takeFlash(deps, req, res, visit.session.token), resumedForm(deps.browser, req));
   };
 
   const create: Handler = async (req, res) => {

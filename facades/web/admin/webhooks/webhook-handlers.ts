@@ -4,6 +4,7 @@ import { at } from '../../../kit/dates.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
 import { freshForm, refused, refusedAll, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
+import { resumedForm } from '../../../kit/resume.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../../../kit/page-support.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from '../admin-paths.ts';
 import { asPageFailure, failingSince } from '../deliveries/index.ts';
@@ -166,7 +167,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
   const list: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await destinations(visit));
+    listPage(req, res, visit, await destinations(visit), resumedForm(deps.browser, req));
   };
 
   const create: Handler = async (req, res) => {
@@ -218,9 +219,9 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     await destinationPage(req, res, visit, pathParam(req, 'destination'));
   };
 
-  const editForm = ofDestination((_req, res, visit, d) => {
+  const editForm = ofDestination((req, res, visit, d) => {
     const { name, description, language, kinds, scope } = d;
-    editPage(res, visit, d, freshForm({ name, description, language, kinds, scope }));
+    editPage(res, visit, d, resumedForm(deps.browser, req) ?? freshForm({ name, description, language, kinds, scope }));
   });
 
   const edit: DestinationAction = async (req, res, visit, d) => {
