@@ -73,7 +73,8 @@ export function accountHandlers(deps: PageDeps) {
     if (!outcome.ok) throw outcome.error;
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
     const body = settingsView(browser, session, { settings: outcome.data, done, password });
-    const header = siteHeader(outcome.data.account, 'account');
+    const admin = outcome.data.accountOrganizations.some((o) => o.role === 'admin');
+    const header = siteHeader({ ...outcome.data.account, admin }, 'account');
     sendHtml(res, requestIdOf(res), 'Account settings', body, { header, status: refusedStatus(password) });
   }
 

@@ -86,8 +86,8 @@ export function settingsView(browser: Browser, session: SignedIn, { settings, do
   const passwordTarget = { action: '/account/password', name: 'password' };
   const password = memberForm(browser, session, passwordTarget, 'Change password', passwordFields(form), 'primary');
   return html`
-<p>Signed in as <strong>${account.name}</strong> (${account.email}). \
-<a href="/admin">Administration of your organizations</a></p>
+<p>Signed in as <strong>${account.name}</strong> (${account.email}).\
+${settings.accountOrganizations.some((o) => o.role === 'admin') ? html` <a href="/admin">Administration of your organizations</a>` : ''}</p>
 ${done ? html`<p class="success" role="status">${done}</p>` : ''}${errorSummary(form, PASSWORD_LABELS)}
 <h2>Connected applications</h2>
 ${grantsTable(browser, session, grants)}

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { DomainError } from '../../../core/index.ts';
 import type { AdminOrganizationQuery } from '../../generated/web-admin.ts';
-import { html, sendHtml, seeOther, type Html, type PageOptions } from '../../kit/html.ts';
+import { foldingNav, html, sendHtml, seeOther, type Html, type PageOptions } from '../../kit/html.ts';
 import {
   field,
   pathParam,
@@ -43,13 +43,13 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
-  return html`<header class="site"><nav aria-label="Administration"><ul>
-<li><a href="${ADMIN_PATH}">Packline admin</a></li>
+  // An organization's sections only on its pages, which only its admins reach (adminVisit).
+  const items = html`<li><a href="${ADMIN_PATH}">Packline admin</a></li>
 ${org ? SECTIONS.map((s) => html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`) : ''}
 <li><a href="${SETTINGS_PATH}">Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
-<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>
-</ul></nav><p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
+<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>`;
+  return html`<header class="site">${foldingNav('Administration', items)}<p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
 }
 
 export function adminPage(
@@ -133,7 +133,7 @@ export function afterForm(res: Response, location: string, done: string): void {
 
 export function notice(req: Request, messages: Record<string, string>): Html | '' {
   const done = typeof req.query.done === 'string' ? messages[req.query.done] : undefined;
-  return done ? html`<p class="note" role="status">${done}</p>` : '';
+  return done ? html`<p class="success" role="status">${done}</p>` : '';
 }
 
 /** A secret shown once, with a copy button (the only script of these pages) and the warning. */

@@ -109,7 +109,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
       filters: { status, type, after },
       maxAttempts: options.maxAttempts,
     };
-    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', destinationView(deps, visit, view), {
+    adminPage(res, visit, 'webhooks', shown?.title ?? titleOf(d), destinationView(deps, visit, view), {
       scripts: [...(shown ? [COPY_SCRIPT_PATH] : []), ...(waiting ? [REFRESH_SCRIPT_PATH] : [])],
     });
   }
