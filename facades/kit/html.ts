@@ -44,8 +44,8 @@ export interface PageOptions {
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
-code{overflow-wrap:break-word}td[data-label=URL] code,.secret code{overflow-wrap:anywhere}\
-td[data-label=Prefix] code,td[data-label=Tool] code,label code,td[data-label=Event] code,td[data-label=Type] code{white-space:nowrap}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
+code{overflow-wrap:break-word}td code{overflow-wrap:anywhere}\
+td[data-label=Prefix] code,td[data-label=Tool] code,label code{white-space:nowrap}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
 label{display:block;margin:.5rem 0}input{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%}
 @media (max-width:40rem){table.list thead{display:none}table.list tr{display:block;border-bottom:2px solid #ccc;padding:.4rem 0}
 table.list td{display:block;border:0;padding:.15rem 0}table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}}
