@@ -24,7 +24,7 @@ export {
 export type { AccessTokenCheck, AuthenticatedAssistant } from './components/member-authenticator.ts';
 export { DomainError, type ErrorCode } from './errors.ts';
 export { MAX_ID_LENGTH, hasControlCharacters } from './ids.ts';
-export { PASSWORD_MIN, passwordProblem } from './passwords.ts';
+export { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './passwords.ts';
 export { PASSWORD_RESET_PATH, PASSWORD_RESET_TTL_SECONDS } from './services/password-reset.service.ts';
 export { INVITATION_PATH, INVITATION_TTL_SECONDS } from './services/organization-members.service.ts';
 export { createMailer, type Mailer, type MailMessage } from './mail/index.ts';

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { invalidInput } from './errors.ts';
+import { hasControlCharacters } from './ids.ts';
 
 // Member passwords: scrypt with a random 16-byte salt per hash, stored as
 // `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>` so the cost can rise later without a migration.
@@ -39,6 +40,7 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 export function passwordProblem(password: string): string | null {
   if (password.length < PASSWORD_MIN) return `needs at least ${PASSWORD_MIN} characters`;
   if (password.length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
+  if (hasControlCharacters(password)) return 'must not contain control characters';
   return null;
 }
 

@@ -10,7 +10,8 @@ import {
   type Plan,
   type Role,
 } from '../entities/index.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DomainError, invalidInput, notFound } from '../errors.ts';
+import { hasControlCharacters } from '../ids.ts';
 import { checkPassword, hashPassword, verifyPassword } from '../passwords.ts';
 import type { MemberAccessPolicy } from '../service-kit/member-access-policy.ts';
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
@@ -53,6 +54,8 @@ export class MemberAccountService {
   /** Checks an email and password (the sign-in page) and opens a session. */
   async signIn(actor: Actor, email: string, password: string): Promise<OpenedSession> {
     requireInternal(actor, 'open member sessions');
+    // PostgreSQL refuses a NUL in a query parameter: an address with control characters names nobody.
+    if (hasControlCharacters(email)) throw invalidInput('email', 'email must not contain control characters');
     const member = await this.em.findOne(MemberEntity, { email: email.trim().toLowerCase().slice(0, 320) });
     const valid = await verifyPassword(password.slice(0, 1_000), member?.passwordHash ?? null);
     if (!member || !valid) throw new DomainError('forbidden', 'Wrong email or password');

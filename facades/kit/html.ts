@@ -44,12 +44,15 @@ export interface PageOptions {
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:44rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
-code{overflow-wrap:break-word}td code{overflow-wrap:anywhere}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
+code{overflow-wrap:break-word}td code{overflow-wrap:anywhere}\
+td[data-label=Prefix] code,td[data-label=Tool] code,label code{white-space:nowrap}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}.note{color:#555}.error{color:#a30000}button{margin:.2rem .4rem .2rem 0}form.inline{display:inline}
 label{display:block;margin:.5rem 0}input{display:block;margin-top:.2rem;padding:.3rem;width:20rem;max-width:100%}
 @media (max-width:40rem){table.list thead{display:none}table.list tr{display:block;border-bottom:2px solid #ccc;padding:.4rem 0}
 table.list td{display:block;border:0;padding:.15rem 0}table.list td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}}
 header.site{background:#123;color:#fff;padding:.5rem 1rem}header.site a{color:#fff}
 header.site nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.nav-menu{display:none}.nav-menu summary{cursor:pointer;min-height:44px;display:flex;align-items:center;font-weight:bold}
+.nav-menu ul{flex-direction:column}.nav-menu a{display:block;padding:.5rem 0}
 header.site nav a[aria-current=page]{font-weight:bold;text-decoration:underline}
 header.site .who{font-size:.9rem;margin:.25rem 0}
 main{max-width:60rem;margin:0 auto}body{max-width:none;margin:0;padding:0}main{padding:0 1rem 3rem}
@@ -67,10 +70,23 @@ pre{background:#f4f4f4;white-space:pre-wrap;word-break:break-word;padding:.75rem
 .error-summary{border:3px solid #a30000;padding:.5rem 1rem;margin:1rem 0}.error-summary h2{margin:.25rem 0;font-size:1.2rem}.error-summary a{color:#a30000;font-weight:bold}
 .field-error{color:#a30000;font-weight:bold;margin:.1rem 0 .5rem}[aria-invalid=true],fieldset.invalid{border:2px solid #a30000}
 @media (max-width:40rem){
+ header.site .nav-wide{display:none}header.site .nav-menu{display:block}
  dl{grid-template-columns:1fr}input,textarea{width:100%;box-sizing:border-box}
 }
 button,a.button{min-height:44px;min-width:44px;box-sizing:border-box}a.button{display:inline-flex;align-items:center;padding:.4rem .8rem;border:1px solid #767676;border-radius:.2rem;background:#efefef;color:#1b1b1b;text-decoration:none}
-figure{margin:1rem 0}button.primary{background:#0b5394;color:#fff;border:1px solid #073763;font-weight:bold}`;
+figure{margin:1rem 0}button.primary{background:#0b5394;color:#fff;border:1px solid #073763;font-weight:bold}
+button.primary:hover{background:#073763}
+.success{color:#0a4d22;background:#e7f5ec;border-left:6px solid #0a6b2d;padding:.5rem .75rem;font-weight:bold}
+.notice{background:#eef4fb;border-left:6px solid #0b5394;padding:.5rem .75rem}`;
+
+/**
+ * A navigation whose links fold into a menu on a phone: the wide list, and a `<details>`
+ * disclosure (keyboard accessible without script) that only narrow screens show.
+ */
+export function foldingNav(label: string, items: Html): Html {
+  return html`<nav aria-label="${label}"><ul class="nav-wide">${items}</ul>\
+<details class="nav-menu"><summary>Menu</summary><ul>${items}</ul></details></nav>`;
+}
 
 /** The one stylesheet of every page, served under a name that changes with its content. */
 export const STYLESHEET = STYLE;

@@ -13,7 +13,7 @@ import type * as accountDocuments from '../generated/web-account.ts';
 import type * as adminDocuments from '../generated/web-admin.ts';
 import type { OperationOutcome, Operations, OperationsOf } from '../operations.ts';
 import { SESSION_COOKIE, type Browser } from './browser.ts';
-import { html, sendHtml, seeOther, type Html } from './html.ts';
+import { foldingNav, html, sendHtml, seeOther, type Html } from './html.ts';
 
 /**
  * The pages' operations: those of the account pages (facades/web/account/account-documents.ts) and of the
@@ -48,13 +48,13 @@ export const SIGN_OUT_EVERYWHERE_PATH = '/account/sign-out-everywhere';
  * The header of every page for a signed-in member (the administration pages add their sections):
  * where to go, who is signed in, and sign-out. Without a member, the way to sign in.
  */
-export function siteHeader(member: { name: string } | null, current?: 'account'): Html {
-  return html`<header class="site"><nav aria-label="Packline"><ul>
-<li><a href="/admin">Packline admin</a></li>
+export function siteHeader(member: { name: string; admin?: boolean } | null, current?: 'account'): Html {
+  // The administration link only for a member known to administer an organization: no link to a page they cannot use.
+  const items = html`${member?.admin ? html`<li><a href="/admin">Packline admin</a></li>` : ''}
 <li><a href="${SETTINGS_PATH}"${current === 'account' ? html` aria-current="page"` : ''}>Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
-${member ? html`<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>` : html`<li><a href="${LOGIN_PATH}">Sign in</a></li>`}
-</ul></nav>${member?.name ? html`<p class="who">${member.name}</p>` : ''}</header>`;
+${member ? html`<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>` : html`<li><a href="${LOGIN_PATH}">Sign in</a></li>`}`;
+  return html`<header class="site">${foldingNav('Packline', items)}${member?.name ? html`<p class="who">${member.name}</p>` : ''}</header>`;
 }
 
 /** What each ability lets an application do, as the member reads it. */

@@ -212,8 +212,8 @@ describe('administration pages', () => {
     const clanToken = csrfFor(clanForm, '/admin/orgs/atelier-nord/keys');
     for (const [fields, message] of [
       [{ expires_on: 'tomorrow', scopes: 'events:read' }, 'calendar date'],
-      [{ expires_on: '2020-01-01', scopes: 'events:read' }, 'must be in the future'],
-      [{ expires_on: nextYear(), scopes: 'payouts:read' }, 'Unknown scope'],
+      [{ expires_on: '2020-01-01', scopes: 'events:read' }, 'Choose an expiry date after today.'],
+      [{ expires_on: nextYear(), scopes: 'payouts:read' }, 'Choose scopes from the list.'],
       [{ expires_on: nextYear() }, 'Choose at least one scope'],
     ] as const) {
       const res = await clanAdmin.request('/admin/orgs/atelier-nord/keys', { form: { csrf: clanToken, name: 'x', ...fields } });

@@ -508,10 +508,10 @@ describe('webhook administration pages under the production URL rules', () => {
       [{ url: 'not a url' }, /URL/],
       [{ url: 'https://127.0.0.1/hook' }, /private or reserved address/],
       [{ url: 'http://93.184.216.34/hook' }, /https/],
-      [{ url: 'https://93.184.216.34/hook', format: 'xml' }, /format must be one of standard-json, team-chat, collaboration-suite/],
-      [{ url: 'https://93.184.216.34/hook', kinds: undefined }, /kinds must name at least one event kind/],
-      [{ url: 'https://93.184.216.34/hook', kinds: 'payout.sent' }, /kinds must be one of need.created/],
-      [{ url: 'https://93.184.216.34/hook', scope: 'everyone' }, /scope must be one of platform, own/],
+      [{ url: 'https://93.184.216.34/hook', format: 'xml' }, /Format: Choose one of the formats\./],
+      [{ url: 'https://93.184.216.34/hook', kinds: undefined }, /Event kinds: Choose at least one event kind\./],
+      [{ url: 'https://93.184.216.34/hook', kinds: 'payout.sent' }, /Choose at least one event kind\./],
+      [{ url: 'https://93.184.216.34/hook', scope: 'everyone' }, /Scope: Choose whether the destination gets every public signal/],
     ] as const) {
       const { status, html } = await add(browser, ORG, fields);
       expect(status, html.slice(0, 600)).toBe(400);

@@ -12,6 +12,7 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
   mutation AccountAuthorize($input: AssistantAuthorizationInput!) { authorizeAssistantApplication(input: $input) { code } }
   query AccountSettings {
     account { id name email }
+    accountOrganizations { id role }
     accountGrants { ...AccountGrant }
     accountAuditLog(first: 50) { id applicationName tool outcome at }
   }

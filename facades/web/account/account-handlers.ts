@@ -18,6 +18,8 @@ import {
   type PageDeps,
   type SignedIn,
 } from '../../kit/page-support.ts';
+import { freshForm, refusedAll, refusedStatus, sentValues, type FormState } from '../../kit/forms.ts';
+import { checkPasswordForm, PASSWORD_WORDS } from './password-form-check.ts';
 import { revokeForm, settingsView, signOutView, type SignOut } from './account-views.ts';
 import { discardForm, needPath, needReviewView, publishForm } from './need-review-view.ts';
 
@@ -30,10 +32,6 @@ const DONE: Record<string, string> = {
   password: 'Your password was changed. Every other session and every connected application has ended.',
   published: 'The need is published.',
   discarded: 'The draft was discarded. Nothing of it was public.',
-};
-const ERRORS: Record<string, string> = {
-  current_password: 'The current password is not right. Nothing changed.',
-  new_password: 'The new password needs at least 10 characters. Nothing changed.',
 };
 
 const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;
@@ -69,16 +67,24 @@ export function accountHandlers(deps: PageDeps) {
       sendHtml(res, requestId, signOut.title, body, { header: siteHeader({ name: '' }, 'account') });
     };
 
-  const settings: Handler = async (req, res) => {
-    const requestId = requestIdOf(res);
-    const session = await signedIn(deps, req);
-    if (!session) return toLogin(res, SETTINGS_PATH, requestId);
+  /** The settings page, with the password form as refused (never refilled: it holds only secrets). */
+  async function settingsPage(req: Request, res: Response, session: SignedIn, password: FormState): Promise<void> {
     const outcome = await runAs(deps, session, 'AccountSettings', {});
     if (!outcome.ok) throw outcome.error;
     const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
-    const error = typeof req.query.error === 'string' ? ERRORS[req.query.error] : undefined;
-    const body = settingsView(browser, session, { settings: outcome.data, done, error });
-    sendHtml(res, requestId, 'Account settings', body, { header: siteHeader(outcome.data.account, 'account') });
+    const body = settingsView(browser, session, { settings: outcome.data, done, password });
+    const admin = outcome.data.accountOrganizations.some((o) => o.role === 'admin');
+    const header = siteHeader({ ...outcome.data.account, admin }, 'account');
+    sendHtml(res, requestIdOf(res), 'Account settings', body, { header, status: refusedStatus(password) });
+  }
+
+  const settings: Handler = async (req, res) => {
+    const session = await signedIn(deps, req);
+    if (!session) return toLogin(res, SETTINGS_PATH, requestIdOf(res));
+    // After a refusal by the service (POST → 303 → GET): the field it named, in plain words.
+    const named = typeof req.query.error === 'string' ? PASSWORD_WORDS[req.query.error] : undefined;
+    const password = named ? { values: {}, errors: { [String(req.query.error)]: named } } : freshForm();
+    await settingsPage(req, res, session, password);
   };
 
   const revokeGrant: Handler = async (req, res) => {
@@ -93,6 +99,8 @@ export function accountHandlers(deps: PageDeps) {
   const changePassword: Handler = async (req, res) => {
     const session = await member(req, res, 'password', SETTINGS_PATH);
     if (!session) return;
+    const mistakes = checkPasswordForm(sentValues(req, ['current_password', 'new_password']));
+    if (Object.keys(mistakes).length) return settingsPage(req, res, session, refusedAll({}, mistakes));
     // The current password is a password check like sign-in: same budgets, spent before it.
     const address = clientAddress(deps, req);
     const { actor } = session.context;
@@ -104,7 +112,7 @@ export function accountHandlers(deps: PageDeps) {
       newPassword: field(req, 'new_password') ?? '',
     });
     if (!outcome.ok) {
-      const known = outcome.error.code === 'invalid_input' && outcome.error.field && ERRORS[outcome.error.field];
+      const known = outcome.error.code === 'invalid_input' && outcome.error.field && PASSWORD_WORDS[outcome.error.field];
       if (!known) return failurePage(res, requestIdOf(res), outcome.error, backToSettings);
       return seeOther(res, `${SETTINGS_PATH}?error=${outcome.error.field}`, requestIdOf(res));
     }

@@ -1,7 +1,9 @@
 import type { AccountSettingsQuery } from '../../generated/web-account.ts';
 import type { Browser } from '../../kit/browser.ts';
 import { when } from '../../kit/dates.ts';
+import { errorSummary, fieldAttrs, fieldError, fieldId, type FormState } from '../../kit/forms.ts';
 import { html, type Html } from '../../kit/html.ts';
+import { PASSWORD_LABELS } from './password-form-check.ts';
 import { ABILITIES, SETTINGS_PATH, SIGN_OUT_EVERYWHERE_PATH, SIGN_OUT_PATH } from '../../kit/page-support.ts';
 import type { SignedIn } from '../../kit/page-support.ts';
 import { DRAFTS_PATH } from './drafts/drafts-views.ts';
@@ -62,28 +64,32 @@ function auditTable(log: AuditEntry[]): Html {
 ${log.map(row)}</tbody></table>`;
 }
 
-const PASSWORD_FIELDS = html`
-<label>Current password <input type="password" name="current_password" autocomplete="current-password" required></label>
-<label>New password <input type="password" name="new_password" autocomplete="new-password" minlength="10" required \
-aria-describedby="new-password-rule"></label>
+const passwordFields = (form: FormState) => html`
+<label for="${fieldId('current_password')}">Current password</label>\
+<input type="password" name="current_password" autocomplete="current-password" required${fieldAttrs(form, 'current_password')}>
+${fieldError(form, 'current_password')}
+<label for="${fieldId('new_password')}">New password</label>\
+<input type="password" name="new_password" autocomplete="new-password" minlength="10" required\
+${fieldAttrs(form, 'new_password', 'new-password-rule')}>
+${fieldError(form, 'new_password')}
 <p id="new-password-rule" class="note">At least 10 characters.</p>`;
 
 export interface SettingsView {
   settings: Settings;
   /** The sentence confirming what the last form did. */
   done: string | undefined;
-  /** The sentence explaining why the last form changed nothing. */
-  error: string | undefined;
+  /** The password form as refused: its errors only, never the passwords typed. */
+  password: FormState;
 }
 
-export function settingsView(browser: Browser, session: SignedIn, { settings, done, error }: SettingsView): Html {
+export function settingsView(browser: Browser, session: SignedIn, { settings, done, password: form }: SettingsView): Html {
   const { account, accountGrants: grants, accountAuditLog: log } = settings;
   const passwordTarget = { action: '/account/password', name: 'password' };
-  const password = memberForm(browser, session, passwordTarget, 'Change password', PASSWORD_FIELDS);
+  const password = memberForm(browser, session, passwordTarget, 'Change password', passwordFields(form), 'primary');
   return html`
-<p>Signed in as <strong>${account.name}</strong> (${account.email}). \
-<a href="/admin">Administration of your organizations</a></p>
-${done ? html`<p class="note">${done}</p>` : ''}${error ? html`<p class="error">${error}</p>` : ''}
+<p>Signed in as <strong>${account.name}</strong> (${account.email}).\
+${settings.accountOrganizations.some((o) => o.role === 'admin') ? html` <a href="/admin">Administration of your organizations</a>` : ''}</p>
+${done ? html`<p class="success" role="status">${done}</p>` : ''}${errorSummary(form, PASSWORD_LABELS)}
 <p><a href="${DRAFTS_PATH}">Drafts your assistants prepared</a></p>
 <h2>Connected applications</h2>
 ${grantsTable(browser, session, grants)}

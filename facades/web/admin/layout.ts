@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { DomainError } from '../../../core/index.ts';
 import type { AdminOrganizationQuery } from '../../generated/web-admin.ts';
-import { html, sendHtml, seeOther, type Html, type PageOptions } from '../../kit/html.ts';
+import { foldingNav, html, sendHtml, seeOther, type Html, type PageOptions } from '../../kit/html.ts';
 import {
   field,
   pathParam,
@@ -15,6 +15,7 @@ import {
   type SignedIn,
 } from '../../kit/page-support.ts';
 import { FAILURE_STATUS } from '../../kit/forms.ts';
+import { resumeAddress } from '../../kit/resume.ts';
 import { ADMIN_PATH, orgPath } from './admin-paths.ts';
 
 // The shell of every administration page: who may see it, the navigation, forms and failures.
@@ -44,13 +45,13 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
 
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
-  return html`<header class="site"><nav aria-label="Administration"><ul>
-<li><a href="${ADMIN_PATH}">Packline admin</a></li>
+  // An organization's sections only on its pages, which only its admins reach (adminVisit).
+  const items = html`<li><a href="${ADMIN_PATH}">Packline admin</a></li>
 ${org ? SECTIONS.map((s) => html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`) : ''}
 <li><a href="${SETTINGS_PATH}">Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
-<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>
-</ul></nav><p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
+<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>`;
+  return html`<header class="site">${foldingNav('Administration', items)}<p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
 }
 
 export function adminPage(
@@ -63,6 +64,9 @@ export function adminPage(
 ): void {
   sendHtml(res, requestIdOf(res), title, body, { ...options, header: header(visit, active) });
 }
+
+/** The forms whose page is their own address: a POST after the session ended comes back to it, refilled. */
+const RESUMABLE = ['webhook-create', 'webhook-edit', 'key-create'];
 
 const FORBIDDEN = (orgId: string) =>
   html`<p class="error">Only the admins of organization <code>${orgId}</code> can see its administration pages.</p>
@@ -78,7 +82,13 @@ export async function adminVisit(deps: PageDeps, req: Request, res: Response, fo
   const orgId = pathParam(req, 'org');
   const session = await signedIn(deps, req);
   if (!session) {
-    toLogin(res, req.method === 'GET' ? req.originalUrl : orgPath(orgId), requestId);
+    const back =
+      req.method === 'GET'
+        ? req.originalUrl
+        : RESUMABLE.includes(form?.split('\n', 1)[0] ?? '')
+          ? resumeAddress(deps.browser, req, req.originalUrl)
+          : orgPath(orgId);
+    toLogin(res, back, requestId);
     return undefined;
   }
   if (form !== undefined && (!deps.browser.sameOrigin(req) || !deps.browser.checkCsrf(session.token, form, field(req, 'csrf')))) {
@@ -127,7 +137,7 @@ export function afterForm(res: Response, location: string, done: string): void {
 
 export function notice(req: Request, messages: Record<string, string>): Html | '' {
   const done = typeof req.query.done === 'string' ? messages[req.query.done] : undefined;
-  return done ? html`<p class="note" role="status">${done}</p>` : '';
+  return done ? html`<p class="success" role="status">${done}</p>` : '';
 }
 
 /** A secret shown once, with a copy button (the only script of these pages) and the warning. */

@@ -1,6 +1,8 @@
 import type { Request, Response, Router } from 'express';
+import { hasControlCharacters } from '../../../../core/index.ts';
 import { LOGIN_COOKIE, SESSION_COOKIE } from '../../../kit/browser.ts';
 import { sendHtml, seeOther } from '../../../kit/html.ts';
+import { RESUME_PARAM } from '../../../kit/resume.ts';
 import { CONSENT_PATH, type PendingConsent } from '../../../kit/consent-handoff.ts';
 import {
   ABILITIES,
@@ -19,6 +21,8 @@ import {
 import { consentView, EXPIRED_TITLE, expiredView, loginView } from './oauth-views.ts';
 
 const LOGIN_COOKIE_SECONDS = 1_800;
+const SESSION_ENDED = 'Your session ended; sign in again to continue. What you typed is kept, except passwords.';
+const CONTROL_CHARACTERS = 'Your email address and password must not contain control characters (such as a null byte). Type them again.';
 
 /** The sign-in page and the consent page: what the member sees between /authorize and the redirect. */
 export function mountOAuthPages(router: Router, deps: PageDeps): void {
@@ -33,7 +37,8 @@ async function showLogin(deps: PageDeps, req: Request, res: Response): Promise<v
   const returnTo = safeReturn(req.query.return_to, deps.browser.origin);
   if (await signedIn(deps, req)) return seeOther(res, returnTo, requestId);
   const secret = deps.browser.read(req, LOGIN_COOKIE) ?? deps.browser.newLoginSecret();
-  const notice = req.query.done === 'signed_out_everywhere' ? 'You are signed out everywhere.' : undefined;
+  const ended = new URL(returnTo, deps.browser.origin).searchParams.has(RESUME_PARAM);
+  const notice = req.query.done === 'signed_out_everywhere' ? 'You are signed out everywhere.' : ended ? SESSION_ENDED : undefined;
   await loginPage(deps, res, { returnTo, secret, notice });
 }
 
@@ -43,7 +48,13 @@ async function signIn(deps: PageDeps, req: Request, res: Response): Promise<void
   const secret = deps.browser.read(req, LOGIN_COOKIE);
   if (!secret || !deps.browser.sameOrigin(req) || !deps.browser.checkCsrf(secret, 'login', field(req, 'csrf')))
     return refuseForm(res, requestId, LOGIN_PATH);
-  const email = (field(req, 'email') ?? '').trim().toLowerCase().slice(0, 320);
+  const typed = field(req, 'email') ?? '';
+  const email = typed.trim().toLowerCase().slice(0, 320);
+  const password = field(req, 'password') ?? '';
+  // Nothing is checked, so nothing is spent: no address or password holds a control character.
+  if (hasControlCharacters(typed) || hasControlCharacters(password)) {
+    return loginPage(deps, res, { returnTo, secret, error: CONTROL_CHARACTERS, status: 400 });
+  }
   // Spent before the password is checked: parallel guesses cannot outrun the count.
   const address = clientAddress(deps, req);
   const attempt = await deps.signInLimits.attempt(address, email);
@@ -51,7 +62,7 @@ async function signIn(deps: PageDeps, req: Request, res: Response): Promise<void
     const error = `Too many sign-in attempts. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`;
     return loginPage(deps, res, { returnTo, secret, email, error, status: 429, retryAfter: attempt.retryAfter });
   }
-  const outcome = await runAs(deps, 'internal', 'AccountSignIn', { email, password: field(req, 'password') ?? '' });
+  const outcome = await runAs(deps, 'internal', 'AccountSignIn', { email, password });
   if (!outcome.ok) {
     if (outcome.error.code !== 'forbidden' && outcome.error.code !== 'invalid_input') throw outcome.error;
     return loginPage(deps, res, { returnTo, secret, email, error: 'Wrong email or password.', status: 401 });

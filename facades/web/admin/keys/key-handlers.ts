@@ -1,11 +1,13 @@
 import type { Request, Response } from 'express';
 import { DomainError } from '../../../../core/index.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
-import { freshForm, refused, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
+import { freshForm, refused, refusedAll, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
+import { resumedForm } from '../../../kit/resume.ts';
 import { pathParam, requestIdOf, type PageDeps } from '../../../kit/page-support.ts';
 import { COPY_SCRIPT_PATH } from '../admin-paths.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
+import { checkKeyForm, endOfDay, PLAIN_WORDS } from './key-form-check.ts';
 import { FIELDS, keyListView, keysPath, revokeView, type Key } from './key-views.ts';
 
 // The API key pages' handlers: each reads its request, runs one operation and hands a view its data.
@@ -19,7 +21,6 @@ const DAY_MS = 86_400_000;
 const KEEP_IT = 'Copy it now and keep it secret: it is never shown again.';
 const IF_LOST = 'If you lose it, revoke it and create another.';
 
-const invalid = (message: string) => new DomainError('invalid_input', message, 'expires_at');
 const notFound = (id: string) => new DomainError('not_found', `No API key with id '${id}' in this organization`);
 const dayIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 10);
 
@@ -44,25 +45,21 @@ export function keyHandlers(deps: PageDeps) {
   const list: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await keys(visit), await takeFlash(deps, req, res, visit.session.token));
+    listPage(req, res, visit, await keys(visit), await takeFlash(deps, req, res, visit.session.token), resumedForm(deps.browser, req));
   };
 
   const create: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res, 'key-create');
     if (!visit) return;
-    const values = sentValues(req, FIELDS);
+    const values: Record<string, string | string[]> = { scopes: [], ...sentValues(req, FIELDS) };
+    const again = async (form: FormState) => listPage(req, res, visit, await keys(visit), null, form);
+    const mistakes = checkKeyForm(values);
+    if (Object.keys(mistakes).length) return again(refusedAll(values, mistakes));
     const scopes = ([] as string[]).concat(values.scopes ?? []);
-    const day = typeof values.expires_on === 'string' ? values.expires_on : '';
-    const again = async (error: DomainError) => {
-      const form: FormState = refused({ scopes: [], ...values }, error, FIELDS, { expires_at: 'expires_on' });
-      listPage(req, res, visit, await keys(visit), null, form);
-    };
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T23:59:59Z`)))
-      return again(invalid('Choose the expiry date as a calendar date.'));
     const name = typeof values.name === 'string' ? values.name : undefined;
-    const input = { organizationId: visit.org.id, name, scopes, expiresAt: `${day}T23:59:59Z` };
+    const input = { organizationId: visit.org.id, name, scopes, expiresAt: endOfDay(String(values.expires_on).trim()) ?? '' };
     const outcome = await deps.operations.run('AdminCreateKey', { input }, visit.session.context);
-    if (!outcome.ok) return again(outcome.error);
+    if (!outcome.ok) return again(refused(values, outcome.error, FIELDS, { expires_at: 'expires_on' }, PLAIN_WORDS));
     // POST → 303 → GET: a reload creates nothing more. The key crosses the redirect in the flash, once.
     const { key, apiKey } = outcome.data.createApiKey;
     const cookie = flashCookie(deps.browser, visit.session.token, keysPath(visit), {

@@ -78,7 +78,7 @@ ${API_SCOPES.map(scope)}
 <input type="date" name="expires_on" required min="${expiry.tomorrow}" max="${expiry.latest}" value="${expires}"\
 ${fieldAttrs(form, 'expires_on')}>
 ${fieldError(form, 'expires_on')}
-<button type="submit">Create key</button>`,
+<button type="submit" class="primary">Create key</button>`,
   );
 }
 

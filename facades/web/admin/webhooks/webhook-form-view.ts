@@ -30,7 +30,7 @@ ${labelFields(form)}
 <input type="url" name="url" maxlength="2000" placeholder="https://" value="${url}"${urlAttrs}>
 ${fieldError(form, 'url')}<p id="edit-url-help" class="note">Now ${destinationUrl(d)}. ${URL_KEPT}</p>
 ${settingsFields(form)}
-<button type="submit">Save</button> <a href="${path}">Cancel</a>`;
+<button type="submit" class="primary">Save</button> <a href="${path}">Cancel</a>`;
   return html`${errorSummary(form, CREATE_LABELS)}
 <p><a href="${path}">Back to the destination</a></p>
 ${adminForm(deps, visit, `${path}/edit`, `webhook-edit\n${d.id}`, fields)}`;

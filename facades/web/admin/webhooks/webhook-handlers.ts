@@ -1,14 +1,16 @@
 import type { Request, Response } from 'express';
 import { DomainError, MAX_PAGE_SIZE, SIGNAL_TYPES, type TeamChatProvider, teamChatAuthorizeUrl } from '../../../../core/index.ts';
 import { flashCookie, takeFlash, type Flash } from '../../../kit/flash.ts';
-import { freshForm, refused, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
+import { freshForm, refused, refusedAll, refusedStatus, sentValues, type FormState } from '../../../kit/forms.ts';
 import { seeOther } from '../../../kit/html.ts';
+import { resumedForm } from '../../../kit/resume.ts';
 import { field, pathParam, requestIdOf, type PageDeps } from '../../../kit/page-support.ts';
 import { COPY_SCRIPT_PATH, REFRESH_SCRIPT_PATH } from '../admin-paths.ts';
 import { asPageFailure, failingSince } from '../deliveries/index.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
 import { STATUS_FILTERS, destinationView } from './webhook-detail-view.ts';
 import { CREATE_FIELDS, EDIT_FIELDS, titleOf, type Destination } from './webhook-fields.ts';
+import { checkDestinationForm, PLAIN_WORDS } from './webhook-form-check.ts';
 import { CONFIRM_TITLES, confirmView, editView, type ConfirmedAction } from './webhook-form-view.ts';
 import { isFull, listView } from './webhook-list-view.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
@@ -104,7 +106,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
       filters: { status, type, after },
       maxAttempts: options.maxAttempts,
     };
-    adminPage(res, visit, 'webhooks', shown?.title ?? 'Webhook destination', destinationView(deps, visit, view), {
+    adminPage(res, visit, 'webhooks', shown?.title ?? titleOf(d), destinationView(deps, visit, view), {
       scripts: [...(shown ? [COPY_SCRIPT_PATH] : []), ...(waiting ? [REFRESH_SCRIPT_PATH] : [])],
     });
   }
@@ -156,12 +158,15 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
   const list: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res);
     if (!visit) return;
-    listPage(req, res, visit, await destinations(visit));
+    listPage(req, res, visit, await destinations(visit), resumedForm(deps.browser, req));
   };
 
   const create: Handler = async (req, res) => {
     const visit = await adminVisit(deps, req, res, 'webhook-create');
     if (!visit) return;
+    const values = { kinds: [], ...sentValues(req, CREATE_FIELDS) };
+    const mistakes = checkDestinationForm(values, 'create');
+    if (Object.keys(mistakes).length) return listPage(req, res, visit, await destinations(visit), refusedAll(values, mistakes));
     const input = {
       ...settingsOf(req, visit),
       name: field(req, 'name'),
@@ -171,7 +176,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     };
     const outcome = await deps.operations.run('AdminCreateDestination', { input }, visit.session.context);
     if (!outcome.ok) {
-      const form = refused({ kinds: [], ...sentValues(req, CREATE_FIELDS) }, outcome.error, CREATE_FIELDS);
+      const form = refused(values, outcome.error, CREATE_FIELDS, {}, PLAIN_WORDS);
       return listPage(req, res, visit, await destinations(visit), form);
     }
     const { secret, destination } = outcome.data.createWebhookDestination;
@@ -205,13 +210,15 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     await destinationPage(req, res, visit, pathParam(req, 'destination'));
   };
 
-  const editForm = ofDestination((_req, res, visit, d) => {
+  const editForm = ofDestination((req, res, visit, d) => {
     const { name, description, language, kinds, scope } = d;
-    editPage(res, visit, d, freshForm({ name, description, language, kinds, scope }));
+    editPage(res, visit, d, resumedForm(deps.browser, req) ?? freshForm({ name, description, language, kinds, scope }));
   });
 
   const edit: DestinationAction = async (req, res, visit, d) => {
     const values: Record<string, string | string[]> = { kinds: [], ...sentValues(req, EDIT_FIELDS) };
+    const mistakes = checkDestinationForm(values, 'edit');
+    if (Object.keys(mistakes).length) return editPage(res, visit, d, refusedAll(values, mistakes));
     const text = (name: string) => (typeof values[name] === 'string' ? values[name] : undefined);
     const url = text('url')?.trim() ? text('url') : undefined;
     const kinds = ([] as string[]).concat(values.kinds ?? []);
@@ -224,7 +231,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
       scope: text('scope'),
     };
     const outcome = await deps.operations.run('AdminUpdateDestination', { id: d.id, input }, visit.session.context);
-    if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS));
+    if (!outcome.ok) return editPage(res, visit, d, refused(values, outcome.error, EDIT_FIELDS, {}, PLAIN_WORDS));
     afterForm(res, destinationPath(visit, d.id), 'updated');
   };
 

@@ -71,7 +71,7 @@ ${fieldError(form, 'url')}
  For the team-chat and collaboration-suite formats, paste the channel’s incoming webhook URL:
  it is stored encrypted and shown masked.</p>
 ${settingsFields(form)}
-<button type="submit">Add destination</button>`,
+<button type="submit" class="primary">Add destination</button>`,
   );
 }
 
