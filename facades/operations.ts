@@ -101,7 +101,7 @@ export class Operations<Ops extends Record<string, AnyDocument>> {
    * Runs one operation. A domain failure (not found, bad input, forbidden) comes back as a value;
    * anything else is a defect and is thrown for the facade's 500 path.
    */
-  run<N extends keyof Ops & string>(
+  async run<N extends keyof Ops & string>(
     operationName: N,
     variables: VariablesOf<Ops[N]>,
     context: Context,

@@ -93,7 +93,16 @@ describe('upgrading a database with data to the foreign keys that cascade', () =
     const before = await contents();
 
     expect((await migrate(orm)).map((migration) => migration.name)).toEqual(list.slice(index).map((m) => m.name));
-    expect(await contents()).toEqual(before);
+    // Every value kept; a column added by a later migration is left out of the comparison.
+    const migrated = await contents();
+    const columnsBefore = (table: string) => Object.keys((before[table]?.[0] ?? {}) as Record<string, unknown>);
+    const kept = Object.fromEntries(
+      Object.entries(migrated).map(([table, rows]) => [
+        table,
+        rows.map((row) => Object.fromEntries(columnsBefore(table).map((column) => [column, (row as Record<string, unknown>)[column]]))),
+      ]),
+    );
+    expect(kept).toEqual(before);
     for (const row of ONE_ROW_PER_TABLE) if (!existing.has(tableOf(row))) await row.insert(orm.em.fork());
 
     const after = orm.em.fork();

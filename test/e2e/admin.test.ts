@@ -235,10 +235,12 @@ describe('administration pages in a browser', () => {
         .click(),
     ]);
     await receiver.waitFor(() => receiver.on('/failing').length > before, 'the retried delivery');
+    // Retry leads back to the delivery, whose status turns to succeeded.
+    expect(clan.url()).toMatch(/\/deliveries\//);
     await expect
       .poll(async () => {
         await clan.reload();
-        return clan.locator('tbody tr').first().textContent();
+        return clan.locator('dd[class^="status-"]').first().textContent();
       })
       .toMatch(/succeeded/);
 
