@@ -724,7 +724,7 @@ export type Mutation = {
   rollApiKey: RolledApiKey;
   /** A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen). */
   rotateWebhookSecret: CreatedWebhookDestination;
-  /** Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1. */
+  /** Queues a sample signal of one of the destination’s kinds, marked with X-Service-Test: 1. */
   sendTestSignal: WebhookDelivery;
   /** Sets a member’s password; every session and assistant grant ends. */
   setMemberPassword: CredentialsReset;
@@ -1043,6 +1043,7 @@ export type MutationRotateWebhookSecretArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSendTestSignalArgs = {
   destinationId: Scalars['ID']['input'];
+  kind: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1325,7 +1326,7 @@ export type NewWebhookDestinationInput = {
   name: InputMaybe<Scalars['String']['input']>;
   /** The organization receiving the signals. */
   organizationId: Scalars['ID']['input'];
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope: InputMaybe<Scalars['String']['input']>;
   /** https; never a private or reserved address. */
   url: Scalars['String']['input'];
@@ -1985,7 +1986,7 @@ export type TeamChatConnectionInput = {
   language: InputMaybe<Scalars['String']['input']>;
   /** The organization connecting its team chat. */
   organizationId: Scalars['ID']['input'];
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope: InputMaybe<Scalars['String']['input']>;
 };
 

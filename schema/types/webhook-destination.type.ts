@@ -68,7 +68,7 @@ const NewDestinationInput = builder.inputType('NewWebhookDestinationInput', {
     description: t.string({ description: 'Up to 500 characters.' }),
     language: t.string({ description: 'en (default) or fr.' }),
     kinds: t.stringList({ description: kinds }),
-    scope: t.string({ description: 'platform (default) or own.' }),
+    scope: t.string({ description: 'own (default): this organization only; platform: the platform-wide public feed.' }),
   }),
 });
 
@@ -90,7 +90,7 @@ const TeamChatConnectionInput = builder.inputType('TeamChatConnectionInput', {
     organizationId: t.id({ description: 'The organization connecting its team chat.', required: true }),
     language: t.string({ description: 'en (default) or fr.' }),
     kinds: t.stringList({ description: kinds }),
-    scope: t.string({ description: 'platform (default) or own.' }),
+    scope: t.string({ description: 'own (default): this organization only; platform: the platform-wide public feed.' }),
   }),
 });
 

@@ -73,7 +73,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
-  mutation AdminSendTest($id: ID!) { sendTestSignal(destinationId: $id) { ...AdminDelivery } }
+  mutation AdminSendTest($id: ID!, $kind: String) { sendTestSignal(destinationId: $id, kind: $kind) { ...AdminDelivery } }
   query AdminDelivery($id: ID!) {
     webhookDelivery(id: $id) { ...AdminDelivery body attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } } }
   }

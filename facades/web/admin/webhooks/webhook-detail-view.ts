@@ -34,6 +34,7 @@ export interface DestinationView {
 }
 
 const FAILING_NOTE = 'its newest deliveries did not succeed (see below)';
+const TEST_NOTE = 'A sample event of that kind, marked as a test.';
 const PAUSE_NOTE = 'Nothing is sent until you resume it; events published meanwhile are not sent later.';
 const PAUSED_NOTE = 'Paused: this destination receives nothing, and events published meanwhile are not kept for it.';
 const ENABLE_AGAIN = 'Enable it again once the receiver accepts deliveries; it receives events from then on.';
@@ -63,8 +64,10 @@ function actions(deps: PageDeps, visit: AdminVisit, d: Destination): Html {
     return adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, content);
   };
   if (d.status === 'active') {
-    const sample = html` <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`;
-    return html`${button('test', 'Send a test event', sample)}
+    const kinds = d.kinds.map((k) => html`<option value="${k}">${k}</option>`);
+    const test = html`<label for="test-kind">Event kind</label><select name="kind" id="test-kind">${kinds}</select>
+<button type="submit">Send a test event</button> <span class="note">${TEST_NOTE}</span>`;
+    return html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, test)}
 ${button('pause', 'Pause', html` <span class="note">${PAUSE_NOTE}</span>`)}`;
   }
   if (d.status === 'paused') return html`<p class="note">${PAUSED_NOTE}</p>${button('enable', 'Resume')}`;

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SCOPE,
   DESTINATION_SCOPES,
   LANGUAGES,
   SIGNAL_TYPES,
@@ -71,7 +72,7 @@ export function settingsFields(form: FormState, prefix = ''): Html {
   const firstId = (name: string, i: number) => (i === 0 && !prefix ? html` id="f-${name}"` : '');
   const language = fieldValue(form, 'language', 'en');
   const kinds = choicesOf(form, 'kinds', SIGNAL_TYPES);
-  const scope = fieldValue(form, 'scope', 'platform');
+  const scope = fieldValue(form, 'scope', DEFAULT_SCOPE);
   const own = (part: Html | '') => (prefix ? '' : part);
   const languages = LANGUAGES.map((l) => html`<option value="${l}"${l === language ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`);
   return html`<label for="${prefix ? `${prefix}-language` : 'f-language'}">Language of the messages</label>
