@@ -64,7 +64,9 @@ describe('the test event of a chosen kind', () => {
     expect(request!.headers['x-service-test']).toBe('1');
     const envelope = verifyWebhook(request!.body, request!.headers, secret!) as { type: string; data: Record<string, unknown> };
     expect(envelope.type).toBe('event.cancelled');
-    expect(Object.keys(envelope.data)).toEqual(Object.keys(SIGNAL_DATA['event.cancelled'].example() as object));
+    // PostgreSQL keeps the stored envelope as jsonb, whose keys come back in its own order.
+    const declared = Object.keys(SIGNAL_DATA['event.cancelled'].example() as object);
+    expect(Object.keys(envelope.data).sort()).toEqual(declared.sort());
   });
 
   it('refuses a kind the destination does not receive, naming the field', async () => {
