@@ -326,6 +326,16 @@ export type DeliveryAttempt = {
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
+/** How a destination's retained deliveries of a period ended; those still being attempted are not counted. */
+export type DeliveryOutcomes = {
+  /** Deliveries created in the period that succeeded or failed. */
+  finished: Scalars['Int']['output'];
+  /** The start of the period; it ends now. */
+  since: Scalars['DateTime']['output'];
+  /** Of those, the deliveries that succeeded. */
+  succeeded: Scalars['Int']['output'];
+};
+
 /** A page of discoverable organizations. */
 export type DirectoryConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
@@ -2116,6 +2126,8 @@ export type WebhookDestination = {
   kinds: Array<Scalars['String']['output']>;
   /** Language of the chat formats' text and dates: en or fr. */
   language: Scalars['String']['output'];
+  /** Its deliveries of the last 24 hours that finished, and how many succeeded; one query for all the destinations asked. */
+  lastDayDeliveries: DeliveryOutcomes;
   /** The admins’ name for it; empty for destinations added before names. */
   name: Scalars['String']['output'];
   /** The organization receiving the signals. */

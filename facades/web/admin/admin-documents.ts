@@ -4,6 +4,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
     id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    lastDayDeliveries { finished succeeded }
   }
   fragment AdminDelivery on WebhookDelivery {
     id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt

@@ -7,7 +7,7 @@ import type { PageDeps } from '../../../kit/page-support.ts';
 import { deliveriesTable } from '../deliveries/index.ts';
 import { adminForm, shownOnce, type AdminVisit } from '../layout.ts';
 import { destinationUrl, secretActions } from '../signing/signing-views.ts';
-import { FORMAT_LABELS, LANGUAGE_LABELS, SCOPE_LABELS, labelOf, statusText, titleOf } from './webhook-fields.ts';
+import { FORMAT_LABELS, LANGUAGE_LABELS, SCOPE_LABELS, labelOf, lastDayText, statusText, titleOf } from './webhook-fields.ts';
 import type { Destination } from './webhook-fields.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
 
@@ -53,6 +53,7 @@ ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${labelOf(SCOPE_LABELS, d.scope)}</dd>
 <dt>Status</dt>${status}
+<dt>Last 24 h</dt><dd>${lastDayText(d)}</dd>
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${previous}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>`;
 }

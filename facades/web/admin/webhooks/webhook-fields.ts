@@ -64,6 +64,14 @@ export function statusText(d: Destination): string {
   return 'active';
 }
 
+/** "97 % of 120 deliveries succeeded in the last 24 h": a share short of all never rounds up to 100. */
+export function lastDayText(d: Destination): string {
+  const { finished, succeeded } = d.lastDayDeliveries;
+  if (finished === 0) return 'no delivery in the last 24 h';
+  const share = Math.floor((succeeded / finished) * 100);
+  return `${share} % of ${finished} ${finished === 1 ? 'delivery' : 'deliveries'} succeeded in the last 24 h`;
+}
+
 const checked = (on: boolean) => (on ? html` checked` : '');
 
 /** Language, event kinds and scope: what the typed form, the team-chat connection and the edit form share. */

@@ -14,6 +14,7 @@ import {
   FORMAT_NAMES,
   labelFields,
   labelOf,
+  lastDayText,
   settingsFields,
   statusText,
   titleOf,
@@ -36,6 +37,7 @@ function destinationRow(visit: AdminVisit, d: Destination): Html {
 <td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td>
 <td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
+<td data-label="Last 24 h">${lastDayText(d)}</td>
 <td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td>
 <td data-label="Created">${at(d.createdAt)}</td></tr>`;
 }
@@ -43,7 +45,8 @@ function destinationRow(visit: AdminVisit, d: Destination): Html {
 function destinationTable(visit: AdminVisit, list: Destination[]): Html {
   if (list.length === 0) return html`<p class="note">No destination yet.</p>`;
   return html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th>
-<th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
+<th>Event kinds</th><th>Scope</th><th>Status</th><th>Last 24 h</th><th>Signing secret</th><th>Created</th></tr>
+</thead><tbody>
 ${list.map((d) => destinationRow(visit, d))}
 </tbody></table>`;
 }
