@@ -10,7 +10,7 @@ export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts
 export { bulkSeed, BULK_SEED_LIMIT, type BulkSeedOptions, type BulkSeedProgress, type BulkSeedResult } from './demo/bulk-seed.ts';
 export { API_SCOPES, PLANS, NEED_STATES, ROLES, type ApiScope, type Plan, type NeedState, type Role } from './entities/index.ts';
 export { ASSISTANT_SCOPES, type AssistantScope } from './entities/index.ts';
-export { DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from './entities/index.ts';
+export { DEFAULT_SCOPE, DESTINATION_SCOPES, SIGNAL_TYPES, type DestinationScope, type SignalType } from './entities/index.ts';
 export { DELIVERY_FORMATS, LANGUAGES, type DeliveryFormat, type Language } from './webhooks/contract.ts';
 export { EVENT_SIGNAL_DATA, SIGNAL_DATA } from './visibility.ts';
 export { instant, type AnyField, type AnySignalData, type JsonSchema } from './webhooks/signal-data.ts';

@@ -60,6 +60,7 @@ const target = {
   previousSecretExpiresAt: null,
   receiverUrl: null,
   createdAt: '2026-11-01T00:00:00.000Z',
+  lastDayDeliveries: { finished: 0, succeeded: 0 },
 };
 
 const render = () => deliveryView(deps, visit, delivery, target, 8).text;

@@ -10,6 +10,7 @@ export { ChangeEpochEntity } from './change-epoch.entity.ts';
 export { ChangeEntity, type Change } from './change.entity.ts';
 export {
   WebhookDestinationEntity,
+  DEFAULT_SCOPE,
   DESTINATION_SCOPES,
   DESTINATION_STATUSES,
   type WebhookDestination,

@@ -4,6 +4,8 @@ import { OrganizationEntity } from './organization.entity.ts';
 
 export const DESTINATION_SCOPES = ['platform', 'own'] as const;
 export type DestinationScope = (typeof DESTINATION_SCOPES)[number];
+/** A new destination's scope when none is chosen: its own organization's events. */
+export const DEFAULT_SCOPE: DestinationScope = 'own';
 export const DESTINATION_STATUSES = ['active', 'disabled'] as const;
 export type DestinationStatus = (typeof DESTINATION_STATUSES)[number];
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { sqlOf } from '../db/sql.ts';
 import {
+  DEFAULT_SCOPE,
   DESTINATION_SCOPES,
   OrganizationEntity,
   SIGNAL_TYPES,
@@ -55,7 +56,7 @@ export function checkLabels(input: { name?: string; description?: string }): Lab
 
 export function checkSettings(input: DestinationSettings): Settings {
   const language = oneOf('language', input.language ?? 'en', LANGUAGES);
-  const scope = oneOf('scope', input.scope ?? 'platform', DESTINATION_SCOPES);
+  const scope = oneOf('scope', input.scope ?? DEFAULT_SCOPE, DESTINATION_SCOPES);
   const kinds =
     input.kinds === undefined ? [...SIGNAL_TYPES] : [...new Set(input.kinds.map((kind) => oneOf('kinds', kind.trim(), SIGNAL_TYPES)))];
   if (kinds.length === 0) throw invalidInput('kinds', 'kinds must name at least one event kind');

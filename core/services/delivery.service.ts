@@ -14,6 +14,7 @@ import {
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isPlausibleId } from '../ids.ts';
 import { PLAN_ALLOWANCES } from '../plans.ts';
+import { sqlOf } from '../db/sql.ts';
 import { envelopeText } from '../webhooks/delivery-store.ts';
 import { attemptView, deliveryView, type AttemptView, type DeliveryView } from '../webhooks/views.ts';
 import { recordChange } from '../components/change-feed.ts';
@@ -22,6 +23,16 @@ import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/p
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 const LIST = 'deliveries';
+const LAST_DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How a destination's retained deliveries created since `since` ended: the pending ones are not counted. */
+export interface DeliveryOutcomes {
+  destinationId: string;
+  since: Date;
+  /** Succeeded or failed. */
+  finished: number;
+  succeeded: number;
+}
 
 /** Which of an organization's deliveries to list. */
 export interface DeliveryFilter {
@@ -76,6 +87,35 @@ export class DeliveryService {
     if (and.length > 0) where.$and = and;
     const rows = await this.em.find(WebhookDeliveryEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
     return keysetPage(this.deps.cursors, LIST, rows, first, deliveryView, (row) => row.createdAt.getTime());
+  }
+
+  /**
+   * For each destination, its retained deliveries created in the 24 hours before `now` that
+   * finished, and how many succeeded, in the order given: one grouped query per organization.
+   */
+  async lastDayOutcomes(
+    actor: Actor,
+    destinations: readonly { id: string; organizationId: string }[],
+    now = new Date(),
+  ): Promise<DeliveryOutcomes[]> {
+    const since = new Date(now.getTime() - LAST_DAY_MS);
+    const counts = new Map<string, number>();
+    for (const organizationId of new Set(destinations.map((d) => d.organizationId))) {
+      await requireOrganizationAdmin(this.em, actor, organizationId, 'read delivery outcomes');
+      const rows = await sqlOf(this.em)
+        .selectFrom('WebhookDelivery')
+        .select((eb) => ['destination', 'status', eb.fn.countAll().as('count')])
+        .where('organizationId', '=', organizationId)
+        .where('createdAt', '>=', since)
+        .where('status', '<>', 'pending')
+        .groupBy(['destination', 'status'])
+        .execute();
+      for (const row of rows) counts.set(`${row.destination} ${row.status}`, Number(row.count));
+    }
+    return destinations.map(({ id }) => {
+      const succeeded = counts.get(`${id} succeeded`) ?? 0;
+      return { destinationId: id, since, succeeded, finished: succeeded + (counts.get(`${id} failed`) ?? 0) };
+    });
   }
 
   async get(actor: Actor, id: string): Promise<DeliveryView> {

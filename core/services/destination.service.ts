@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/sql';
 import { randomBytes } from 'node:crypto';
 import { requireMemberSession, type Actor } from '../actor.ts';
-import { MemberEntity, WebhookDeliveryEntity, WebhookDestinationEntity, type WebhookDestination } from '../entities/index.ts';
+import {
+  MemberEntity,
+  WebhookDeliveryEntity,
+  WebhookDestinationEntity,
+  type SignalType,
+  type WebhookDestination,
+} from '../entities/index.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { isPlausibleId, newTimeOrderedId } from '../ids.ts';
 import { OVERLAPS, type SecretOverlap } from '../overlaps.ts';
@@ -203,13 +209,14 @@ export class DestinationService {
     return destinationView(destination.found, this.deps.webhooks.box);
   }
 
-  /** Queues a test signal to the destination, delivered like any other. */
-  async sendTest(actor: Actor, id: string, now = new Date()): Promise<DeliveryView> {
+  /** Queues a test signal of `kind` (one of the destination's kinds; its first when absent), delivered like any other. */
+  async sendTest(actor: Actor, id: string, kind?: string, now = new Date()): Promise<DeliveryView> {
     const view = await this.em.transactional(async (em) => {
       const destination = await this.find(em, actor, id);
       if (destination.status !== 'active') throw new DomainError('invalid_state', `Destination '${id}' is disabled; enable it first`);
+      const type = kind === undefined ? destination.kinds[0] : oneOf('kind', kind, destination.kinds);
       const seq = await lastSeq(em);
-      const envelope = testEnvelope(destination, now, this.deps.links.publicBaseUrl);
+      const envelope = testEnvelope(destination, now, this.deps.links.publicBaseUrl, type);
       const delivery = em.create(WebhookDeliveryEntity, {
         id: newTimeOrderedId('delivery'),
         destination,
@@ -241,9 +248,13 @@ export class DestinationService {
   }
 }
 
-/** A sample of the destination's first kind, marked as a test by its resource id. */
-export function testEnvelope(destination: WebhookDestination, now: Date, base: string): WebhookEnvelope {
-  const type = destination.kinds[0] ?? 'need.created';
+/** A sample of `type` (default: the destination's first kind), marked as a test by its resource id. */
+export function testEnvelope(
+  destination: WebhookDestination,
+  now: Date,
+  base: string,
+  type: SignalType = destination.kinds[0] ?? 'need.created',
+): WebhookEnvelope {
   const resourceId = `test_${randomBytes(6).toString('hex')}`;
   // The declared examples, with this signal's own identity, link and time.
   const data = (SIGNAL_DATA[type] as AnySignalData).sample({

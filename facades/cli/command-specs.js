@@ -75,7 +75,7 @@ const DESTINATION_CHOICES = [
     value: 'LIST',
     help: 'comma-separated event kinds it receives: need.created, need.updated, need.withdrawn, event.created, event.updated, event.cancelled (default all)',
   },
-  { name: 'scope', value: 'platform|own', help: "platform: the public feed (default); own: the organization's own content" },
+  { name: 'scope', value: 'platform|own', help: "own: the organization's own content (default); platform: the public feed" },
 ];
 
 /** @type {Flag} */

@@ -223,7 +223,7 @@ export type NewWebhookDestinationInput = {
   name?: string | null | undefined;
   /** The organization receiving the signals. */
   organizationId: string | number;
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope?: string | null | undefined;
   /** https; never a private or reserved address. */
   url: string;
@@ -298,7 +298,7 @@ export type TeamChatConnectionInput = {
   language?: string | null | undefined;
   /** The organization connecting its team chat. */
   organizationId: string | number;
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope?: string | null | undefined;
 };
 

@@ -332,6 +332,16 @@ export type DeliveryAttempt = {
   statusCode: Maybe<Scalars['Int']['output']>;
 };
 
+/** How a destination's retained deliveries of a period ended; those still being attempted are not counted. */
+export type DeliveryOutcomes = {
+  /** Deliveries created in the period that succeeded or failed. */
+  finished: Scalars['Int']['output'];
+  /** The start of the period; it ends now. */
+  since: Scalars['DateTime']['output'];
+  /** Of those, the deliveries that succeeded. */
+  succeeded: Scalars['Int']['output'];
+};
+
 /** A page of discoverable organizations. */
 export type DirectoryConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
@@ -752,7 +762,7 @@ export type Mutation = {
   rollApiKey: RolledApiKey;
   /** A new signing secret, returned this once; the old one keeps signing for the overlap (24 hours unless chosen). */
   rotateWebhookSecret: CreatedWebhookDestination;
-  /** Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1. */
+  /** Queues a sample signal of one of the destination’s kinds, marked with X-Service-Test: 1. */
   sendTestSignal: WebhookDelivery;
   /** Sets a member’s password; every session and assistant grant ends. */
   setMemberPassword: CredentialsReset;
@@ -1073,6 +1083,7 @@ export type MutationRotateWebhookSecretArgs = {
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationSendTestSignalArgs = {
   destinationId: Scalars['ID']['input'];
+  kind: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1362,7 +1373,7 @@ export type NewWebhookDestinationInput = {
   name: InputMaybe<Scalars['String']['input']>;
   /** The organization receiving the signals. */
   organizationId: Scalars['ID']['input'];
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope: InputMaybe<Scalars['String']['input']>;
   /** https; never a private or reserved address. */
   url: Scalars['String']['input'];
@@ -2069,7 +2080,7 @@ export type TeamChatConnectionInput = {
   language: InputMaybe<Scalars['String']['input']>;
   /** The organization connecting its team chat. */
   organizationId: Scalars['ID']['input'];
-  /** platform (default) or own. */
+  /** own (default): this organization only; platform: the platform-wide public feed. */
   scope: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -2199,6 +2210,8 @@ export type WebhookDestination = {
   kinds: Array<Scalars['String']['output']>;
   /** Language of the chat formats' text and dates: en or fr. */
   language: Scalars['String']['output'];
+  /** Its deliveries of the last 24 hours that finished, and how many succeeded; one query for all the destinations asked. */
+  lastDayDeliveries: DeliveryOutcomes;
   /** The admins’ name for it; empty for destinations added before names. */
   name: Scalars['String']['output'];
   /** The organization receiving the signals. */

@@ -140,9 +140,13 @@ builder.mutationFields((t) => ({
   }),
   sendTestSignal: t.field({
     type: WebhookDeliveryRef,
-    description: "Queues a sample signal of the destination's first kind, marked with X-Service-Test: 1.",
+    description: 'Queues a sample signal of one of the destination’s kinds, marked with X-Service-Test: 1.',
     authScopes: ORGANIZATION_ADMIN,
-    args: { destinationId: t.arg.id({ description: 'The destination to test.', required: true }) },
-    resolve: (_root, { destinationId }, ctx) => ctx.services.destinations.sendTest(ctx.actor, String(destinationId)),
+    args: {
+      destinationId: t.arg.id({ description: 'The destination to test.', required: true }),
+      kind: t.arg.string({ description: "The event kind of the sample: one of the destination's kinds; its first when omitted." }),
+    },
+    resolve: (_root, { destinationId, kind }, ctx) =>
+      ctx.services.destinations.sendTest(ctx.actor, String(destinationId), kind ?? undefined),
   }),
 }));

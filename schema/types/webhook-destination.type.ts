@@ -2,11 +2,21 @@ import { SIGNAL_TYPES } from '../../core/entities/index.ts';
 import { DELIVERY_FORMATS } from '../../core/webhooks/contract.ts';
 import type { CreatedDestination } from '../../core/service-kit/destination-records.ts';
 import type { DestinationView } from '../../core/webhooks/views.ts';
+import type { DeliveryOutcomes } from '../../core/services/delivery.service.ts';
 import { builder, ORGANIZATION_ADMIN } from '../builder.ts';
 import { SecretOverlapEnum } from './overlap.type.ts';
 
 const formats = `One of ${DELIVERY_FORMATS.join(', ')}.`;
 const kinds = `Any of ${SIGNAL_TYPES.join(', ')}; all when omitted.`;
+
+const DeliveryOutcomesRef = builder.objectRef<DeliveryOutcomes>('DeliveryOutcomes').implement({
+  description: "How a destination's retained deliveries of a period ended; those still being attempted are not counted.",
+  fields: (t) => ({
+    since: t.expose('since', { type: 'DateTime', description: 'The start of the period; it ends now.' }),
+    finished: t.exposeInt('finished', { description: 'Deliveries created in the period that succeeded or failed.' }),
+    succeeded: t.exposeInt('succeeded', { description: 'Of those, the deliveries that succeeded.' }),
+  }),
+});
 
 export const WebhookDestinationRef = builder.objectRef<DestinationView>('WebhookDestination').implement({
   description: 'Where an organization receives signals. URLs and secrets are shown masked only.',
@@ -39,6 +49,12 @@ export const WebhookDestinationRef = builder.objectRef<DestinationView>('Webhook
       description: 'During a rotation: when the replaced secret stops signing.',
     }),
     createdAt: t.expose('createdAt', { description: 'When the destination was added.', type: 'DateTime' }),
+    lastDayDeliveries: t.loadable({
+      type: DeliveryOutcomesRef,
+      description: 'Its deliveries of the last 24 hours that finished, and how many succeeded; one query for all the destinations asked.',
+      load: (destinations: DestinationView[], ctx) => ctx.services.deliveries.lastDayOutcomes(ctx.actor, destinations),
+      resolve: (destination) => destination,
+    }),
   }),
 });
 
@@ -68,7 +84,7 @@ const NewDestinationInput = builder.inputType('NewWebhookDestinationInput', {
     description: t.string({ description: 'Up to 500 characters.' }),
     language: t.string({ description: 'en (default) or fr.' }),
     kinds: t.stringList({ description: kinds }),
-    scope: t.string({ description: 'platform (default) or own.' }),
+    scope: t.string({ description: 'own (default): this organization only; platform: the platform-wide public feed.' }),
   }),
 });
 
@@ -90,7 +106,7 @@ const TeamChatConnectionInput = builder.inputType('TeamChatConnectionInput', {
     organizationId: t.id({ description: 'The organization connecting its team chat.', required: true }),
     language: t.string({ description: 'en (default) or fr.' }),
     kinds: t.stringList({ description: kinds }),
-    scope: t.string({ description: 'platform (default) or own.' }),
+    scope: t.string({ description: 'own (default): this organization only; platform: the platform-wide public feed.' }),
   }),
 });
 

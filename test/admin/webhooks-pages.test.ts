@@ -129,7 +129,8 @@ describe('webhook administration pages', () => {
     expect(html).toContain('Standard JSON — a signed envelope');
     expect(html).toContain('Collaboration-suite adaptive card');
     for (const kind of SIGNAL_TYPES) expect(html).toMatch(new RegExp(`name="kinds" value="${kind}"( id="f-kinds")? checked`));
-    expect(html).toContain('name="scope" value="platform" id="f-scope" checked');
+    expect(html).toContain('name="scope" value="own" checked');
+    expect(html).toMatch(/name="scope" value="platform" id="f-scope">/);
     expect(html).toContain('Own — only your organization’s public needs and events');
     expect(html).toContain('<option value="fr">');
   });
@@ -540,7 +541,10 @@ describe('webhook administration pages under the production URL rules', () => {
     const res = await browser.request(webhooks(ORG));
     expect(res.headers.get('content-security-policy')).toContain("form-action 'self';");
     const html = await res.text();
-    expect(html).toContain('paste its URL above with the team-chat format');
+    expect(html).toContain(
+      'One-click connection is not available on this service; paste the channel’s incoming webhook URL with the team-chat format.',
+    );
+    expect(html).not.toContain('TEAM_CHAT_CLIENT_ID');
     expect(html).not.toContain('Connect a team-chat channel</button>');
     const refused = await browser.request(`${webhooks(ORG)}/team-chat`, {
       form: { csrf: pageKeysFor(stack).csrf(browser.cookie(SESSION)!, 'webhook-team-chat') },

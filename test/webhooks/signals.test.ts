@@ -25,9 +25,20 @@ describe('signals of every kind, from GraphQL and CLI changes, to real receivers
   beforeAll(async () => {
     stack = await startStack({ env: WEBHOOK_TEST_ENV });
     receiver = await new Receiver().start();
-    secret = (await createDestination(stack, { organizationId: ORG, url: receiver.url(paths.json) })).secret!;
-    await createDestination(stack, { organizationId: ORG, format: 'team-chat', url: receiver.url(paths.chat), language: 'fr' });
-    await createDestination(stack, { organizationId: ORG, format: 'collaboration-suite', url: receiver.url(paths.suite) });
+    secret = (await createDestination(stack, { organizationId: ORG, url: receiver.url(paths.json), scope: 'platform' })).secret!;
+    await createDestination(stack, {
+      organizationId: ORG,
+      format: 'team-chat',
+      url: receiver.url(paths.chat),
+      language: 'fr',
+      scope: 'platform',
+    });
+    await createDestination(stack, {
+      organizationId: ORG,
+      format: 'collaboration-suite',
+      url: receiver.url(paths.suite),
+      scope: 'platform',
+    });
     await createDestination(stack, {
       organizationId: ORG,
       url: receiver.url(paths.own),

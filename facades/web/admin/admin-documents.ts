@@ -10,6 +10,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
     id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt
+    lastDayDeliveries { finished succeeded }
   }
   fragment AdminDelivery on WebhookDelivery {
     id organizationId destinationId eventId type test status attemptCount nextAttemptAt lastStatusCode lastError lastAttemptAt deliveredAt createdAt
@@ -81,7 +82,7 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
   mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
-  mutation AdminSendTest($id: ID!) { sendTestSignal(destinationId: $id) { ...AdminDelivery } }
+  mutation AdminSendTest($id: ID!, $kind: String) { sendTestSignal(destinationId: $id, kind: $kind) { ...AdminDelivery } }
   query AdminDelivery($id: ID!) {
     webhookDelivery(id: $id) { ...AdminDelivery body attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } } }
   }

@@ -7,7 +7,7 @@ import type { PageDeps } from '../../../kit/page-support.ts';
 import { deliveriesTable } from '../deliveries/index.ts';
 import { adminForm, shownOnce, type AdminVisit } from '../layout.ts';
 import { destinationUrl, secretActions } from '../signing/signing-views.ts';
-import { FORMAT_LABELS, LANGUAGE_LABELS, SCOPE_LABELS, labelOf, statusText, titleOf } from './webhook-fields.ts';
+import { FORMAT_LABELS, LANGUAGE_LABELS, SCOPE_LABELS, labelOf, lastDayText, statusText, titleOf } from './webhook-fields.ts';
 import type { Destination } from './webhook-fields.ts';
 import { destinationPath, webhooksPath } from './webhook-paths.ts';
 
@@ -34,6 +34,7 @@ export interface DestinationView {
 }
 
 const FAILING_NOTE = 'its newest deliveries did not succeed (see below)';
+const TEST_NOTE = 'A sample event of that kind, marked as a test.';
 const PAUSE_NOTE = 'Nothing is sent until you resume it; events published meanwhile are not sent later.';
 const PAUSED_NOTE = 'Paused: this destination receives nothing, and events published meanwhile are not kept for it.';
 const ENABLE_AGAIN = 'Enable it again once the receiver accepts deliveries; it receives events from then on.';
@@ -52,6 +53,7 @@ ${d.description ? html`<dt>Description</dt><dd>${d.description}</dd>` : ''}
 <dt>Event kinds</dt><dd>${d.kinds.join(', ')}</dd>
 <dt>Scope</dt><dd>${labelOf(SCOPE_LABELS, d.scope)}</dd>
 <dt>Status</dt>${status}
+<dt>Last 24 h</dt><dd>${lastDayText(d)}</dd>
 ${d.secret ? html`<dt>Signing secret</dt><dd><code>${d.secret}</code>${previous}</dd>` : ''}
 <dt>Added</dt><dd>${at(d.createdAt)}${d.connectedVia === 'oauth' ? ' through the team-chat connection' : ''}</dd></dl>`;
 }
@@ -63,8 +65,10 @@ function actions(deps: PageDeps, visit: AdminVisit, d: Destination): Html {
     return adminForm(deps, visit, `${path}/${action}`, `webhook-${action}\n${d.id}`, content);
   };
   if (d.status === 'active') {
-    const sample = html` <span class="note">A sample <code>${d.kinds[0] ?? ''}</code> event marked as a test.</span>`;
-    return html`${button('test', 'Send a test event', sample)}
+    const kinds = d.kinds.map((k) => html`<option value="${k}">${k}</option>`);
+    const test = html`<label for="test-kind">Event kind</label><select name="kind" id="test-kind">${kinds}</select>
+<button type="submit">Send a test event</button> <span class="note">${TEST_NOTE}</span>`;
+    return html`${adminForm(deps, visit, `${path}/test`, `webhook-test\n${d.id}`, test)}
 ${button('pause', 'Pause', html` <span class="note">${PAUSE_NOTE}</span>`)}`;
   }
   if (d.status === 'paused') return html`<p class="note">${PAUSED_NOTE}</p>${button('enable', 'Resume')}`;

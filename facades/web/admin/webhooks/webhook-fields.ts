@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SCOPE,
   DESTINATION_SCOPES,
   LANGUAGES,
   SIGNAL_TYPES,
@@ -63,6 +64,14 @@ export function statusText(d: Destination): string {
   return 'active';
 }
 
+/** "97 % of 120 deliveries succeeded in the last 24 h": a share short of all never rounds up to 100. */
+export function lastDayText(d: Destination): string {
+  const { finished, succeeded } = d.lastDayDeliveries;
+  if (finished === 0) return 'no delivery in the last 24 h';
+  const share = Math.floor((succeeded / finished) * 100);
+  return `${share} % of ${finished} ${finished === 1 ? 'delivery' : 'deliveries'} succeeded in the last 24 h`;
+}
+
 const checked = (on: boolean) => (on ? html` checked` : '');
 
 /** Language, event kinds and scope: what the typed form, the team-chat connection and the edit form share. */
@@ -71,7 +80,7 @@ export function settingsFields(form: FormState, prefix = ''): Html {
   const firstId = (name: string, i: number) => (i === 0 && !prefix ? html` id="f-${name}"` : '');
   const language = fieldValue(form, 'language', 'en');
   const kinds = choicesOf(form, 'kinds', SIGNAL_TYPES);
-  const scope = fieldValue(form, 'scope', 'platform');
+  const scope = fieldValue(form, 'scope', DEFAULT_SCOPE);
   const own = (part: Html | '') => (prefix ? '' : part);
   const languages = LANGUAGES.map((l) => html`<option value="${l}"${l === language ? html` selected` : ''}>${LANGUAGE_LABELS[l]}</option>`);
   return html`<label for="${prefix ? `${prefix}-language` : 'f-language'}">Language of the messages</label>

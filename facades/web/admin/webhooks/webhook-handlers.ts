@@ -25,7 +25,7 @@ export interface WebhookPagesOptions {
   maxAttempts: number;
 }
 
-type SimpleOperation = 'AdminSendTest' | 'AdminPauseDestination' | 'AdminEnableDestination';
+type SimpleOperation = 'AdminPauseDestination' | 'AdminEnableDestination';
 type Handler = (req: Request, res: Response) => Promise<void>;
 /** What a POST does to one destination of the organization in the address. */
 export type DestinationAction = (req: Request, res: Response, visit: AdminVisit, d: Destination) => Promise<void>;
@@ -70,7 +70,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
 
   function listPage(req: Request, res: Response, visit: AdminVisit, list: Destination[], form = freshForm()) {
     const provider = options.teamChat;
-    const view = { list, form, done: notice(req, LIST_DONE), teamChat: provider, publicBaseUrl: options.publicBaseUrl };
+    const view = { list, form, done: notice(req, LIST_DONE), teamChat: provider };
     // The team-chat form is answered with a redirect to the provider: the CSP must let it lead there.
     const formAction = provider && !isFull(visit, list) ? [new URL(provider.authorizeUrl).origin] : [];
     const status = refusedStatus(form);
@@ -235,6 +235,12 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     afterForm(res, destinationPath(visit, d.id), 'updated');
   };
 
+  const test: DestinationAction = async (req, res, visit, d) => {
+    const outcome = await deps.operations.run('AdminSendTest', { id: d.id, kind: field(req, 'kind') }, visit.session.context);
+    if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
+    afterForm(res, destinationPath(visit, d.id), 'test');
+  };
+
   const remove: DestinationAction = async (_req, res, visit, d) => {
     const outcome = await deps.operations.run('AdminDeleteDestination', { id: d.id }, visit.session.context);
     if (!outcome.ok) return adminFailure(res, visit, 'webhooks', outcome.error, destinationPath(visit, d.id));
@@ -251,7 +257,7 @@ export function webhookHandlers(deps: PageDeps, options: WebhookPagesOptions) {
     onDestination,
     /** The POSTs on one destination, by the last segment of their address. */
     actions: {
-      test: simple('AdminSendTest', 'test'),
+      test,
       edit,
       pause: simple('AdminPauseDestination', 'paused'),
       enable: simple('AdminEnableDestination', 'enabled'),

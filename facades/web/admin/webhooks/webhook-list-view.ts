@@ -1,4 +1,4 @@
-import { DELIVERY_FORMATS, teamChatCallbackUrl, type TeamChatProvider } from '../../../../core/index.ts';
+import { DELIVERY_FORMATS, type TeamChatProvider } from '../../../../core/index.ts';
 import { at } from '../../../kit/dates.ts';
 import { errorSummary, fieldAttrs, fieldError, fieldValue, freshForm, type FormState } from '../../../kit/forms.ts';
 import { html, type Html } from '../../../kit/html.ts';
@@ -14,6 +14,7 @@ import {
   FORMAT_NAMES,
   labelFields,
   labelOf,
+  lastDayText,
   settingsFields,
   statusText,
   titleOf,
@@ -27,7 +28,6 @@ export interface ListView {
   form: FormState;
   done: Html | '';
   teamChat: TeamChatProvider | undefined;
-  publicBaseUrl: string;
 }
 
 function destinationRow(visit: AdminVisit, d: Destination): Html {
@@ -37,6 +37,7 @@ function destinationRow(visit: AdminVisit, d: Destination): Html {
 <td data-label="Language">${d.language}</td><td data-label="Event kinds">${d.kinds.join(', ')}</td>
 <td data-label="Scope">${d.scope}</td>
 <td data-label="Status" class="status-${d.status}">${statusText(d)}</td>
+<td data-label="Last 24 h">${lastDayText(d)}</td>
 <td data-label="Signing secret">${d.secret ? html`<code>${d.secret}</code>` : 'none (unsigned format)'}</td>
 <td data-label="Created">${at(d.createdAt)}</td></tr>`;
 }
@@ -44,7 +45,8 @@ function destinationRow(visit: AdminVisit, d: Destination): Html {
 function destinationTable(visit: AdminVisit, list: Destination[]): Html {
   if (list.length === 0) return html`<p class="note">No destination yet.</p>`;
   return html`<table class="list"><thead><tr><th>Destination</th><th>URL</th><th>Format</th><th>Language</th>
-<th>Event kinds</th><th>Scope</th><th>Status</th><th>Signing secret</th><th>Created</th></tr></thead><tbody>
+<th>Event kinds</th><th>Scope</th><th>Status</th><th>Last 24 h</th><th>Signing secret</th><th>Created</th></tr>
+</thead><tbody>
 ${list.map((d) => destinationRow(visit, d))}
 </tbody></table>`;
 }
@@ -75,6 +77,9 @@ ${settingsFields(form)}
   );
 }
 
+const NO_ONE_CLICK =
+  'One-click connection is not available on this service; ' + 'paste the channel’s incoming webhook URL with the team-chat format.';
+
 function teamChatPart(deps: PageDeps, visit: AdminVisit, view: ListView): Html {
   if (view.teamChat) {
     const connect = html`${settingsFields(freshForm(), 'chat')}<button type="submit">Connect a team-chat channel</button>`;
@@ -82,13 +87,7 @@ function teamChatPart(deps: PageDeps, visit: AdminVisit, view: ListView): Html {
  Packline asks only for permission to post to that channel and keeps no access token.</p>
 ${adminForm(deps, visit, orgPath(visit.org.id, '/webhooks/team-chat'), 'webhook-team-chat', connect)}`;
   }
-  const callback = teamChatCallbackUrl(view.publicBaseUrl);
-  return html`<p class="note">The one-click connection is not set up on this service.
- Meanwhile, create an incoming webhook in the channel and paste its URL above with the team-chat format.</p>
-<p class="note">To set it up, the operator registers an OAuth app with the team-chat provider
- (redirect address <code>${callback}</code>) and sets <code>TEAM_CHAT_CLIENT_ID</code>,
- <code>TEAM_CHAT_CLIENT_SECRET</code>, <code>TEAM_CHAT_AUTHORIZE_URL</code> and <code>TEAM_CHAT_TOKEN_URL</code>,
- as the “Team-chat connection flow” part of the README’s “Outbound webhooks” section explains.</p>`;
+  return html`<p class="note">${NO_ONE_CLICK}</p>`;
 }
 
 /** Whether the plan leaves room for another destination. */
