@@ -1,6 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { requireInternal, type Actor } from '../actor.ts';
-import { checkEachField, checkProfile, definedOnly, type ProfileEdit, type PublicProfileChanges } from './profile-edit.ts';
+import {
+  checkEachField,
+  checkProfile,
+  definedOnly,
+  type OrganizationProfileInput,
+  type ProfileEdit,
+  type PublicProfileChanges,
+} from './profile-edit.ts';
 import { OrganizationEntity, type Organization, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { ORGANIZATION_ID, isPlausibleId } from '../ids.ts';
@@ -11,23 +18,6 @@ import { recordChange, type PublicList } from '../components/change-feed.ts';
 import { requireOrganizationAdmin } from '../service-kit/organization-admin.ts';
 import { keysetPage, pageArgs, type Page, type PageArgs } from '../service-kit/paging.ts';
 import { LazyEmService } from '../service-kit/lazy-em-service.ts';
-
-export interface OrganizationProfileInput {
-  name?: string;
-  plan?: Plan;
-  listed?: boolean;
-  demo?: boolean;
-  complete?: boolean;
-  description?: string;
-  website?: string | null;
-  logoUrl?: string | null;
-  sectors?: string[];
-  capabilities?: string[];
-  networks?: string[];
-  city?: string | null;
-  region?: string | null;
-  country?: string | null;
-}
 
 export interface NewOrganization extends OrganizationProfileInput {
   id: string;

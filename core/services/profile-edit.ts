@@ -1,11 +1,28 @@
-import { PLANS } from '../entities/index.ts';
+import { PLANS, type Plan } from '../entities/index.ts';
 import { DomainError, invalidInput } from '../errors.ts';
 import type { OrganizationProfile } from '../public-views.ts';
 import * as v from '../validate.ts';
-import type { OrganizationProfileInput } from './organization.service.ts';
 
 // The checks of an organization's profile, and an admin's edit of it: the fields an admin may
 // change, each checked on its own.
+
+/** An organization's profile fields as the operator and the admins set them (each optional). */
+export interface OrganizationProfileInput {
+  name?: string;
+  plan?: Plan;
+  listed?: boolean;
+  demo?: boolean;
+  complete?: boolean;
+  description?: string;
+  website?: string | null;
+  logoUrl?: string | null;
+  sectors?: string[];
+  capabilities?: string[];
+  networks?: string[];
+  city?: string | null;
+  region?: string | null;
+  country?: string | null;
+}
 
 /** The public profile fields an organization's admins may change; the plan and listing flags stay operator-only. */
 export const PUBLIC_PROFILE_FIELDS = [

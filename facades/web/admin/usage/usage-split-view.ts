@@ -1,9 +1,12 @@
 import { html, type Html } from '../../../kit/html.ts';
-import type { Usage } from './usage-view.ts';
+import type { AdminUsageQuery } from '../../../generated/web-admin.ts';
 
 // The usage page's month picker, and the month's answers split by key and by status class.
 
-const number = (n: number) => n.toLocaleString('en');
+/** The usage of the month shown, as the page's document gives it. */
+export type Usage = AdminUsageQuery['organizationAdministration']['usage'];
+
+export const number = (n: number) => n.toLocaleString('en');
 const CLASSES = ['2xx', '3xx', '4xx', '429', '5xx'] as const;
 const CLASS_LABELS: Record<(typeof CLASSES)[number], string> = {
   '2xx': 'Answered (2xx)',

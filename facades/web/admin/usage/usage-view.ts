@@ -1,14 +1,11 @@
-import type { AdminUsageQuery } from '../../../generated/web-admin.ts';
 import { at } from '../../../kit/dates.ts';
 import { html, type Html } from '../../../kit/html.ts';
-import { monthPicker, splitTables } from './usage-split-view.ts';
+import { monthPicker, number, splitTables, type Usage } from './usage-split-view.ts';
 
 // The usage page: this month's quota, each key's current minute, and calls per day as a server-drawn chart.
 
-export type Usage = AdminUsageQuery['organizationAdministration']['usage'];
 type RateWindow = NonNullable<Usage['rateWindows']>[number];
 
-export const number = (n: number) => n.toLocaleString('en');
 const NO_WINDOWS = 'The rate windows live in the API servers; none answers in this process.';
 
 function rateRow(w: RateWindow): Html {
