@@ -72,7 +72,7 @@ describe('profile and usage pages in a browser', () => {
     for (let i = 0; i < 3; i++) expect((await stack.get('/events?limit=1')).status).toBe(200);
     const page = await admin();
     await page.goto(`${origin}${ORG_PATH}/usage`);
-    expect(await page.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.locator('main details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     expect(await page.locator('#by-key').isVisible()).toBe(true);
     for (const viewport of Object.values(VIEWPORTS)) {
       await page.setViewportSize(viewport);
