@@ -57,8 +57,7 @@ export function failingSince(list: Delivery[]): string | null {
 }
 
 /** The delivery a row's button or link acts on, for screen readers. */
-const ofDelivery = (d: Delivery) =>
-  html`<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span>`;
+const ofDelivery = (d: Delivery) => html`<span class="visually-hidden"> the ${d.type} delivery of ${exactly(d.createdAt)}</span>`;
 
 export const eventLabel = (d: Delivery) => html`<code>${d.type}</code>${d.test ? ' (test)' : ''}`;
 
@@ -96,13 +95,7 @@ ${visit.org.allowances.manualRetry ? html`<td>${retry}</td>` : ''}</tr>`;
 }
 
 /** A destination's retained deliveries, newest first, each linking to its attempts. */
-export function deliveriesTable(
-  deps: PageDeps,
-  visit: AdminVisit,
-  list: Delivery[],
-  maxAttempts: number,
-  options: ListOptions,
-): Html {
+export function deliveriesTable(deps: PageDeps, visit: AdminVisit, list: Delivery[], maxAttempts: number, options: ListOptions): Html {
   if (list.length === 0 && options.filtered) return html`<p class="note">No delivery matches these filters.</p>`;
   if (list.length === 0) return html`<p class="note">No delivery here yet. Send a test event to see one.</p>`;
   const manual = visit.org.allowances.manualRetry;

@@ -46,8 +46,7 @@ function requestBody(envelope: string | null, target: Target | undefined): Html 
 <details><summary>The envelope it was rendered from</summary><pre id="envelope">${pretty(envelope)}</pre></details>`;
 }
 
-const headerRow = (name: Html, value: Html) =>
-  html`<tr><td data-label="Header">${name}</td><td data-label="Value">${value}</td></tr>`;
+const headerRow = (name: Html, value: Html) => html`<tr><td data-label="Header">${name}</td><td data-label="Value">${value}</td></tr>`;
 
 function headersTable(caption: string, headers: Header[]): Html {
   return html`<table class="list"><caption>${caption}</caption>
