@@ -42,7 +42,12 @@ describe('the delivery store', () => {
     await services.organizations.create(INTERNAL, { id: 'store-base', name: 'Store', plan: 'base' });
     const feed = await core
       .services()
-      .destinations.create(INTERNAL, { organizationId: 'store-base', format: 'standard-json', url: 'http://127.0.0.1:9/feed' });
+      .destinations.create(INTERNAL, {
+        organizationId: 'store-base',
+        format: 'standard-json',
+        url: 'http://127.0.0.1:9/feed',
+        scope: 'platform',
+      });
     await core.services().organizations.create(INTERNAL, { id: 'store-clan', name: 'Store clan', plan: 'clan' });
     const eventsOnly = await core.services().destinations.create(INTERNAL, {
       organizationId: 'store-clan',
