@@ -2,7 +2,7 @@
  * Operations benchmark: `npm run bench:operations`.
  *
  * CPU time of one computed REST operation, run by graphql-js's `execute` and by graphql-jit's
- * compiled query (what facades/operations.ts runs), side by side in one process over one SQLite
+ * compiled query (what facades/operation-runner.ts runs), side by side in one process over one SQLite
  * database of BENCH_OPERATIONS_NEEDS public needs (default 20,000): a list page with a distinct
  * cursor and limit (1–50) each time, and a by-id answer for a distinct id each time. No HTTP, no
  * cache: the GraphQL execution and the read path only. Three rounds; the median is reported.

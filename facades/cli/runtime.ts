@@ -2,7 +2,7 @@ import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import { INTERNAL, coreOptions, loadConfig, openCore, type Config, type Core } from '../../core/index.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import * as documents from '../generated/cli.ts';
-import { Operations, type OperationsOf } from '../operations.ts';
+import { Operations, type OperationsOf } from '../operation-runner.ts';
 
 type CliOperations = OperationsOf<typeof documents>;
 

@@ -26,7 +26,7 @@ import { McpLimits } from '../mcp/public/mcp-limits.ts';
 import { createPublicMcp, MCP_PATH } from '../mcp/public/public-mcp.ts';
 import * as publicMcpDocuments from '../generated/mcp-public.ts';
 import * as restDocuments from '../generated/rest.ts';
-import { Operations } from '../operations.ts';
+import { Operations } from '../operation-runner.ts';
 import { ApiLimits } from '../rest/limits.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { PageCache } from '../rest/page-cache.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TextDecoder } from 'node:util';
 import { ESIGN_INBOUND_PREFIX, INTERNAL, MAX_ESIGN_BODY_BYTES } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
-import type { Operations } from '../operations.ts';
+import type { Operations } from '../operation-runner.ts';
 import type { IntegrationOperations } from './integration-documents.ts';
 import { pathOf, readBody, sendJson } from '../kit/node-http.ts';
 

@@ -1,5 +1,5 @@
 import type * as documents from '../generated/integrations.ts';
-import type { OperationsOf } from '../operations.ts';
+import type { OperationsOf } from '../operation-runner.ts';
 
 // The named GraphQL operations behind the integration addresses (inbound notifications and
 // connection callbacks). Parsed and validated against the schema at start-up;

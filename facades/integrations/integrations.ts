@@ -1,7 +1,7 @@
 import type { Config, Logger } from '../../core/index.ts';
 import { schema, type Contexts } from '../../schema/index.ts';
 import * as documents from '../generated/integrations.ts';
-import { Operations } from '../operations.ts';
+import { Operations } from '../operation-runner.ts';
 import { createEsignInbound } from './esign.route.ts';
 import { createTeamChatCallback } from './team-chat.route.ts';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'undici';
 import { INTERNAL, TEAM_CHAT_CALLBACK_PATH, teamChatCallbackUrl, type Logger, type TeamChatProvider } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
-import type { Operations } from '../operations.ts';
+import type { Operations } from '../operation-runner.ts';
 import { cookieName, readCookie, SESSION_COOKIE } from '../kit/browser.ts';
 import type { IntegrationOperations } from './integration-documents.ts';
 import { pathOf, queryOf } from '../kit/node-http.ts';

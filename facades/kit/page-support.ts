@@ -11,7 +11,7 @@ import type { Context, Contexts } from '../../schema/index.ts';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type * as accountDocuments from '../generated/web-account.ts';
 import type * as adminDocuments from '../generated/web-admin.ts';
-import type { OperationOutcome, Operations, OperationsOf } from '../operations.ts';
+import type { OperationOutcome, Operations, OperationsOf } from '../operation-runner.ts';
 import { SESSION_COOKIE, type Browser } from './browser.ts';
 import { foldingNav, html, sendHtml, seeOther, type Html } from './html.ts';
 

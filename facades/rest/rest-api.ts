@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedKey } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
-import type { Operations } from '../operations.ts';
+import type { Operations } from '../operation-runner.ts';
 import type { RestOperationName, RestOperations } from './rest-documents.ts';
 import { createApiDocs, DOCS_PATH } from './docs.ts';
 import type { ApiLimits } from './limits.ts';

@@ -4,7 +4,7 @@ import type { Config, Logger, OnceMarks, SignInLimits } from '../../core/index.t
 import { schema, type Contexts } from '../../schema/index.ts';
 import * as accountDocuments from '../generated/web-account.ts';
 import * as adminDocuments from '../generated/web-admin.ts';
-import { Operations } from '../operations.ts';
+import { Operations } from '../operation-runner.ts';
 import { mountAccountPages } from './account/account-routes.ts';
 import { mountOAuthPages } from './account/oauth/oauth-routes.ts';
 import { mountPasswordResetPages } from './account/password-reset/reset-routes.ts';

@@ -1,4 +1,4 @@
-// The facades run their named operations compiled by graphql-jit (facades/operations.ts). Each
+// The facades run their named operations compiled by graphql-jit (facades/operation-runner.ts). Each
 // must give what graphql-js's own `execute` gives for the same document, variables and context,
 // on the demo data: the same data, byte for byte, and the same domain error.
 import { execute, type DocumentNode } from 'graphql';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, PUBLIC } from '../../core/index.ts';
 import * as mcpDocuments from '../../facades/generated/mcp-public.ts';
 import * as restDocuments from '../../facades/generated/rest.ts';
-import { Operations, type OperationOutcome } from '../../facades/operations.ts';
+import { Operations, type OperationOutcome } from '../../facades/operation-runner.ts';
 import { Contexts, schema, type Context } from '../../schema/index.ts';
 import { INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
 

@@ -1,5 +1,5 @@
 import type { CliDeliveryQuery } from '../../generated/cli.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 import { optional, parse, required } from '../args.ts';
 import { allPages, listOutput, recordOutput, sentenceOutput, snakeCase, type Output, type Runtime } from '../runtime.ts';
 

@@ -1,4 +1,4 @@
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 import { CliError, flag, isoDate, optional, parse, required, type Parsed } from '../args.ts';
 import { recordOutput, type Output, type Runtime } from '../runtime.ts';
 

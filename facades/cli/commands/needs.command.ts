@@ -1,5 +1,5 @@
 import { NEED_STATES } from '../../../core/index.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 import { flag, isoDate, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
 import { allPages, listOutput, recordOutput, type Output, type Runtime } from '../runtime.ts';
 

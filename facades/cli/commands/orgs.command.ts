@@ -1,6 +1,6 @@
 import { PLANS } from '../../../core/index.ts';
 import { flag, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 import { allPages, listOutput, recordOutput, type Output, type Runtime } from '../runtime.ts';
 
 export async function orgs(rt: Runtime, sub: string, args: string[]): Promise<Output> {

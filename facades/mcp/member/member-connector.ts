@@ -15,7 +15,7 @@ import {
 } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as memberDocuments from '../../generated/mcp-member.ts';
-import { Operations } from '../../operations.ts';
+import { Operations } from '../../operation-runner.ts';
 import { pagesServable, type Browser } from '../../kit/browser.ts';
 import { createHostGuard } from '../host-guard.ts';
 import { authorizationPages, packlineFailed, tooManyRequestsPage, wantsJson } from './authorization-request.ts';

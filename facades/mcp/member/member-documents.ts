@@ -1,5 +1,5 @@
 import type * as documents from '../../generated/mcp-member.ts';
-import type { OperationsOf } from '../../operations.ts';
+import type { OperationsOf } from '../../operation-runner.ts';
 
 // The named GraphQL operations behind the member connector: its authorization server (run as
 // the internal caller) and its tools (run as the assistant acting for the member). The member's

@@ -16,7 +16,7 @@ import { ASSISTANT_SCOPES, type DomainError, INTERNAL } from '../../../core/inde
 import type { Contexts } from '../../../schema/index.ts';
 import type { VariablesOf } from '@graphql-typed-document-node/core';
 import type { MemberApplicationFragment as Application, MemberTokensFragment as Tokens } from '../../generated/mcp-member.ts';
-import type { Operations } from '../../operations.ts';
+import type { Operations } from '../../operation-runner.ts';
 import type { MemberOperations } from './member-documents.ts';
 import { consentAddress, type PendingConsent } from '../../kit/consent-handoff.ts';
 import type { Browser } from '../../kit/browser.ts';

@@ -4,7 +4,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { Context } from '../../../schema/index.ts';
-import type { Operations } from '../../operations.ts';
+import type { Operations } from '../../operation-runner.ts';
 import { structured, toolError, type ToolRequest } from '../tool-kit.ts';
 import type { MemberOperations } from './member-documents.ts';
 

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 import { guarded, READ_ONLY, structured, text, toolError } from '../tool-kit.ts';
 import { query, remembered, type ToolDeps } from './tool-kit.ts';
 import { organizationJson, organizationText } from './organization-json.ts';

@@ -1,5 +1,5 @@
 import type * as documents from '../../generated/mcp-public.ts';
-import type { OperationsOf } from '../../operations.ts';
+import type { OperationsOf } from '../../operation-runner.ts';
 import { organization } from '../../representations/resources.ts';
 
 // The named GraphQL operations behind the public assistant connector, one or two per tool. An

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { clientAddress, limitKey, PUBLIC, kindTag, type ChangeFeed, type Logger } from '../../../core/index.ts';
 import type { Contexts } from '../../../schema/index.ts';
 import { EpochCache } from '../../epoch-cache.ts';
-import type { Operations } from '../../operations.ts';
+import type { Operations } from '../../operation-runner.ts';
 import type { PublicMcpOperations } from './public-documents.ts';
 import { createHostGuard } from '../host-guard.ts';
 import type { McpLimits } from './mcp-limits.ts';

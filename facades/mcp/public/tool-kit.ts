@@ -5,7 +5,7 @@ import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { DomainError } from '../../../core/index.ts';
 import type { Context } from '../../../schema/index.ts';
 import type { EpochCache } from '../../epoch-cache.ts';
-import type { Operations } from '../../operations.ts';
+import type { Operations } from '../../operation-runner.ts';
 import { toolError, type ToolRequest } from '../tool-kit.ts';
 import type { McpLimits } from './mcp-limits.ts';
 import type { PublicMcpOperations } from './public-documents.ts';

@@ -2,7 +2,7 @@ import type { RestEventQuery, RestEventsQuery } from '../../generated/rest.ts';
 import { event } from '../../representations/resources.ts';
 import { listTag, resourceTag } from '../../../core/index.ts';
 import { listParameters, pathId, type Route, listJson } from '../route.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 
 const renderList = (data: RestEventsQuery) => listJson(data.events, event.json);
 const renderOne = (data: RestEventQuery) => event.json(present(data.event));

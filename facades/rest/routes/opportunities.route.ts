@@ -2,7 +2,7 @@ import type { RestOpportunitiesQuery, RestOpportunityQuery } from '../../generat
 import { opportunity } from '../../representations/resources.ts';
 import { listTag, resourceTag } from '../../../core/index.ts';
 import { listParameters, pathId, type Route, listJson } from '../route.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 
 const renderList = (data: RestOpportunitiesQuery) => listJson(data.opportunities, opportunity.json);
 const renderOne = (data: RestOpportunityQuery) => opportunity.json(present(data.opportunity));

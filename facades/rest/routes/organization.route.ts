@@ -2,7 +2,7 @@ import type { RestOrganizationQuery } from '../../generated/rest.ts';
 import { organization } from '../../representations/resources.ts';
 import { resourceTag } from '../../../core/index.ts';
 import type { Route } from '../route.ts';
-import { present } from '../../operations.ts';
+import { present } from '../../operation-runner.ts';
 
 const render = (data: RestOrganizationQuery) => organization.json(present(data.organization));
 

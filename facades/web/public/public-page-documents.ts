@@ -1,5 +1,5 @@
 import type * as documents from '../../generated/web-public.ts';
-import type { OperationsOf } from '../../operations.ts';
+import type { OperationsOf } from '../../operation-runner.ts';
 import { event, opportunity, organization } from '../../representations/resources.ts';
 
 // The named GraphQL operations behind the public pages, run as the public actor. Each resource's

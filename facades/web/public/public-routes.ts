@@ -3,7 +3,7 @@ import type { ResultOf } from '@graphql-typed-document-node/core';
 import { PUBLIC, resourceTag, type Config } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as documents from '../../generated/web-public.ts';
-import { Operations, type OperationOutcome } from '../../operations.ts';
+import { Operations, type OperationOutcome } from '../../operation-runner.ts';
 import { event, opportunity, organization } from '../../representations/resources.ts';
 import { etagOf, type CachedPage, type PageCache } from '../../rest/page-cache.ts';
 import { ifNoneMatch, pathId } from '../../rest/route.ts';

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '../../../../core/index.ts';
-import type { OperationOutcome } from '../../../operations.ts';
+import type { OperationOutcome } from '../../../operation-runner.ts';
 import { pathParam, type PageDeps } from '../../../kit/page-support.ts';
 import { ADMIN_PATH } from '../admin-paths.ts';
 import { adminFailure, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';

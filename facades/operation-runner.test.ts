@@ -3,7 +3,7 @@ import { GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, G
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../core/index.ts';
 import type { Context } from '../schema/index.ts';
-import { Operations } from './operations.ts';
+import { Operations } from './operation-runner.ts';
 
 // A schema of one field, and a module shaped as `npm run codegen` writes them.
 const Greeting = new GraphQLObjectType({ name: 'Greeting', fields: { text: { type: new GraphQLNonNull(GraphQLString) } } });
