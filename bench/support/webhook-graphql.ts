@@ -81,7 +81,7 @@ export async function createDestinations(
   return inParallel(wanted, concurrency, async ({ organizationId, path }) => {
     const data = await client.call<{ createWebhookDestination: { secret: string | null; destination: { id: string } } }>(
       `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
-      { input: { organizationId, format: 'standard-json', url: `${receiverOrigin}${path}` } },
+      { input: { organizationId, format: 'standard-json', scope: 'platform', url: `${receiverOrigin}${path}` } },
     );
     const { secret } = data.createWebhookDestination;
     if (!secret) throw new Error(`createWebhookDestination returned no secret for ${path}`);
