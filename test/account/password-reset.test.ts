@@ -63,12 +63,15 @@ describe('password reset pages', () => {
     const token = hidden(page, 'token');
 
     // Every error at once, and nothing used up.
-    const refused = await browser.request('/account/password-reset', { form: { token, new_password: 'short', confirm_password: 'other' } });
+    const refused = await browser.request('/account/password-reset', {
+      form: { token, new_password: 'short-pw', confirm_password: 'other-pw' },
+    });
     expect(refused.status).toBe(400);
     const errors = await refused.text();
-    expect(errors).toContain('The new password needs at least 10 characters. Nothing changed.');
-    expect(errors).toContain('The two passwords differ.');
-    expect(errors).toContain('<a href="#f-new_password">');
+    expect(errors).toContain('<a href="#f-new_password">New password: Choose a new password of at least 10 characters.</a>');
+    expect(errors).toContain('<a href="#f-confirm_password">New password again: The two passwords differ. Type the same one twice.</a>');
+    expect(errors).toContain('<p id="f-confirm_password-error" class="field-error">');
+    expect(errors).not.toMatch(/short-pw|other-pw/);
 
     const done = await browser.request('/account/password-reset', {
       form: { token, new_password: 'a brand new password', confirm_password: 'a brand new password' },
@@ -97,7 +100,8 @@ describe('password reset pages', () => {
     const browser = new TestBrowser(stack);
     const bad = await ask(browser, 'not an address');
     expect(bad.status).toBe(400);
-    expect(bad.text).toContain('Enter an email address');
+    expect(bad.text).toContain('<a href="#f-email">Email: Enter an email address, like name@example.org.</a>');
+    expect(bad.text).toContain('value="not an address"');
     const before = inbox.received.length;
     for (let i = 0; i < SIGN_IN_LIMITS.addressAndAccount.points; i++) {
       expect((await ask(browser, 'bo@atelier-nord.example')).status).toBe(200);

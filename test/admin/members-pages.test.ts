@@ -10,6 +10,10 @@ import { createOrganization } from '../support/webhooks.ts';
 const ORG = 'members-org';
 const PAGE = `/admin/orgs/${ORG}/members`;
 
+/** The sentences of the error summary, in order. */
+const summary = (html: string) =>
+  [...(/<div class="error-summary"[\s\S]*?<\/div>/.exec(html)?.[0] ?? '').matchAll(/<li>(?:<a [^>]+>)?([^<]+)/g)].map((m) => m[1]!);
+
 describe('members page', () => {
   let stack: Stack;
   let inbox: SmtpInbox;
@@ -66,8 +70,10 @@ describe('members page', () => {
     const refused = await admin.submit(page, `${PAGE}/invite`, { email: 'not an address', role: 'owner' });
     expect(refused.status).toBe(400);
     const errors = await refused.text();
-    expect(errors).toContain('Enter an email address, like name@example.org.');
-    expect(errors).toContain('Choose a role: Admin or Member.');
+    expect(summary(errors)).toEqual(['Email: Enter an email address, like name@example.org.', 'Role: Choose a role: Admin or Member.']);
+    expect(errors).toContain('<p id="f-email-error" class="field-error">');
+    expect(errors).toContain('<p id="f-role-error" class="field-error">');
+    expect(errors).toContain('value="not an address"');
     expect(inbox.received).toHaveLength(0);
 
     const link = await invite('newcomer@members.example');
@@ -78,13 +84,25 @@ describe('members page', () => {
     expect(form).toContain('<h1>Join Org members-org</h1>');
     const token = hidden(form, 'token');
     const bad = await visitor.request('/account/invitation/create', {
-      form: { token, name: ' ', password: 'short', confirm_password: 'x' },
+      form: { token, name: ' ', password: 'short-pw', confirm_password: 'other-pw' },
     });
     expect(bad.status).toBe(400);
     const badText = await bad.text();
-    for (const text of ['Enter your name.', 'The password needs at least 10 characters.', 'The two passwords differ.']) {
-      expect(badText).toContain(text);
-    }
+    expect(summary(badText)).toEqual([
+      'Your name: Enter your name.',
+      'Password: Choose a password of at least 10 characters.',
+      'Password again: The two passwords differ. Type the same one twice.',
+    ]);
+    expect(badText).not.toMatch(/short-pw|other-pw/);
+    // The name typed is kept; the passwords never are.
+    const mismatch = await visitor.request('/account/invitation/create', {
+      form: { token, name: 'Nia Newcomer', password: 'long enough password', confirm_password: 'long enough passwort' },
+    });
+    expect(mismatch.status).toBe(400);
+    const mismatchText = await mismatch.text();
+    expect(summary(mismatchText)).toEqual(['Password again: The two passwords differ. Type the same one twice.']);
+    expect(mismatchText).toContain('value="Nia Newcomer"');
+    expect(mismatchText).not.toMatch(/long enough passwor/);
     const created = await visitor.request('/account/invitation/create', {
       form: { token, name: 'Nia Newcomer', password: PASSWORD, confirm_password: PASSWORD },
     });
@@ -128,10 +146,18 @@ describe('members page', () => {
     await browser.signIn('ravi@members.example');
     const confirm = await admin.page(`${PAGE}/${id}/remove`);
     expect(confirm).toContain('Remove <strong>ravi</strong> (ravi@members.example)');
+    const before = await admin.page(PAGE);
     res = await admin.submit(confirm, `${PAGE}/${id}/remove`);
     expect(res.headers.get('location')).toBe(`${PAGE}?done=removed`);
     expect((await browser.request('/account/settings')).status, 'signed out').toBe(303);
     expect(await admin.page(PAGE)).not.toContain('ravi@members.example');
+    // A form of the page as it was, and a forged role: each refused in plain words.
+    const gone = await admin.submit(before, `${PAGE}/${id}/role`);
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain('This person is not a member of the organization any more.');
+    const forgedRole = await admin.submit(before, `${PAGE}/${id}/role`, { role: 'owner' });
+    expect(forgedRole.status).toBe(400);
+    expect(await forgedRole.text()).toContain('Choose a role: Admin or Member.');
 
     // Only admin left of a new organization: neither demoted nor removed.
     await createOrganization(stack, 'solo-org');
@@ -157,6 +183,9 @@ describe('members page', () => {
     const res = await admin.submit(page, `${PAGE}/invitations/${id}/withdraw`);
     expect(res.headers.get('location')).toBe(`${PAGE}?done=withdrawn`);
     expect((await new TestBrowser(stack).request(link)).status).toBe(400);
+    const again = await admin.submit(page, `${PAGE}/invitations/${id}/withdraw`);
+    expect(again.status).toBe(404);
+    expect(await again.text()).toContain('This invitation was already accepted or withdrawn.');
     const forged = await admin.request(`${PAGE}/invite`, { form: { email: 'x@members.example', role: 'admin' } });
     expect(forged.status).toBe(403);
   });

@@ -27,6 +27,11 @@ const PUBLIC_KEYS = [
 
 const unescapeHtml = (s: string) =>
   s.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+/** The sentences of the error summary, in order. */
+const summary = (page: string) =>
+  [...(/<div class="error-summary"[\s\S]*?<\/div>/.exec(page)?.[0] ?? '').matchAll(/<li>(?:<a [^>]+>)?([^<]+)/g)].map((m) =>
+    unescapeHtml(m[1]!),
+  );
 /** The preview's JSON, parsed from the page. */
 const previewOf = (page: string) => JSON.parse(unescapeHtml(/<pre>([\s\S]*?)<\/pre>/.exec(page.slice(page.indexOf('preview-title')))![1]!));
 
@@ -91,21 +96,54 @@ describe('public profile edit page', () => {
     expect(await stored()).toMatchObject({ name: 'Atelier Nord', website: 'https://atelier-nord.example', sectors: ['Textile'] });
   });
 
-  it('shows every error at once, beside its field, and saves nothing', async () => {
+  it('shows every error at once in plain words, beside its field, keeps what was typed and saves nothing', async () => {
     const before = await stored();
     const form = await admin.page(PAGE);
-    const fields = { action: 'save', name: ' ', website: 'not a site', logo_url: 'ftp://logo.example/x.png', country: 'France' };
+    const fields = {
+      action: 'save',
+      name: ' ',
+      website: 'not a site',
+      logo_url: 'ftp://logo.example/x.png',
+      country: 'France',
+      sectors: `Textile, ${'r'.repeat(81)}`,
+      city: 'Lille',
+    };
     const res = await admin.submit(form, PAGE, fields);
     expect(res.status).toBe(400);
     const page = await res.text();
-    expect(page).toContain('There is a problem');
-    expect(page).toContain('name must not be empty');
-    expect(page).toContain('website must be an absolute URL');
-    expect(page).toContain('logo_url must be an http(s) URL');
-    expect(page).toContain('country must be a two-letter ISO 3166 country code');
-    expect(page.match(/aria-invalid="true"/g)).toHaveLength(4);
-    expect(page).toContain('value="not a site"');
+    expect(summary(page)).toEqual([
+      'Name: Enter the name of the organization.',
+      'Website: Enter a website address that starts with https://, such as https://example.org.',
+      'Logo URL: Enter a logo address that starts with https:// or http://.',
+      'Country: Enter the country as its two-letter code, such as FR or GB.',
+      'Sectors: Keep each sector to 80 characters or fewer.',
+    ]);
+    expect(page).toContain(
+      '<p id="f-country-error" class="field-error"><span class="visually-hidden">Error: </span>Enter the country as its two-letter code, such as FR or GB.</p>',
+    );
+    expect(page.match(/aria-invalid="true"/g)).toHaveLength(5);
+    for (const typed of ['not a site', 'ftp://logo.example/x.png', 'France', 'Lille']) expect(page).toContain(`value="${typed}"`);
+    expect(page).not.toMatch(/must be|must not|ISO 3166/);
     expect(await stored()).toEqual(before);
+  });
+
+  it('answers GraphQL callers with the same plain words', async () => {
+    const { organizationProfilePreview } = await stack.graphql<{
+      organizationProfilePreview: { problems: { field: string; message: string }[] };
+    }>(
+      `query ($id: ID!, $input: OrganizationPublicProfileChanges!) { organizationProfilePreview(id: $id, input: $input) { problems { field message } } }`,
+      { id: ORG, input: { website: 'not a site', country: 'France' } },
+    );
+    expect(organizationProfilePreview.problems).toEqual([
+      { field: 'website', message: 'Enter a website address that starts with https://, such as https://example.org.' },
+      { field: 'country', message: 'Enter the country as its two-letter code, such as FR or GB.' },
+    ]);
+    // An operator's change is refused in the same words, with the same code as before.
+    const operator = stack.graphql(`mutation ($id: ID!) { updateOrganization(id: $id, input: { country: "France" }) { id } }`, { id: ORG });
+    await expect(operator).rejects.toMatchObject({
+      message: 'Enter the country as its two-letter code, such as FR or GB.',
+      codes: ['INVALID_INPUT'],
+    });
   });
 
   it('never changes the plan or the listing, whatever the form sends', async () => {

@@ -60,7 +60,7 @@ describe('members page and invitations in a browser', () => {
     await invited.waitForLoadState('load');
     const summary = await invited.getByRole('alert').textContent();
     expect(summary).toContain('Enter your name.');
-    expect(summary).toContain('needs at least 10 characters');
+    expect(summary).toContain('Choose a password of at least 10 characters.');
     expect(summary).toContain('The two passwords differ.');
     await snapshot(invited, 'invitation-refused');
 

@@ -52,7 +52,7 @@ describe('password reset in a browser', () => {
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await page.waitForLoadState('load');
     const summary = await page.getByRole('alert').textContent();
-    expect(summary).toContain('needs at least 10 characters');
+    expect(summary).toContain('Choose a new password of at least 10 characters.');
     expect(summary).toContain('The two passwords differ');
     expect(await page.getByLabel('New password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await snapshot(page, 'reset-refused');

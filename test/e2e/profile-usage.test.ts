@@ -58,6 +58,10 @@ describe('profile and usage pages in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
     expect(await page.locator('[aria-invalid="true"]').count()).toBe(2);
+    const summary = await page.getByRole('alert').textContent();
+    expect(summary).toContain('Enter the name of the organization.');
+    expect(summary).toContain('Enter the country as its two-letter code, such as FR or GB.');
+    expect(await page.getByLabel('Country').inputValue()).toBe('France');
     await snapshot(page, 'profile-errors');
 
     await page.getByLabel('Name').fill('Atelier Nord');

@@ -77,14 +77,22 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   mutation AdminBeginTeamChat($input: TeamChatConnectionInput!) { beginTeamChatConnection(input: $input) { state expiresAt } }
   mutation AdminDeleteDestination($id: ID!) { deleteWebhookDestination(id: $id) { id } }
-  mutation AdminRotateSecret($id: ID!, $overlap: SecretOverlap) { rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...AdminDestination } } }
+  mutation AdminRotateSecret($id: ID!, $overlap: SecretOverlap) {
+    rotateWebhookSecret(id: $id, overlap: $overlap) { secret destination { ...AdminDestination } }
+  }
   mutation AdminRevealSecret($id: ID!, $password: String!) { revealWebhookSecret(id: $id, password: $password) { secret destination { ...AdminDestination } } }
   mutation AdminEnableDestination($id: ID!) { enableWebhookDestination(id: $id) { id status } }
   mutation AdminPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { id status } }
-  mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...AdminDestination } }
+  mutation AdminUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) {
+    updateWebhookDestination(id: $id, input: $input) { ...AdminDestination }
+  }
   mutation AdminSendTest($id: ID!, $kind: String) { sendTestSignal(destinationId: $id, kind: $kind) { ...AdminDelivery } }
   query AdminDelivery($id: ID!) {
-    webhookDelivery(id: $id) { ...AdminDelivery body attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } } }
+    webhookDelivery(id: $id) {
+      ...AdminDelivery
+      body
+      attempts { number at durationMs statusCode error responseExcerpt requestHeaders { name value } responseHeaders { name value } }
+    }
   }
   query AdminDeliveries(
     $organizationId: ID!, $first: Int!, $after: String, $status: String, $type: String, $from: DateTime, $to: DateTime, $search: String
@@ -105,6 +113,8 @@ export const ADMIN_OPERATIONS = /* GraphQL */ `
   }
   mutation AdminInviteMember($id: ID!, $email: String!, $role: String!) { inviteMember(organizationId: $id, email: $email, role: $role) { id email } }
   mutation AdminWithdrawInvitation($id: ID!, $invitation: ID!) { withdrawInvitation(organizationId: $id, id: $invitation) { id email } }
-  mutation AdminChangeMemberRole($id: ID!, $member: ID!, $role: String!) { changeMemberRole(organizationId: $id, memberId: $member, role: $role) { id name role } }
+  mutation AdminChangeMemberRole($id: ID!, $member: ID!, $role: String!) {
+    changeMemberRole(organizationId: $id, memberId: $member, role: $role) { id name role }
+  }
   mutation AdminRemoveMember($id: ID!, $member: ID!) { removeMember(organizationId: $id, memberId: $member) { id name } }
 `;

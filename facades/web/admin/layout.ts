@@ -46,12 +46,15 @@ const SECTIONS: { id: Section; label: string; path: string }[] = [
 function header(visit: Pick<AdminVisit, 'account'> & { org?: AdminOrganization }, active?: Section): Html {
   const org = visit.org;
   // An organization's sections only on its pages, which only its admins reach (adminVisit).
+  const section = (org: AdminOrganization, s: (typeof SECTIONS)[number]) =>
+    html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`;
   const items = html`<li><a href="${ADMIN_PATH}">Packline admin</a></li>
-${org ? SECTIONS.map((s) => html`<li><a href="${orgPath(org.id, s.path)}"${s.id === active ? html` aria-current="page"` : ''}>${s.label}</a></li>`) : ''}
+${org ? SECTIONS.map((s) => section(org, s)) : ''}
 <li><a href="${SETTINGS_PATH}">Your account</a></li>
 <li><a href="/api/v1/docs">API reference</a></li>
 <li><a href="${SIGN_OUT_PATH}">Sign out</a></li>`;
-  return html`<header class="site">${foldingNav('Administration', items)}<p class="who">${visit.account.name}${org ? html` · ${org.profile.name} (${org.plan} plan)` : ''}</p></header>`;
+  const which = org ? html` · ${org.profile.name} (${org.plan} plan)` : '';
+  return html`<header class="site">${foldingNav('Administration', items)}<p class="who">${visit.account.name}${which}</p></header>`;
 }
 
 export function adminPage(
@@ -115,7 +118,9 @@ export function adminForm(
   content: Html,
   options: { inline?: boolean } = {},
 ): Html {
-  return html`<form${options.inline ? html` class="inline"` : ''} method="post" action="${action}"><input type="hidden" name="csrf" value="${deps.browser.csrf(visit.session.token, form)}">${content}</form>`;
+  const csrf = deps.browser.csrf(visit.session.token, form);
+  return html`<form${options.inline ? html` class="inline"` : ''} method="post" action="${action}">\
+<input type="hidden" name="csrf" value="${csrf}">${content}</form>`;
 }
 
 /** A domain failure the admin can act on, shown on its own page; defects go to the error handler. */

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
-import { INVITATION_PATH, passwordProblem, type DomainError } from '../../../../core/index.ts';
+import { INVITATION_PATH, type DomainError } from '../../../../core/index.ts';
 import { SESSION_COOKIE } from '../../../kit/browser.ts';
+import { freshForm, refused, refusedAll, sentValues, textOf, type FormState } from '../../../kit/forms.ts';
 import { sendHtml, seeOther, type Html } from '../../../kit/html.ts';
 import { field, refuseForm, requestIdOf, runAs, signedIn, siteHeader, type PageDeps, type SignedIn } from '../../../kit/page-support.ts';
 import {
@@ -15,6 +16,7 @@ import {
   signInView,
   unusableInvitationView,
 } from './invitation-views.ts';
+import { checkJoinForm, JOIN_FIELDS, JOIN_WORDS } from './join-form-check.ts';
 
 /**
  * The page an invitation link opens: a member signed in with the invited email joins; an account
@@ -50,7 +52,7 @@ export function mountInvitationPages(router: Router, deps: PageDeps): void {
     page(
       res,
       invitationTitle(invitation),
-      invitation.accountExists ? signInView(invitation, token) : createView(invitation, token, { values: {}, errors: {} }),
+      invitation.accountExists ? signInView(invitation, token) : createView(invitation, token, freshForm()),
     );
   });
 
@@ -73,26 +75,22 @@ export function mountInvitationPages(router: Router, deps: PageDeps): void {
     if (!browser.sameOrigin(req)) return refuseForm(res, requestIdOf(res), invitationUrl(token));
     const found = await runAs(deps, 'internal', 'AccountInvitation', { token });
     if (!found.ok) return unusable(res, found.error);
-    const name = (field(req, 'name') ?? '').trim();
-    const password = field(req, 'password') ?? '';
-    const errors: Record<string, string> = {};
-    if (name === '') errors.name = 'Enter your name.';
-    else if (name.length > 200) errors.name = 'Your name must be at most 200 characters.';
-    const problem = passwordProblem(password);
-    if (problem) errors.password = `The password ${problem}.`;
-    if (password !== (field(req, 'confirm_password') ?? '')) errors.confirm_password = 'The two passwords differ. Type the same one twice.';
-    if (Object.keys(errors).length === 0) {
-      const outcome = await runAs(deps, 'internal', 'AccountAcceptInvitationWithNewAccount', { token, name, password });
-      if (outcome.ok) {
-        const { token: session, expiresAt } = outcome.data.acceptInvitationWithNewAccount;
-        const cookie = browser.cookie(SESSION_COOKIE, session, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 });
-        return seeOther(res, `${JOINED_PATH}${found.data.invitation.role === 'admin' ? '?as=admin' : ''}`, requestIdOf(res), [cookie]);
-      }
+    const typed = sentValues(req, JOIN_FIELDS);
+    // What was typed comes back, never a password.
+    const kept = { name: textOf(typed.name) };
+    const again = (state: FormState) =>
+      page(res, invitationTitle(found.data.invitation), createView(found.data.invitation, token, state), state.status ?? 400);
+    const mistakes = checkJoinForm(typed);
+    if (Object.keys(mistakes).length > 0) return again(refusedAll(kept, mistakes));
+    const input = { token, name: kept.name.trim(), password: textOf(typed.password) };
+    const outcome = await runAs(deps, 'internal', 'AccountAcceptInvitationWithNewAccount', input);
+    if (!outcome.ok) {
       if (outcome.error.code === 'invalid_state') return unusable(res, outcome.error);
-      if (outcome.error.code !== 'invalid_input' && outcome.error.code !== 'conflict') throw outcome.error;
-      errors[outcome.error.field === 'name' || outcome.error.field === 'password' ? outcome.error.field : '_form'] = outcome.error.message;
+      return again(refused(kept, outcome.error, JOIN_FIELDS, {}, JOIN_WORDS));
     }
-    page(res, invitationTitle(found.data.invitation), createView(found.data.invitation, token, { values: { name }, errors }), 400);
+    const { token: session, expiresAt } = outcome.data.acceptInvitationWithNewAccount;
+    const cookie = browser.cookie(SESSION_COOKIE, session, { maxAgeSeconds: (Date.parse(expiresAt) - Date.now()) / 1000 });
+    seeOther(res, `${JOINED_PATH}${found.data.invitation.role === 'admin' ? '?as=admin' : ''}`, requestIdOf(res), [cookie]);
   });
 
   router.get(JOINED_PATH, async (req: Request, res: Response) =>

@@ -31,7 +31,8 @@ export function joinView(invitation: Invitation, token: string, csrf: string): H
 
 /** Signed in as someone else. */
 export const otherAccountView = (invitation: Invitation, email: string): Html =>
-  html`${about(invitation)}<p class="error" role="alert">You are signed in as ${email}. To accept, <a href="${SIGN_OUT_PATH}">sign out</a>, then open the invitation link again and sign in as ${invitation.email}.</p>`;
+  html`${about(invitation)}<p class="error" role="alert">You are signed in as ${email}. \
+To accept, <a href="${SIGN_OUT_PATH}">sign out</a>, then open the invitation link again and sign in as ${invitation.email}.</p>`;
 
 /** An account has the invited email: sign in, then back here. */
 export const signInView = (invitation: Invitation, token: string): Html =>

@@ -34,7 +34,8 @@ export function resetView(token: string, email: string, state: FormState): Html 
 <form method="post" action="${PASSWORD_RESET_PATH}" novalidate>
 <input type="hidden" name="token" value="${token}">
 <label for="f-new_password">New password</label>${fieldError(state, 'new_password')}
-<input type="password" name="new_password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required${fieldAttrs(state, 'new_password', 'new-password-rule')}>
+<input type="password" name="new_password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required\
+${fieldAttrs(state, 'new_password', 'new-password-rule')}>
 <p id="new-password-rule" class="note">At least ${PASSWORD_MIN} characters.</p>
 <label for="f-confirm_password">New password again</label>${fieldError(state, 'confirm_password')}
 <input type="password" name="confirm_password" autocomplete="new-password" required${fieldAttrs(state, 'confirm_password')}>

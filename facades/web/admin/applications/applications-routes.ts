@@ -4,7 +4,7 @@ import { html } from '../../../kit/html.ts';
 import { NEVER, pathParam, type PageDeps } from '../../../kit/page-support.ts';
 import { ADMIN_PATH, orgPath } from '../admin-paths.ts';
 import { adminFailure, adminForm, adminPage, adminVisit, afterForm, notice, type AdminVisit } from '../layout.ts';
-import { applicationsTable } from './applications-views.ts';
+import { applicationsTable, type MemberGrant } from './applications-views.ts';
 
 const LIST = `${ADMIN_PATH}/orgs/:org/applications`;
 const DONE = { revoked: 'The application is disconnected. Its next call is refused; the member can connect it again.' };
@@ -18,17 +18,15 @@ export function mountApplicationPages(router: Router, deps: PageDeps): void {
     if (!visit) return;
     const outcome = await deps.operations.run('AdminApplications', { id: visit.org.id }, visit.session.context);
     if (!outcome.ok) throw outcome.error;
-    const revoke = (g: (typeof outcome.data.organizationAssistantGrants)[number]) =>
-      adminForm(
-        deps,
-        visit,
-        `${listPath(visit)}/${encodeURIComponent(g.grant.id)}/revoke`,
-        `application-revoke\n${g.grant.id}`,
-        html`<button type="submit" class="danger">Disconnect<span class="visually-hidden"> ${g.grant.application.name} of ${g.memberName}</span></button>`,
-        { inline: true },
-      );
+    const revoke = (g: MemberGrant) => {
+      const button = html`<button type="submit" class="danger">Disconnect\
+<span class="visually-hidden"> ${g.grant.application.name} of ${g.memberName}</span></button>`;
+      const path = `${listPath(visit)}/${encodeURIComponent(g.grant.id)}/revoke`;
+      return adminForm(deps, visit, path, `application-revoke\n${g.grant.id}`, button, { inline: true });
+    };
     const body = html`${notice(req, DONE)}
-<p>Assistant applications your members connected to their Packline account through the member connector. Each acts for one member, with the abilities that member granted. ${NEVER}</p>
+<p>Assistant applications your members connected to their Packline account through the member connector. \
+Each acts for one member, with the abilities that member granted. ${NEVER}</p>
 ${applicationsTable(outcome.data.organizationAssistantGrants, revoke)}`;
     adminPage(res, visit, 'applications', 'Connected applications', body);
   });

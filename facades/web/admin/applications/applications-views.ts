@@ -8,7 +8,8 @@ export type MemberGrant = AdminApplicationsQuery['organizationAssistantGrants'][
 /** The table of the members' connected applications; `revoke` renders each row's form. */
 export function applicationsTable(grants: MemberGrant[], revoke: (g: MemberGrant) => Html): Html {
   if (grants.length === 0) return html`<p class="note">No member has connected an assistant application.</p>`;
-  return html`<table class="list"><thead><tr><th>Member</th><th>Application</th><th>What it may do</th><th>Connected</th><th>Last used</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
+  return html`<table class="list"><thead><tr><th>Member</th><th>Application</th><th>What it may do</th>\
+<th>Connected</th><th>Last used</th><th><span class="visually-hidden">Actions</span></th></tr></thead><tbody>
 ${grants.map(
   (g) => html`<tr><td data-label="Member">${g.memberName}<br><span class="note">${g.memberEmail}</span></td>
 <td data-label="Application">${g.grant.application.name} <span class="note">(name given by the application)</span></td>

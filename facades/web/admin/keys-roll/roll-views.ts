@@ -20,7 +20,9 @@ export function timeLeft(iso: string, now = Date.now()): string {
 export function keyExpiry(key: Key, now = Date.now()): Html {
   const working = key.status === 'active' || key.status === 'retiring';
   const soon = working && Date.parse(key.expiresAt) - now < SOON;
-  return html`${at(key.expiresAt)}${soon ? html`<br><strong class="expiring">expires ${timeLeft(key.expiresAt, now)}</strong>` : ''}${key.status === 'retiring' ? html`<br><span class="note">rolled: winding down, outside the plan’s limit</span>` : ''}`;
+  const expiring = soon ? html`<br><strong class="expiring">expires ${timeLeft(key.expiresAt, now)}</strong>` : '';
+  const retiring = key.status === 'retiring' ? html`<br><span class="note">rolled: winding down, outside the plan’s limit</span>` : '';
+  return html`${at(key.expiresAt)}${expiring}${retiring}`;
 }
 
 /** The actions of one key in the list: roll an active key, revoke a working one. */
@@ -37,15 +39,22 @@ export function keyActions(keysPath: string, key: Key): Html | '' {
 /** The question of the roll page, with the overlap to choose; `form` wraps the fields it is given. */
 export function rollQuestion(key: Key, form: (fields: Html) => Html, error?: string): Html {
   return html`<p>Roll the key <strong>${key.name}</strong> (<code>${key.prefix}…</code>, scopes ${key.scopes.join(', ')})?</p>
-<p>A new key with the same name and scopes is created and shown once. The old key keeps working for the time you choose, so you can put the new one in place without a break; meanwhile it does not count against your plan’s active keys.</p>
+<p>A new key with the same name and scopes is created and shown once. \
+The old key keeps working for the time you choose, so you can put the new one in place without a break; \
+meanwhile it does not count against your plan’s active keys.</p>
 ${form(html`<fieldset${error ? html` aria-describedby="overlap-error"` : ''}><legend>The old key keeps working</legend>
 ${error ? html`<p id="overlap-error" class="error">${error}</p>` : ''}
-${KEY_ROLL_OVERLAPS.map(
-  (o, i) =>
-    html`<label><input type="radio" name="overlap" value="${o}"${i === 0 ? html` id="f-overlap"` : ''}${o === 'one_hour' ? html` checked` : ''}> ${o === 'now' ? 'No: it stops now' : `for ${OVERLAPS[o].label}`}</label>`,
-)}
+${KEY_ROLL_OVERLAPS.map(overlapChoice)}
 </fieldset>
 <button type="submit">Roll the key</button>`)}`;
+}
+
+/** One choice of how long the old key keeps working; the first is the field's anchor, an hour is preselected. */
+function overlapChoice(o: (typeof KEY_ROLL_OVERLAPS)[number], i: number): Html {
+  const anchor = i === 0 ? html` id="f-overlap"` : '';
+  const checked = o === 'one_hour' ? html` checked` : '';
+  return html`<label><input type="radio" name="overlap" value="${o}"${anchor}${checked}> \
+${o === 'now' ? 'No: it stops now' : `for ${OVERLAPS[o].label}`}</label>`;
 }
 
 /** The warning shown with the new key. */

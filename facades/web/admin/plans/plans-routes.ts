@@ -18,7 +18,8 @@ export function mountPlanPages(router: Router, deps: PageDeps): void {
       monthlyQuota: organizationAdministration.usage.quota.used,
       destinations: webhookDestinations.length,
     };
-    const body = html`<p>Your organization is on the <strong>${visit.org.plan}</strong> plan. Calls are counted from the 1st of the month, UTC; a rolled key winding down does not count as active.</p>
+    const body = html`<p>Your organization is on the <strong>${visit.org.plan}</strong> plan. \
+Calls are counted from the 1st of the month, UTC; a rolled key winding down does not count as active.</p>
 ${plansTable(visit.org.plan, use)}
 ${HOW_TO_CHANGE}`;
     adminPage(res, visit, 'plans', 'Plans', body);

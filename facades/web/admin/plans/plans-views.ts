@@ -28,14 +28,22 @@ export function plansLink(orgId: string): Html {
 /** The three plans side by side, the current one marked, with this organization's use. */
 export function plansTable(current: Plan, use: CurrentUse): Html {
   const keys = Object.keys(ROWS) as (keyof PlanAllowances)[];
+  const heading = (p: Plan) =>
+    html`<th scope="col"${p === current ? html` aria-current="true"` : ''}>${p}${p === current ? ' (yours)' : ''}</th>`;
   return html`<table class="list plans"><caption>What each plan allows; your plan is ${current}</caption>
-<thead><tr><th scope="col">Allowance</th>${PLANS.map((p) => html`<th scope="col"${p === current ? html` aria-current="true"` : ''}>${p}${p === current ? ' (yours)' : ''}</th>`)}<th scope="col">You use now</th></tr></thead>
-<tbody>${keys.map((k) => {
-    const row = ROWS[k] as { label: string; value: (v: unknown) => string };
-    const used = k in use ? number(use[k as keyof CurrentUse]) : '—';
-    return html`<tr><th scope="row">${row.label}</th>${PLANS.map((p) => html`<td data-label="${p}">${row.value(PLAN_ALLOWANCES[p][k])}</td>`)}<td data-label="You use now">${used}</td></tr>`;
-  })}</tbody></table>`;
+<thead><tr><th scope="col">Allowance</th>${PLANS.map(heading)}<th scope="col">You use now</th></tr></thead>
+<tbody>${keys.map((k) => allowanceRow(k, use))}</tbody></table>`;
+}
+
+function allowanceRow(k: keyof PlanAllowances, use: CurrentUse): Html {
+  const row = ROWS[k] as { label: string; value: (v: unknown) => string };
+  const used = k in use ? number(use[k as keyof CurrentUse]) : '—';
+  const allowed = PLANS.map((p) => html`<td data-label="${p}">${row.value(PLAN_ALLOWANCES[p][k])}</td>`);
+  return html`<tr><th scope="row">${row.label}</th>${allowed}<td data-label="You use now">${used}</td></tr>`;
 }
 
 export const HOW_TO_CHANGE = html`<h2>Changing plan</h2>
-<p>A plan is changed by the Packline operator, not on these pages: ask them, and they run <code>packline orgs update YOUR_ORG --plan clan</code> (or <code>alpha</code>, <code>base</code>). The new allowances apply at once; keys and destinations beyond a smaller plan’s limits keep working until you revoke or delete them, but you cannot add more.</p>`;
+<p>A plan is changed by the Packline operator, not on these pages: ask them, and they run \
+<code>packline orgs update YOUR_ORG --plan clan</code> (or <code>alpha</code>, <code>base</code>). \
+The new allowances apply at once; keys and destinations beyond a smaller plan’s limits keep working \
+until you revoke or delete them, but you cannot add more.</p>`;
