@@ -4,6 +4,8 @@ export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogL
 export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
 export { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
 export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './composition-root.ts';
+export { defaultPublicBaseUrl } from './links.ts';
+export type { ServiceLinks } from './components/service-links.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
