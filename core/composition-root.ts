@@ -13,6 +13,7 @@ import { SecretBox } from './secret-box.ts';
 import { RedisChangeBus } from './components/change-bus.ts';
 import { ChangeFeed } from './components/change-feed.ts';
 import { DirectorySnapshot } from './components/directory-snapshot.ts';
+import { ServiceLinks, type LinksMode } from './components/service-links.ts';
 import type { LiveLimits } from './services/usage.service.ts';
 import { DEFAULT_MEMBER_ACCESS_POLICY, type MemberAccessPolicy } from './service-kit/member-access-policy.ts';
 import { MemberAuthenticator } from './components/member-authenticator.ts';
@@ -28,7 +29,13 @@ import { logMailerOnFirstUse, type Mailer } from './mail/index.ts';
 export type { Services } from './request-services.ts';
 
 export interface CoreOptions extends DatabaseOptions {
+  /** PUBLIC_BASE_URL, or the HOST/PORT default. */
   publicBaseUrl: string;
+  /**
+   * `serve`: this process serves the API and records `publicBaseUrl` for the others; `follow`: its
+   * links use the address the serving API recorded (no PUBLIC_BASE_URL, not the API). @default 'fixed'
+   */
+  links?: LinksMode;
   /** 32 bytes in base64: seals webhook URLs and secrets. */
   dataEncryptionKey: string;
   /** @default https only, no private networks */
@@ -51,6 +58,8 @@ export interface Core {
   /** The hot paths' statements, compiled once (the public read path's). */
   statements: PreparedStatements;
   feed: ChangeFeed;
+  /** The base of the links this process hands out; the serving API records its own with `links.serve`. */
+  links: ServiceLinks;
   keys: KeyAuthenticator;
   /** Resolves member connector tokens and member sessions. */
   memberAuth: MemberAuthenticator;
@@ -71,6 +80,7 @@ export function coreOptions(config: Config, extra: Partial<CoreOptions> = {}): C
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     publicBaseUrl: config.publicBaseUrl,
+    links: config.publicBaseUrlConfigured ? 'fixed' : 'follow',
     dataEncryptionKey: config.dataEncryptionKey,
     urlPolicy: { allowHttp: config.webhooks.allowHttp, allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
     memberAccess: config.memberConnector,
@@ -86,11 +96,12 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const box = SecretBox.fromBase64Key(options.dataEncryptionKey);
   const urlPolicy = options.urlPolicy ?? { allowHttp: false, allowPrivateNetworks: false };
   const feed = new ChangeFeed(db, { intervalMs: options.changePollMs ?? 100 });
+  const links = new ServiceLinks(db, feed, options.publicBaseUrl, options.links ?? 'fixed');
+  await links.open();
   await feed.poll();
   feed.start();
   const bus = options.redisUrl ? await RedisChangeBus.connect(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
   if (bus) feed.attachBus(bus);
-  const links = { publicBaseUrl: options.publicBaseUrl };
   const statements = new PreparedStatements(db);
   const deps: ServiceDeps = {
     links,
@@ -113,6 +124,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     db,
     statements,
     feed,
+    links,
     keys,
     memberAuth: new MemberAuthenticator(db),
     usage,

@@ -30,13 +30,17 @@ export interface Config {
   redisPrefix: string;
   /**
    * PUBLIC_BASE_URL: base address of this service as integrators see it, without a trailing slash.
-   * Every process (API, dispatcher, CLI) builds the links it hands out from it.
+   * Every process (API, dispatcher, CLI) builds the links it hands out from it; when it is unset,
+   * a process that does not serve the API uses the address the serving API recorded (ServiceLinks).
    * @default `http://HOST:PORT` (0.0.0.0 and :: shown as 127.0.0.1), see defaultPublicBaseUrl
    */
   publicBaseUrl: string;
+  /** True when PUBLIC_BASE_URL is set: links use it as is, whatever the serving API recorded. */
+  publicBaseUrlConfigured: boolean;
   /**
    * PUBLIC_SITE_URL: the platform's own public site, without a trailing slash. When set, the
-   * public pages (`/`, `/organizations/…`, `/opportunities/…`, `/events/…`) redirect there (302).
+   * public pages (`/`, `/organizations/…`, `/opportunities/…`, `/events/…`) redirect there (302);
+   * the FAQ (`/faq`), about this service, stays.
    */
   publicSiteUrl: string | undefined;
   internalApiToken: string;
@@ -320,6 +324,7 @@ export function loadConfig(env: Env = process.env, options: { persistSecrets?: b
     redisUrl,
     redisPrefix,
     publicBaseUrl: baseUrl,
+    publicBaseUrlConfigured: publicBaseUrl !== undefined,
     publicSiteUrl,
     internalApiToken,
     internalApiTokenGenerated,

@@ -4,6 +4,9 @@ export { loadConfig, ConfigError, DEFAULT_RETRY_SCHEDULE, type Config, type LogL
 export { SERVER_ROLES, isServerRole, type ServerRole } from './config.ts';
 export { clientAddress, limitKey, type AddressedRequest } from './client-address.ts';
 export { coreOptions, openCore, type Core, type CoreOptions, type Services } from './composition-root.ts';
+export { defaultPublicBaseUrl } from './links.ts';
+export { FAQ_PATH } from './faq/index.ts';
+export type { ServiceLinks } from './components/service-links.ts';
 export { migrateDatabase, databaseKind, type DatabaseKind } from './db/orm.ts';
 export { outboxLagSeconds, pingDatabase } from './db/probes.ts';
 export { seedDemo, DEMO_KEY_ORGANIZATION, type SeedResult } from './demo/seed.ts';
@@ -17,6 +20,7 @@ export { instant, type AnyField, type AnySignalData, type JsonSchema } from './w
 export { ROTATION_OVERLAP_MS } from './services/destination.service.ts';
 export {
   DRAFT_REVIEW_PATH,
+  MEMBER_ACCOUNT_PATH,
   MEMBER_CONNECTOR_PATH,
   memberConnectorUrl,
   type MemberAccessPolicy,

@@ -11,6 +11,9 @@ export interface FaqHit {
   score: number;
 }
 
+/** The public FAQ page; each entry is on it at `#<id>`. */
+export const FAQ_PATH = '/faq';
+
 /** Longest query read, in characters; the rest is ignored. */
 export const MAX_FAQ_QUERY_LENGTH = 500;
 /** Most hits one search returns. */

@@ -23,6 +23,12 @@ export const MEMBER_CONNECTOR_PATH = '/mcp/member';
 
 export const memberConnectorUrl = (publicBaseUrl: string) => `${publicBaseUrl}${MEMBER_CONNECTOR_PATH}`;
 
+/**
+ * A member's own account page, below the public base URL: the profile address the member connector
+ * gives. It asks the member to sign in; there is no public page of a member.
+ */
+export const MEMBER_ACCOUNT_PATH = '/account/settings';
+
 /** Where a member reviews a draft need and publishes it, below the public base URL. */
 export const DRAFT_REVIEW_PATH = '/account/drafts/';
 

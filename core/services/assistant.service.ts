@@ -13,7 +13,7 @@ import {
 import { DomainError, invalidInput, notFound } from '../errors.ts';
 import { isNeedPublic, needUrl } from '../visibility.ts';
 import { isActive } from './assistant-access.service.ts';
-import { draftReviewUrl } from '../service-kit/member-access-policy.ts';
+import { draftReviewUrl, MEMBER_ACCOUNT_PATH } from '../service-kit/member-access-policy.ts';
 import type { NeedContent, NeedReviewView, NeedService } from './need.service.ts';
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
@@ -77,7 +77,7 @@ export class AssistantService {
       return {
         id: member.id,
         name: member.name,
-        profileUrl: `${base}/members/${encodeURIComponent(member.id)}`,
+        profileUrl: `${base}${MEMBER_ACCOUNT_PATH}`,
         organizations: memberships.map((m) => ({
           id: m.organization.id,
           name: m.organization.name,

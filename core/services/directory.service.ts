@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Actor } from '../actor.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { FAQ_ENTRIES, MAX_FAQ_QUERY_LENGTH, MAX_FAQ_RESULTS, searchFaq, type FaqEntry } from '../faq/index.ts';
+import { FAQ_ENTRIES, FAQ_PATH, MAX_FAQ_QUERY_LENGTH, MAX_FAQ_RESULTS, searchFaq, type FaqEntry } from '../faq/index.ts';
 import { hasControlCharacters, isPlausibleId } from '../ids.ts';
 import { composeTeam, TEAM_LIMITS, type TeamProposal, type TeamRequest } from '../team-composition/index.ts';
 import type { Links } from '../visibility.ts';
@@ -110,6 +110,12 @@ export class DirectoryService {
     return searchFaq(query, limit).map((hit) => ({ entry: faqAnswer(hit.entry, this.deps.links), score: hit.score }));
   }
 
+  /** Every FAQ entry, in the FAQ's order: the FAQ page. */
+  faqEntries(actor: Actor): FaqAnswer[] {
+    requireDirectoryReader(actor);
+    return FAQ_ENTRIES.map((entry) => faqAnswer(entry, this.deps.links));
+  }
+
   /** One FAQ entry by id. */
   faqEntry(actor: Actor, id: string): FaqAnswer {
     requireDirectoryReader(actor);
@@ -144,6 +150,6 @@ function faqAnswer(entry: FaqEntry, links: Links): FaqAnswer {
     answer: entry.answer,
     tags: [...entry.tags],
     url: `${links.publicBaseUrl}${entry.link}`,
-    faqUrl: `${links.publicBaseUrl}/faq#${encodeURIComponent(entry.id)}`,
+    faqUrl: `${links.publicBaseUrl}${FAQ_PATH}#${encodeURIComponent(entry.id)}`,
   };
 }

@@ -100,7 +100,7 @@ export type ApiUsage = {
   rateWindows: Maybe<Array<KeyRateWindow>>;
 };
 
-/** The member an assistant acts for: name, profile address and organizations. */
+/** The member an assistant acts for: name, account page and organizations. */
 export type AssistantAccount = {
   /** The member's id. */
   id: Scalars['ID']['output'];
@@ -108,7 +108,7 @@ export type AssistantAccount = {
   name: Scalars['String']['output'];
   /** The organizations the member belongs to. */
   organizations: Array<MemberOrganization>;
-  /** The member's profile page on the service. */
+  /** The member's own account page on the service; it asks the member to sign in (members have no public page). */
   profileUrl: Scalars['String']['output'];
 };
 
@@ -483,7 +483,7 @@ export type EventStatus =
 export type FaqEntry = {
   /** The answer, in plain text. */
   answer: Scalars['String']['output'];
-  /** The entry on the FAQ page (absolute). */
+  /** The entry on the public FAQ page, /faq#<id> (absolute). */
   faqUrl: Scalars['String']['output'];
   /** The entry's id. */
   id: Scalars['ID']['output'];
@@ -1734,6 +1734,8 @@ export type Query = {
   event: Maybe<Event>;
   /** Upcoming and ongoing public events, soonest first. Forward pagination only (first ≤ 50). */
   events: EventConnection;
+  /** Every FAQ entry, in the order of the FAQ page. */
+  faqEntries: Array<FaqEntry>;
   /** One FAQ entry; NOT_FOUND when there is none with this id. */
   faqEntry: Maybe<FaqEntry>;
   /** FAQ entries answering a question (English or French), best first. */

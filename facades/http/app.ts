@@ -8,6 +8,7 @@ import {
   coreOptions,
   createAccessLog,
   createMailer,
+  defaultPublicBaseUrl,
   OnceMarks,
   openCore,
   outboxLagSeconds,
@@ -57,7 +58,11 @@ const REST_QUERY = `${API_PREFIX}?`;
  */
 export async function createApp(config: Config, log: Logger): Promise<App> {
   if (config.role === 'dispatcher') return createDispatcherApp(config, log);
-  const core = await openCore(coreOptions(config, { mailer: createMailer({ ...config.mail, log: log.child({ facade: 'mail' }) }) }));
+  // This process serves the API: it records its address for the other processes, at once, or once
+  // it listens when PORT=0 leaves the port to the system.
+  const mailer = createMailer({ ...config.mail, log: log.child({ facade: 'mail' }) });
+  const addressKnown = config.publicBaseUrlConfigured || config.port !== 0;
+  const core = await openCore(coreOptions(config, { mailer, links: addressKnown ? 'serve' : 'fixed' }));
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
   const delivers = config.role === 'all';
@@ -290,8 +295,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
-          delivery?.dispatcher.start();
-          resolve(server.address() as AddressInfo);
+          const address = server.address() as AddressInfo;
+          // With PORT=0 the address is known only now (otherwise the same, and recorded already).
+          const served = config.publicBaseUrlConfigured ? config.publicBaseUrl : defaultPublicBaseUrl(config.host, address.port);
+          core.links.serve(served).then(() => {
+            delivery?.dispatcher.start();
+            resolve(address);
+          }, reject);
         });
       }),
     close: () => stopApp({ server, readiness, delivery, core, redis }, config.shutdownGraceSeconds * 1000),

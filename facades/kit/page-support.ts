@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import {
   clientAddress as addressOf,
   INTERNAL,
+  MEMBER_ACCOUNT_PATH,
   type DomainError,
   type Logger,
   type OnceMarks,
@@ -40,7 +41,8 @@ export interface PageDeps {
 }
 
 export const LOGIN_PATH = '/account/login';
-export const SETTINGS_PATH = '/account/settings';
+/** The member's account page: also the profile address the member connector gives. */
+export const SETTINGS_PATH = MEMBER_ACCOUNT_PATH;
 export const SIGN_OUT_PATH = '/account/sign-out';
 export const SIGN_OUT_EVERYWHERE_PATH = '/account/sign-out-everywhere';
 
@@ -59,7 +61,7 @@ ${member ? html`<li><a href="${SIGN_OUT_PATH}">Sign out</a></li>` : html`<li><a 
 
 /** What each ability lets an application do, as the member reads it. */
 export const ABILITIES: Record<string, string> = {
-  'account:read': 'Read your name, your profile address and the organizations you belong to',
+  'account:read': 'Read your name, the address of your account page and the organizations you belong to',
   'invitations:read': 'Read your pending team invitations (you accept or refuse them on Packline yourself)',
   'needs:draft': 'Prepare draft needs for your organizations: nothing is published until you review and publish it yourself',
 };

@@ -18,11 +18,13 @@ const MemberOrganizationRef = builder.objectRef<AssistantAccountView['organizati
 });
 
 const AssistantAccountRef = builder.objectRef<AssistantAccountView>('AssistantAccount').implement({
-  description: 'The member an assistant acts for: name, profile address and organizations.',
+  description: 'The member an assistant acts for: name, account page and organizations.',
   fields: (t) => ({
     id: t.exposeID('id', { description: "The member's id." }),
     name: t.exposeString('name', { description: "The member's display name." }),
-    profileUrl: t.exposeString('profileUrl', { description: "The member's profile page on the service." }),
+    profileUrl: t.exposeString('profileUrl', {
+      description: "The member's own account page on the service; it asks the member to sign in (members have no public page).",
+    }),
     organizations: t.expose('organizations', { description: 'The organizations the member belongs to.', type: [MemberOrganizationRef] }),
   }),
 });

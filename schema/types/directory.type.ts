@@ -81,7 +81,7 @@ const FaqEntryRef = builder.objectRef<FaqAnswer>('FaqEntry').implement({
     answer: t.exposeString('answer', { description: 'The answer, in plain text.' }),
     tags: t.exposeStringList('tags', { description: 'Topics of the entry, used in matching.' }),
     url: t.exposeString('url', { description: 'Where to read more (absolute).' }),
-    faqUrl: t.exposeString('faqUrl', { description: 'The entry on the FAQ page (absolute).' }),
+    faqUrl: t.exposeString('faqUrl', { description: 'The entry on the public FAQ page, /faq#<id> (absolute).' }),
   }),
 });
 
@@ -139,6 +139,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: '1 to 20, default 5' }),
     },
     resolve: (_root, { query, limit }, ctx) => ctx.services.directory.searchFaq(ctx.actor, query, limit ?? undefined),
+  }),
+  faqEntries: t.field({
+    ...directory,
+    type: [FaqEntryRef],
+    description: 'Every FAQ entry, in the order of the FAQ page.',
+    resolve: (_root, _args, ctx) => ctx.services.directory.faqEntries(ctx.actor),
   }),
   faqEntry: t.field({
     ...directory,

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       logLevel: 'info',
       publicBaseUrl: 'http://127.0.0.1:8080',
+      publicBaseUrlConfigured: false,
       internalApiToken: TOKEN,
       internalApiTokenGenerated: false,
       production: false,
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       rateLimitPerMinute: 600,
       publicBaseUrl: 'https://api.example.org',
+      publicBaseUrlConfigured: true,
       production: true,
       internalApiTokenGenerated: false,
       webhooks: {

@@ -1,6 +1,7 @@
-// One setting for links: the API server, its webhook dispatcher and the CLI, each its own process
-// under the same environment without PUBLIC_BASE_URL, hand out the same link for the same need
-// (the default rule, http://HOST:PORT), and that link answers.
+// One address for links: the API server, started on a port of its own without PUBLIC_BASE_URL,
+// records the address it serves under; the CLI (a process without PORT, so its own default would
+// be :8080) and a process opened before the server started hand out links on that address, in
+// the CLI output, the webhook payload and the API alike, and the link answers.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPublicBaseUrl, loadConfig } from '../../core/config.ts';
+import { coreOptions, openCore, PUBLIC, type Core } from '../../core/index.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
-import { runCli, spawnCli, type CliProcess } from './run-cli.ts';
+import { eventually, runJsonInProcess, spawnCli, type CliProcess } from './run-cli.ts';
 
 /** The fields these commands print that the test reads. */
 type CliJson = { id?: string; url?: string; key?: string };
@@ -19,8 +21,11 @@ type CliJson = { id?: string; url?: string; key?: string };
 const TOKEN = 'links-test-internal-token-0123456789';
 
 describe('links from every process', () => {
+  /** The CLI's environment: the server's but for HOST and PORT; no PUBLIC_BASE_URL for either. */
   let env: Record<string, string>;
+  let port: number;
   let server: CliProcess | undefined;
+  let early: Core | undefined;
   let receiver: Receiver;
   let dataDir: string;
   let drop: () => Promise<void>;
@@ -31,8 +36,6 @@ describe('links from every process', () => {
     drop = database.drop;
     env = {
       ...WEBHOOK_TEST_ENV,
-      HOST: '127.0.0.1',
-      PORT: String(await freePort()),
       DATA_DIR: dataDir,
       INTERNAL_API_TOKEN: TOKEN,
       ...(database.url ? { DATABASE_URL: database.url } : {}),
@@ -40,16 +43,21 @@ describe('links from every process', () => {
         ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `packline-links-${randomBytes(4).toString('hex')}` }
         : {}),
     };
+    port = await freePort();
     receiver = await new Receiver().start();
     // Everything the server needs before it starts, written by the CLI.
     await cli('migrate');
     await cli('orgs', 'create', '--id', 'links-co', '--name', 'Links Co', '--plan', 'clan');
     await cli('destinations', 'create', '--org', 'links-co', '--format', 'standard-json', '--url', receiver.url('/hook'));
-    server = spawnCli(['start', '--no-demo'], env);
+    // A long-lived process opened before any server recorded an address (as a dispatcher would be).
+    early = await openCore(coreOptions(loadConfig(env), { changePollMs: 50 }));
+    expect(early.links.publicBaseUrl).toBe('http://127.0.0.1:8080');
+    server = spawnCli(['start', '--no-demo'], { ...env, HOST: '127.0.0.1', PORT: String(port) });
     await server.waitForOutput(/Packline is listening/, 60_000);
   }, 120_000);
 
   afterAll(async () => {
+    await early?.close();
     await server?.stop('SIGTERM');
     await receiver?.close();
     await drop?.();
@@ -57,14 +65,14 @@ describe('links from every process', () => {
   });
 
   async function cli(...args: string[]): Promise<CliJson> {
-    const result = await runCli([...args, '--json'], env);
-    expect(result.code, `packline ${args.join(' ')}: ${result.stderr}`).toBe(0);
-    return (result.stdout.trim() ? JSON.parse(result.stdout) : {}) as CliJson;
+    return runJsonInProcess<CliJson>(args, env);
   }
 
-  it('gives the same link in the CLI output, the webhook payload and the API, and the link answers', async () => {
-    const base = defaultPublicBaseUrl('127.0.0.1', Number(env.PORT));
-    expect(loadConfig(env, { persistSecrets: false }).publicBaseUrl).toBe(base);
+  it("gives the server's address in the CLI output, the webhook payload and the API, and the link answers", async () => {
+    const base = defaultPublicBaseUrl('127.0.0.1', port);
+    expect(server!.stdout()).toContain(`REST API        ${base}/api/v1`);
+    // Left to itself, the CLI would say :8080.
+    expect(loadConfig(env, { persistSecrets: false }).publicBaseUrl).toBe('http://127.0.0.1:8080');
 
     const need = await cli(
       'needs',
@@ -95,6 +103,26 @@ describe('links from every process', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<h1>Surveyor for a canal lock</h1>');
   }, 120_000);
+
+  it('reaches a process opened before the server started, within a poll of the change feed', async () => {
+    const base = defaultPublicBaseUrl('127.0.0.1', port);
+    await eventually(
+      async () => early!.links.publicBaseUrl,
+      (value) => value === base,
+      { what: 'the recorded address' },
+    );
+    const { items } = await early!.services().needs.listPublic(PUBLIC, { first: 1 });
+    expect(items[0]?.url).toBe(`${base}/opportunities/${items[0]?.id}`);
+  });
+
+  it('yields to PUBLIC_BASE_URL where it is set', async () => {
+    const own = await openCore(coreOptions(loadConfig({ ...env, PUBLIC_BASE_URL: 'https://links.example.org/' })));
+    try {
+      expect(own.links.publicBaseUrl).toBe('https://links.example.org');
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe('the default rule', () => {

@@ -68,6 +68,15 @@ describe('public pages in a browser', () => {
     });
   }
 
+  it('the FAQ page has every entry under its anchor', async () => {
+    const page = await newPage(browser);
+    expect((await page.goto(`${origin}/faq#webhook-signature`))?.status()).toBe(200);
+    expect(await page.locator('h1').textContent()).toBe('Frequently asked questions');
+    expect(await page.locator('h2#webhook-signature').textContent()).toBe('How do I verify a webhook signature?');
+    expect(await page.locator('nav[aria-label="Questions"] a').count()).toBe(await page.locator('main section h2[id]').count());
+    await snapshot(page, 'public-faq');
+  });
+
   it('a missing page is an HTML page too', async () => {
     const page = await newPage(browser);
     expect((await page.goto(`${origin}/opportunities/n_missing`))?.status()).toBe(404);

@@ -90,12 +90,12 @@ describe('tools', () => {
     expect(tools.map((t) => t.name).filter((n) => /publish|message|sign|quote|accept/.test(n))).toEqual([]);
   });
 
-  it('my_account reads name, profile address and organizations', async () => {
+  it('my_account reads name, account page and organizations', async () => {
     const result = await call('my_account');
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       name: 'Tom Lefèvre',
-      profile_url: expect.stringMatching(/^https:\/\/packline\.test\/members\/m_/),
+      profile_url: 'https://packline.test/account/settings',
       organizations: [
         { id: 'atelier-nord', name: expect.any(String), role: 'member', profile_url: 'https://packline.test/organizations/atelier-nord' },
       ],

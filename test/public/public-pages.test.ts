@@ -106,7 +106,8 @@ describe('public pages', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
-    for (const link of ['href="/api/v1/docs"', 'href="/account/login"', `${PUBLIC_BASE_URL}/mcp`]) expect(page.text).toContain(link);
+    for (const link of ['href="/api/v1/docs"', 'href="/faq"', 'href="/account/login"', `${PUBLIC_BASE_URL}/mcp`])
+      expect(page.text).toContain(link);
     expect(meta(page, 'og:url')).toBe(`${PUBLIC_BASE_URL}/`);
   });
 

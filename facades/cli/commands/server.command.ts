@@ -55,7 +55,8 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
     (demoKey !== undefined
       ? `(kept in ${keyFile}; print it with --show-demo-key)`
       : '(none: start without --no-demo, or run `packline keys create`)');
-  const base = config.port === 0 ? config.publicBaseUrl.replace(/:0$/, `:${address.port}`) : config.publicBaseUrl;
+  // What the server recorded once listening: the port it got, with PORT=0.
+  const base = app.core.links.publicBaseUrl;
   print(
     [
       '',

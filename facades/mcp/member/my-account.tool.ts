@@ -6,8 +6,15 @@ import { runTool, type MemberToolDeps } from './tool-kit.ts';
 const output = z.object({
   id: z.string(),
   name: z.string(),
-  profile_url: z.string(),
-  organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string(), profile_url: z.string() })),
+  profile_url: z.string().describe("The member's own account page on Packline (the member signs in there; members have no public page)"),
+  organizations: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      role: z.string(),
+      profile_url: z.string().describe("The organization's public profile page"),
+    }),
+  ),
 });
 
 export function registerMyAccount(server: McpServer, deps: MemberToolDeps): void {
@@ -15,7 +22,9 @@ export function registerMyAccount(server: McpServer, deps: MemberToolDeps): void
     'my_account',
     {
       title: 'My account',
-      description: "Reads the member's name, profile address, and the organizations the member belongs to with the member's role in each.",
+      description:
+        "Reads the member's name, the address of the member's own account page (for the member, after signing in), and the organizations " +
+        "the member belongs to with the member's role in each.",
       outputSchema: output,
       annotations: { title: 'My account', ...READ_ONLY },
     },

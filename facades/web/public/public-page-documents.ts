@@ -18,6 +18,10 @@ export const PUBLIC_PAGE_OPERATIONS = /* GraphQL */ `
     event(id: $id) { ...PublicEvent }
   }
 
+  query PublicFaqPage {
+    faqEntries { id question answer url faqUrl }
+  }
+
   fragment PublicOrganization on Organization { ${organization.selection} }
 
   fragment PublicOpportunity on Opportunity { ${opportunity.selection} }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResultOf } from '@graphql-typed-document-node/core';
-import { PUBLIC, resourceTag, type Config } from '../../../core/index.ts';
+import { FAQ_PATH, PUBLIC, resourceTag, type Config } from '../../../core/index.ts';
 import { schema, type Contexts } from '../../../schema/index.ts';
 import * as documents from '../../generated/web-public.ts';
 import { Operations, type OperationOutcome } from '../../operation-runner.ts';
@@ -10,10 +10,11 @@ import { ifNoneMatch, pathId } from '../../rest/route.ts';
 import { headerSafe, pageHeaders, renderPage } from '../../kit/html.ts';
 import { siteHeader } from '../../kit/page-support.ts';
 import type { PublicPageOperations } from './public-page-documents.ts';
+import { faqView } from './faq-views.ts';
 import { eventView, homeView, notFoundView, opportunityView, organizationView, type PageParts } from './public-views.ts';
 
 // The pages behind the links Packline hands out (an organization's profile_url, an opportunity's
-// or an event's url) and its home page. Each runs its named operation as the public actor, renders
+// or an event's url, an FAQ entry's faqUrl) and its home page. Each runs its named operation as the public actor, renders
 // the REST representation, and is kept in the REST API's page cache under the same tags, so a
 // change retires the page and its API answer together.
 
@@ -25,7 +26,7 @@ export interface PublicPagesOptions {
 }
 
 export interface PublicPages {
-  /** True for `/` and the public pages' addresses. */
+  /** True for `/`, `/faq` and the public pages' addresses. */
   handles(url: string): boolean;
   handle(req: IncomingMessage, res: ServerResponse, requestId: string): void | Promise<void>;
 }
@@ -69,6 +70,7 @@ type PageKind = keyof typeof PAGES;
 const ADDRESS = new RegExp(`^/(${Object.keys(PAGES).join('|')})/([^/]+)$`);
 /** Browsers and chat unfurlers revalidate each time: a withdrawn need disappears at once. */
 const CACHE_CONTROL = 'public, no-cache';
+const FAQ_KEY = 'page:faq';
 
 export function createPublicPages({ contexts, config, cache }: PublicPagesOptions): PublicPages {
   const operations = Operations.generated(schema, documents);
@@ -82,7 +84,7 @@ export function createPublicPages({ contexts, config, cache }: PublicPagesOption
   return {
     handles: (url) => {
       const path = pathOf(url);
-      return path === '/' || ADDRESS.test(path);
+      return path === '/' || path === FAQ_PATH || ADDRESS.test(path);
     },
     handle(req, res, requestId) {
       const path = pathOf(req.url ?? '/');
@@ -90,6 +92,8 @@ export function createPublicPages({ contexts, config, cache }: PublicPagesOption
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'x-request-id': requestId });
         return void res.end(`${req.method} is not allowed here\n`);
       }
+      // The FAQ is about this service (its API, webhooks, connectors): served here even when the site is elsewhere.
+      if (path === FAQ_PATH) return answer(req, res, requestId, FAQ_KEY, renderFaq);
       if (config.publicSiteUrl !== undefined) {
         res.writeHead(302, {
           location: headerSafe(`${config.publicSiteUrl}${path}`),
@@ -102,12 +106,22 @@ export function createPublicPages({ contexts, config, cache }: PublicPagesOption
       const [, kind, rawId] = ADDRESS.exec(path) as unknown as [string, PageKind, string];
       const id = decodedId(rawId);
       if (id === undefined) return send(req, res, requestId, pageOf(404, notFoundView(path), []));
-      const key = `page:${kind}\u0000${id}`;
-      const found = cache.peek(key) ?? cache.compute(key, () => render(kind, id, path));
-      if (found instanceof Promise) return found.then((p) => send(req, res, requestId, p));
-      return send(req, res, requestId, found);
+      return answer(req, res, requestId, `page:${kind}\u0000${id}`, () => render(kind, id, path));
     },
   };
+
+  function answer(req: IncomingMessage, res: ServerResponse, requestId: string, key: string, make: () => Promise<CachedPage>) {
+    const found = cache.peek(key) ?? cache.compute(key, make);
+    if (found instanceof Promise) return found.then((p) => send(req, res, requestId, p));
+    return send(req, res, requestId, found);
+  }
+
+  /** The FAQ: the same for everyone, cached as the other pages are (its links change only with their base). */
+  async function renderFaq(): Promise<CachedPage> {
+    const outcome = await operations.run('PublicFaqPage', {}, contexts.forActor(PUBLIC));
+    if (!outcome.ok) throw outcome.error;
+    return pageOf(200, faqView(outcome.data.faqEntries), []);
+  }
 
   async function render(kind: PageKind, id: string, path: string): Promise<CachedPage> {
     const spec = PAGES[kind] as PublicPage<keyof PublicPageOperations & string>;

@@ -1,3 +1,4 @@
+import { FAQ_PATH } from '../../../core/index.ts';
 import type { event, opportunity, organization } from '../../representations/resources.ts';
 import { Html, html } from '../../kit/html.ts';
 import { LOGIN_PATH, SETTINGS_PATH } from '../../kit/page-support.ts';
@@ -37,6 +38,7 @@ export function homeView({ publicBaseUrl }: HomeLinks): PageParts {
 <ul>
 <li><a href="/api/v1/docs">API reference</a>: the REST API (<code>${publicBaseUrl}/api/v1</code>), its webhooks and their signatures.</li>
 <li><a href="/api/v1/openapi.json">OpenAPI document</a> of the same API.</li>
+<li><a href="${FAQ_PATH}">Frequently asked questions</a>: keys, limits, webhooks, the connectors, what is never exposed.</li>
 </ul>
 <h2 id="connectors">Assistant connectors</h2>
 <p>Add one of these addresses as a connector (MCP) in your assistant:</p>
