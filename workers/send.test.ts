@@ -28,11 +28,18 @@ const answers: Record<string, (res: ServerResponse) => void> = {
 let server: Server;
 let origin: string;
 const agent = createSenderAgent({ allowHttp: true, allowPrivateNetworks: true });
-const request = { body: '{"id":"evt-1"}', headers: { 'content-type': 'application/json' }, headersText: 'content-type: application/json' };
+const request = {
+  body: '{"id":"evt-1"}',
+  headers: { 'content-type': 'application/json', 'content-length': '14' },
+  headersText: 'content-type: application/json\ncontent-length: 14',
+};
+/** The headers each path last received, as read off the socket. */
+const wire = new Map<string, string[]>();
 const post = (path: string) => send(agent, sendTarget(`${origin}${path}`), request);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    wire.set(req.url ?? '', req.rawHeaders);
     req.resume();
     req.on('end', () => answers[req.url ?? '']?.(res));
   });
@@ -54,7 +61,17 @@ describe('send', () => {
 
   it("keeps the headers sent and the receiver's, without its cookies, each value bounded", async () => {
     const result = await post('/cookie');
-    expect(readHeaders(result.requestHeaders)).toEqual([{ name: 'content-type', value: 'application/json' }]);
+    // All that went on the wire, the lines the HTTP client writes itself first.
+    const sent = readHeaders(result.requestHeaders)!;
+    expect(sent).toEqual([
+      { name: 'host', value: new URL(origin).host },
+      { name: 'connection', value: 'keep-alive' },
+      { name: 'content-type', value: 'application/json' },
+      { name: 'content-length', value: '14' },
+    ]);
+    expect(sent.flatMap(({ name, value }) => [name, value])).toEqual(
+      wire.get('/cookie')!.map((part, i) => (i % 2 ? part : part.toLowerCase())),
+    );
     const received = readHeaders(result.responseHeaders)!;
     expect(received).toContainEqual({ name: 'x-trace', value: `${'a'.repeat(511)}…` });
     expect(received).toContainEqual({ name: 'x-request-id', value: 'r-1' });
@@ -99,5 +116,14 @@ describe('send', () => {
       statusCode: null,
       error: 'connection refused',
     });
+  });
+
+  it("writes the host as the HTTP client does: lower-cased, without the scheme's default port", () => {
+    expect(sendTarget('https://Hooks.Example.COM:443/in?x=1')).toEqual({
+      origin: 'https://hooks.example.com',
+      path: '/in?x=1',
+      headerLines: 'host: hooks.example.com\nconnection: keep-alive',
+    });
+    expect(sendTarget('http://[::1]:8080/in').headerLines).toBe('host: [::1]:8080\nconnection: keep-alive');
   });
 });

@@ -32,16 +32,28 @@ export interface SendTarget {
   origin: string;
   /** Path and query. */
   path: string;
+  /**
+   * The lines the HTTP client writes before the request's own headers, as an attempt keeps them:
+   * `host` (the URL's host, with its port unless it is the scheme's default, as undici writes it)
+   * and `connection: keep-alive` (undici writes `close` only on a connection it will not reuse,
+   * and never sends a request on one).
+   */
+  headerLines: string;
 }
 
 export function sendTarget(url: string): SendTarget {
   const parsed = new URL(url);
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, headerLines: `host: ${parsed.host}\nconnection: keep-alive` };
 }
 
-/** Keep-alive connections to receivers; every connection re-checks the resolved address. */
+/**
+ * Keep-alive connections to receivers; every connection re-checks the resolved address. HTTP/1.1
+ * only: the headers an attempt keeps are those of an HTTP/1.1 request (HTTP/2 would send
+ * `:authority` and no `connection`).
+ */
 export function createSenderAgent(policy: UrlPolicy): Agent {
   return new Agent({
+    allowH2: false,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 60_000,
     headersTimeout: DELIVERY_TIMEOUT_MS,
@@ -60,7 +72,8 @@ export function createSenderAgent(policy: UrlPolicy): Agent {
  */
 export function send(agent: Agent, target: SendTarget, prepared: PreparedDelivery): Promise<SendResult> {
   return new Promise((resolve) => {
-    const attempt = new Attempt(resolve, prepared.headersText);
+    const sent = prepared.headersText === null ? target.headerLines : `${target.headerLines}\n${prepared.headersText}`;
+    const attempt = new Attempt(resolve, sent);
     agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', headers: prepared.headers, body: prepared.body }, attempt);
   });
 }

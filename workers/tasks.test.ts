@@ -33,6 +33,7 @@ describe('prepareDelivery', () => {
     for (const job of [chat!, suite!]) {
       const { headers } = prepareDelivery({ ...job, secrets: SAMPLE_SECRETS });
       expect(Object.keys(headers).sort()).toEqual([
+        'content-length',
         'content-type',
         'idempotency-key',
         'user-agent',

@@ -28,7 +28,9 @@ export function renderBody(job: DeliveryJob): string {
  * Body and headers of one delivery (docs/design.md#webhook-envelope): `content-type`, `user-agent`,
  * `x-service-event-id` = `idempotency-key` = envelope id, `x-service-delivery-format`, and for
  * standard JSON with secrets the signature headers (chat and suite destinations have no secret),
- * and `x-service-test: 1` for a test signal.
+ * `x-service-test: 1` for a test signal, and last `content-length`. The length is given rather
+ * than left to the HTTP client so that the attempt keeps it: the client writes it last, and refuses
+ * a request whose body has another length. `host` and `connection` are the sender's (send.ts).
  */
 export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
   const body = renderBody(job);
@@ -44,6 +46,7 @@ export function prepareDelivery(job: DeliveryJob): PreparedDelivery {
     Object.assign(headers, signatureHeaders(body, job.secrets, job.timestamp, id));
   }
   if (job.test) headers['x-service-test'] = '1';
+  headers['content-length'] = String(Buffer.byteLength(body));
   return { body, headers, headersText: headersText(headers) };
 }
 

@@ -79,7 +79,7 @@ export const CLI_OPERATIONS = /* GraphQL */ `
   mutation CliPauseDestination($id: ID!) { pauseWebhookDestination(id: $id) { ...CliDestination } }
   mutation CliResumeDestination($id: ID!) { resumeWebhookDestination(id: $id) { ...CliDestination } }
   mutation CliUpdateDestination($id: ID!, $input: WebhookDestinationChangesInput!) { updateWebhookDestination(id: $id, input: $input) { ...CliDestination } }
-  mutation CliSendTestSignal($destinationId: ID!) { sendTestSignal(destinationId: $destinationId) { ...CliDelivery } }
+  mutation CliSendTestSignal($destinationId: ID!, $kind: String) { sendTestSignal(destinationId: $destinationId, kind: $kind) { ...CliDelivery } }
   query CliDeliveries($organizationId: ID!, $destinationId: ID, $after: String) {
     webhookDeliveries(organizationId: $organizationId, destinationId: $destinationId, first: 50, after: $after) {
       edges { node { ...CliDelivery } } pageInfo { hasNextPage endCursor }

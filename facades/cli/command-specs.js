@@ -293,7 +293,12 @@ export const COMMANDS = {
         examples: ['packline destinations rotate-secret dst_7d0e… --overlap 3d'],
       },
       enable: byId('turn a disabled or paused destination back on (as resume)', 'DESTINATION_ID', 'packline destinations enable dst_7d0e…'),
-      test: byId('queue a test signal to a destination', 'DESTINATION_ID', 'packline destinations test dst_7d0e…'),
+      test: {
+        summary: 'queue a test signal to a destination, marked with X-Service-Test: 1',
+        operand: 'DESTINATION_ID',
+        flags: [{ name: 'kind', value: 'KIND', help: "the sample's event kind, one the destination receives (default its first)" }],
+        examples: ['packline destinations test dst_7d0e…', 'packline destinations test dst_7d0e… --kind event.cancelled'],
+      },
       'connect-team-chat': {
         summary: "print the chat provider's authorization address, for an admin of the chat workspace to open",
         flags: [org(), ...DESTINATION_CHOICES],

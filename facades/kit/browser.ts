@@ -130,7 +130,8 @@ export class Browser {
   ): string {
     const name = this.name(base);
     const scope = name.startsWith(HOST_PREFIX) ? '/' : path;
-    return `${name}=${value}; Path=${scope}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; SameSite=${sameSite}${this.secureCookies ? '; Secure' : ''}`;
+    const maxAge = Math.max(0, Math.floor(maxAgeSeconds));
+    return `${name}=${value}; Path=${scope}; Max-Age=${maxAge}; HttpOnly; SameSite=${sameSite}${this.secureCookies ? '; Secure' : ''}`;
   }
 
   newLoginSecret = () => randomBytes(24).toString('base64url');

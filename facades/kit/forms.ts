@@ -123,9 +123,16 @@ export function errorSummary(state: FormState, labels: Record<string, string>): 
   const entries = Object.entries(state.errors);
   if (state.resumed) return html`<p class="notice" role="status">${RESUMED}</p>`;
   if (entries.length === 0) return '';
-  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1"><h2 id="error-summary-title">There is a problem</h2><ul>
-${entries.map(([name, message]) => (name === '_form' ? html`<li>${message}</li>` : html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`))}
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-summary-title" tabindex="-1">\
+<h2 id="error-summary-title">There is a problem</h2><ul>
+${entries.map(([name, message]) => summaryItem(name, message, labels))}
 </ul></div>`;
+}
+
+/** One error of the summary: a link to its field, or the form's own error as it is. */
+function summaryItem(name: string, message: string, labels: Record<string, string>): Html {
+  if (name === '_form') return html`<li>${message}</li>`;
+  return html`<li><a href="#${fieldId(name)}">${labels[name] ?? name}: ${message}</a></li>`;
 }
 
 export const fieldValue = (state: FormState, name: string, fallback = ''): string => {

@@ -116,28 +116,48 @@ function loadAssets(prefix: string): Map<string, StaticAsset> {
 
 /**
  * What Scalar's markup lacks for assistive technology, added as it renders (no option covers it):
- * names for its icon buttons, no `aria-selected` on plain buttons (it belongs to tabs and
- * options), and scrolling code blocks reachable from the keyboard.
+ * names for its search landmark and its icon buttons, no `aria-selected` on plain buttons (it
+ * belongs to tabs and options), and scrolling code blocks reachable from the keyboard. Elements
+ * are found by role, relation and element name, not by Scalar's generated class names; every
+ * change is made only where it is missing, so running again changes nothing. Each render is
+ * repaired once per frame, only in the parts it added or changed.
  */
 const ARIA_REPAIRS = `(function () {
-  var NAMES = [['.scalar-code-copy', 'Copy code'], ['button[role=search]', 'Search the reference']];
-  function repair(root) {
-    NAMES.forEach(function (pair) {
-      root.querySelectorAll(pair[0] + ':not([aria-label])').forEach(function (el) { el.setAttribute('aria-label', pair[1]); });
-    });
-    root.querySelectorAll('button[aria-selected]:not([role])').forEach(function (el) { el.removeAttribute('aria-selected'); });
-    root.querySelectorAll('button:not([aria-label])').forEach(function (el) {
-      if (!el.textContent.trim() && !el.getAttribute('aria-labelledby')) el.setAttribute('aria-label', el.getAttribute('title') || 'More');
-    });
-    root.querySelectorAll('pre code:not([tabindex])').forEach(function (el) { el.setAttribute('tabindex', '0'); });
+  if (window.packlineRepairs) return;
+  window.packlineRepairs = true;
+  function each(root, selector, fn) {
+    if (root.matches(selector)) fn(root);
+    root.querySelectorAll(selector).forEach(fn);
   }
-  var pending = false;
-  new MutationObserver(function () {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(function () { pending = false; repair(document); });
+  // A code block's copy button controls its pre element (its only text is hidden until hovered);
+  // another button without text is an icon, named by its title if it has one.
+  function nameOf(button) {
+    var controlled = document.getElementById(button.getAttribute('aria-controls') || '');
+    if (controlled && controlled.localName === 'pre') return 'Copy code';
+    return button.textContent.trim() ? null : button.getAttribute('title') || 'More';
+  }
+  function repair(root) {
+    each(root, '[role=search]:not([aria-label])', function (el) { el.setAttribute('aria-label', 'Search the reference'); });
+    each(root, 'button[aria-selected]:not([role])', function (el) { el.removeAttribute('aria-selected'); });
+    each(root, 'button:not([aria-label], [aria-labelledby], [aria-hidden=true])', function (el) {
+      var name = nameOf(el);
+      if (name) el.setAttribute('aria-label', name);
+    });
+    each(root, 'pre code:not([tabindex])', function (el) { el.setAttribute('tabindex', '0'); });
+  }
+  var changed = new Set();
+  function flush() {
+    changed.forEach(function (el) { if (el.isConnected) repair(el); });
+    changed.clear();
+  }
+  new MutationObserver(function (records) {
+    if (changed.size === 0) requestAnimationFrame(flush);
+    records.forEach(function (record) {
+      if (record.type === 'attributes') changed.add(record.target);
+      else record.addedNodes.forEach(function (node) { if (node.nodeType === 1) changed.add(node); });
+    });
   }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-selected'] });
-  repair(document);
+  repair(document.documentElement);
 })();
 `;
 

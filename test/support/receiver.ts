@@ -5,6 +5,8 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
+  /** The headers as they came on the wire: name, value, name, value… */
+  rawHeaders: string[];
   body: string;
   at: number;
 }
@@ -37,7 +39,13 @@ export class Receiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.received.push({
+          path,
+          headers: req.headers,
+          rawHeaders: req.rawHeaders,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         this.answer(path, res);
         for (const waiter of this.waiters) waiter();
       });

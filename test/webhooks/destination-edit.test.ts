@@ -107,7 +107,9 @@ describe('naming, editing, pausing and resuming a destination', () => {
     const text = await runCli(['deliveries', 'show', delivery!.id], stack.env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^attempt 1 at \S+: HTTP 2\d\d, \d+ ms$/m);
-    expect(text.stdout).toContain('  headers sent:\n    content-type: application/json');
+    expect(text.stdout).toMatch(
+      /^ {2}headers sent:\n {4}host: 127\.0\.0\.1:\d+\n {4}connection: keep-alive\n {4}content-type: application\/json$/m,
+    );
     expect(text.stdout).toMatch(/^ {4}webhook-signature: v1,\S+=$/m);
     expect(text.stdout).toMatch(/^ {2}headers received:\n {4}\S+: /m);
     const shown = await runJson<{ attempts: { request_headers: { name: string; value: string }[] }[] }>(

@@ -1,4 +1,11 @@
-import { DELIVERY_FORMATS, DESTINATION_SCOPES, LANGUAGES, teamChatAuthorizeUrl, SECRET_OVERLAPS } from '../../../core/index.ts';
+import {
+  DELIVERY_FORMATS,
+  DESTINATION_SCOPES,
+  LANGUAGES,
+  SECRET_OVERLAPS,
+  SIGNAL_TYPES,
+  teamChatAuthorizeUrl,
+} from '../../../core/index.ts';
 import type { CliDestinationFragment } from '../../generated/cli.ts';
 import { CliError, list, oneOf, optional, parse, required, type Parsed } from '../args.ts';
 import { overlapFlag } from './overlap-flag.ts';
@@ -51,7 +58,9 @@ export async function destinations(rt: Runtime, sub: string, args: string[]): Pr
     case 'enable':
       return sentenceOutput((await rt.run('CliEnableDestination', { id })).enableWebhookDestination, `enabled ${id}`);
     case 'test': {
-      const { sendTestSignal } = await rt.run('CliSendTestSignal', { destinationId: id });
+      // A kind the destination does not receive is refused by the service, naming the ones it does.
+      const kind = oneOf(p, 'kind', SIGNAL_TYPES);
+      const { sendTestSignal } = await rt.run('CliSendTestSignal', { destinationId: id, kind });
       return sentenceOutput(sendTestSignal, `test signal queued as delivery ${sendTestSignal.id}`);
     }
     case 'connect-team-chat':

@@ -44,7 +44,8 @@ export function homeView({ publicBaseUrl }: HomeLinks): PageParts {
 <p>Add one of these addresses as a connector (MCP) in your assistant:</p>
 <ul>
 <li>Public directory, no account needed: <code>${publicBaseUrl}/mcp</code></li>
-<li>Your own account, after you consent: <code>${publicBaseUrl}/mcp/member</code>. <a href="${SETTINGS_PATH}">Your account</a> lists the applications you connected.</li>
+<li>Your own account, after you consent: <code>${publicBaseUrl}/mcp/member</code>.
+<a href="${SETTINGS_PATH}">Your account</a> lists the applications you connected.</li>
 </ul>
 <h2>Members</h2>
 <p><a href="${LOGIN_PATH}">Sign in</a> to manage your organization's keys, webhooks and connected applications.</p>`,
@@ -161,7 +162,8 @@ function openGraph(og: { type: string; title: string; description: string; url: 
   const description = summary(og.description);
   return html`<meta name="description" content="${description}"><link rel="canonical" href="${og.url}">
 <meta property="og:site_name" content="${SITE}"><meta property="og:type" content="${og.type}"><meta property="og:title" content="${og.title}">
-<meta property="og:description" content="${description}"><meta property="og:url" content="${og.url}">${og.image ? html`<meta property="og:image" content="${og.image}">` : ''}
+<meta property="og:description" content="${description}"><meta property="og:url" content="${og.url}">\
+${og.image ? html`<meta property="og:image" content="${og.image}">` : ''}
 <meta name="twitter:card" content="summary">`;
 }
 
