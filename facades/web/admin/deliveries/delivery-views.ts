@@ -94,7 +94,10 @@ ${headerRow(
 )}`
       : '';
   return html`<table class="list"><thead><tr><th>Header</th><th>Value</th></tr></thead><tbody>
-${headerRow(html`<code>host</code>, <code>content-length</code>`, html`the receiver’s host, the body’s size in bytes`)}
+${headerRow(
+  html`<code>host</code>, <code>connection</code>, <code>content-length</code>`,
+  html`the receiver’s host, <code>keep-alive</code>, the body’s size in bytes`,
+)}
 ${headerRow(html`<code>content-type</code>`, html`<code>application/json</code>`)}
 ${headerRow(html`<code>user-agent</code>`, html`<code>${USER_AGENT}</code>`)}
 ${headerRow(
