@@ -40,14 +40,12 @@ describe('the delivery store', () => {
   it('fans a signal out once to the destinations that take it, reads it back with its envelope, records it and trims to the plan', async () => {
     const services = core.services();
     await services.organizations.create(INTERNAL, { id: 'store-base', name: 'Store', plan: 'base' });
-    const feed = await core
-      .services()
-      .destinations.create(INTERNAL, {
-        organizationId: 'store-base',
-        format: 'standard-json',
-        url: 'http://127.0.0.1:9/feed',
-        scope: 'platform',
-      });
+    const feed = await core.services().destinations.create(INTERNAL, {
+      organizationId: 'store-base',
+      format: 'standard-json',
+      url: 'http://127.0.0.1:9/feed',
+      scope: 'platform',
+    });
     await core.services().organizations.create(INTERNAL, { id: 'store-clan', name: 'Store clan', plan: 'clan' });
     const eventsOnly = await core.services().destinations.create(INTERNAL, {
       organizationId: 'store-clan',
