@@ -34,8 +34,9 @@
  */
 import { join } from 'node:path';
 import { PLAN_ALLOWANCES } from '../core/plans.ts';
-import { backendPids, byIdPaths, compareAnswers, listPaths, watchMemory } from './support/computed.ts';
+import { backendPids, byIdPaths, compareAnswers, listPaths } from './support/computed.ts';
 import { measureRounds, summarize, type Endpoint, type Side, type Summary } from './support/computed-rounds.ts';
+import { describePeak, RSS_TARGET_MIB, watchMemory } from './support/memory.ts';
 import { openBenchCore, seed, temporaryPostgres } from './support/deep-page.ts';
 import { handSpec, startHandServer } from './support/hand-written.ts';
 import { clean, load, waitForIdle } from './support/load.ts';
@@ -50,7 +51,6 @@ const DURATION = positive('BENCH_DURATION', 10, { integer: true });
 const WARMUP = positive('BENCH_WARMUP', 3, { integer: true });
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 50, { integer: true });
 const WAIT_IDLE = positive('BENCH_WAIT_IDLE', 30, { integer: true, zero: true });
-const RSS_TARGET_MIB = 256;
 const NOISE_PERCENT = 5;
 const LIMIT = 20;
 const RATE_PER_MINUTE = 1_000_000_000;
@@ -234,12 +234,7 @@ async function main() {
   say();
   say(table);
   say();
-  for (const run of runs) {
-    const m = run.memory;
-    say(
-      `${run.database}: peak RSS of Packline ${m.highWaterMiB} MiB (VmHWM): ${m.highWaterMiB <= RSS_TARGET_MIB ? 'OK' : 'MISSED'} (≤ ${RSS_TARGET_MIB} MiB); largest samples: ${m.sampledPeakMiB} MiB resident, ${m.anonymousPeakMiB} MiB anonymous, ${m.filePeakMiB} MiB of mapped files`,
-    );
-  }
+  for (const run of runs) say(describePeak(`${run.database}: Packline`, run.memory));
   const missed = runs.flatMap((r) => r.summaries.filter((s) => !s.met).map((s) => `${r.database} ${s.kind}: ${s.verdict}`));
   if (missed.length > 0) say(`MISSED: ${missed.join('; ')}`);
   for (const note of new Set(notes)) say(`Note: ${note}`);

@@ -1,5 +1,7 @@
 /**
- * REST benchmark: `npm run bench:rest`.
+ * REST benchmark: `npm run bench:rest` (SQLite), `npm run bench:rest -- --postgresql` (PostgreSQL
+ * at 127.0.0.1:5432, user postgres, or the server of DATABASE_URL: a fresh temporary database,
+ * dropped after).
  *
  * Loads GET /api/v1/opportunities?limit=20 and GET /api/v1/opportunities/{id} through the whole
  * service (key check, rate and quota limits, GraphQL, SQLite, request logging) running as a
@@ -9,17 +11,22 @@
  *
  * Order: warm-up (list, by-id), then real list, ceiling list, real by-id, ceiling by-id.
  * Each measured phase spends the monthly quota of its own organizations (Clan: 100,000 calls),
- * created through the CLI, so the quota limiter runs on every call without refusing any.
+ * created through the CLI, so the quota limiter runs on every call without refusing any. The
+ * server's peak resident memory over the whole run (VmHWM) is printed against 256 MiB, with the
+ * largest samples of its anonymous and file-mapped parts.
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3),
  * BENCH_CONNECTIONS (default 100), BENCH_WAIT_IDLE (s to wait for other processes to leave the
  * CPU before starting, default 60; phases disturbed by other processes are flagged NOISY),
- * BENCH_KEEP_DATA=1 (keep the temporary data directory and the server log). Results: printed, and written to bench/results-rest.json.
+ * BENCH_KEEP_DATA=1 (keep the temporary data directory and the server log). Results: printed, and
+ * written to bench/results-rest.json (bench/results-rest-postgresql.json on PostgreSQL).
  * Missed targets are printed as MISSED; the exit code stays 0 (a measurement, not a test).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { capture, startCeiling, type CapturedResponse } from './support/ceiling.ts';
 import { clean, load, waitForIdle, type LoadResult } from './support/load.ts';
+import { temporaryPostgres } from './support/deep-page.ts';
+import { watchMemory } from './support/memory.ts';
 import { createOrgKeys, logSummary, startPackline } from './support/processes.ts';
 import { formatInt, formatMs, machine } from './support/report.ts';
 import {
@@ -28,6 +35,7 @@ import {
   DURATION,
   LIST_URL,
   NOISE_PERCENT,
+  POSTGRES_ADMIN,
   WAIT_IDLE,
   WARMUP,
   type Endpoint,
@@ -40,6 +48,20 @@ const brief = (r: LoadResult) =>
   (clean(r) ? '' : `, NON-2XX ${r.non2xx} ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`);
 
 async function main() {
+  const onPostgresql = process.argv.slice(2).includes('--postgresql');
+  if (!onPostgresql) return measure();
+  const postgres = await temporaryPostgres(process.env.DATABASE_URL ?? POSTGRES_ADMIN);
+  if (!postgres) throw new Error(`PostgreSQL did not answer at ${new URL(process.env.DATABASE_URL ?? POSTGRES_ADMIN).host}`);
+  try {
+    await measure(postgres.url);
+  } finally {
+    await postgres.drop();
+  }
+}
+
+/** The whole run against one server: on SQLite, or on the PostgreSQL database at `databaseUrl`. */
+async function measure(databaseUrl?: string) {
+  const database = databaseUrl ? 'postgresql' : 'sqlite';
   const host = machine();
   say(`# Packline REST benchmark`);
   say();
@@ -59,8 +81,11 @@ async function main() {
     say(`  WARNING: other processes are using the CPU; the numbers will be noisy. Rerun on an idle machine.`);
     oddities.push(`the machine was ${idle.machinePercent} % busy before the start (load average ${idle.loadAverage.join(', ')})`);
   }
-  say('Starting the Packline server (SQLite, LOG_LEVEL=info, logs to a file)...');
-  const server = await startPackline({ env: { RATE_LIMIT_PER_MINUTE: '1000000000' } });
+  say(`Starting the Packline server (${databaseUrl ? 'PostgreSQL' : 'SQLite'}, LOG_LEVEL=info, logs to a file)...`);
+  const server = await startPackline({
+    env: { RATE_LIMIT_PER_MINUTE: '1000000000', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+  });
+  const memory = watchMemory(server.child.pid!);
   say(`  ${server.origin}, data in ${server.dataDir}`);
   if (!server.demoKey) throw new Error('The banner shows no demo API key');
 
@@ -175,6 +200,7 @@ async function main() {
         );
       }
     }
+    const peak = memory.read();
     await server.stop();
     const logs = logSummary(server.logFile);
     if (server.child.exitCode !== 0 && server.child.exitCode !== null)
@@ -183,8 +209,9 @@ async function main() {
       if (logs.byLevel[level]) oddities.push(`server log: ${logs.byLevel[level]} ${level} line(s), e.g. ${logs.problems[0] ?? ''}`);
     }
 
-    report(host, idle, rows, warmups, orgsPerPhase, logs, oddities);
+    report({ database, memory: peak }, host, idle, rows, warmups, orgsPerPhase, logs, oddities);
   } finally {
+    memory.stop();
     await server.stop();
   }
 }

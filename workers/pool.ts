@@ -54,10 +54,19 @@ interface SharedPool {
   pool: Piscina;
   threads: number;
   leases: number;
+  /** Chunks posted and not settled: closing waits for them (a thread may still be starting). */
+  running: Set<Promise<unknown>>;
 }
 
 // One pool per process: every preparer leases it and the last close destroys it.
 let shared: SharedPool | undefined;
+
+/**
+ * How long a thread with no batch stays. Threads start with the first batch large enough for the
+ * pool, not with the process: each is a V8 isolate of its own (about 25 MiB resident), which an
+ * API process that delivers few webhooks never needs.
+ */
+const IDLE_THREAD_MS = 60_000;
 
 function leasePool(threads: number): SharedPool {
   if (!shared) {
@@ -65,11 +74,13 @@ function leasePool(threads: number): SharedPool {
       pool: new Piscina({
         filename: new URL('./tasks.ts', import.meta.url).href,
         name: 'preparePooledDeliveries',
-        minThreads: threads,
+        minThreads: 0,
         maxThreads: threads,
+        idleTimeout: IDLE_THREAD_MS,
       }),
       threads,
       leases: 0,
+      running: new Set(),
     };
   }
   shared.leases += 1;
@@ -90,7 +101,8 @@ async function releasePool(lease: SharedPool): Promise<void> {
   lease.leases -= 1;
   if (lease.leases > 0) return;
   if (shared === lease) shared = undefined;
-  await lease.pool.close(); // graceful: batches in flight finish first
+  await Promise.allSettled(lease.running);
+  await lease.pool.close();
 }
 
 /** Prepares large batches on the process's Piscina pool, split across its threads. */
@@ -110,12 +122,18 @@ export function createPoolPreparer(options: PoolPreparerOptions = {}): DeliveryP
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         const parts = await Promise.all(
-          chunks.map((chunk) =>
-            (lease.pool.run(chunk, { signal: batch.signal }) as Promise<PooledDelivery[]>).catch((error: unknown) => {
+          chunks.map((chunk) => {
+            const run = (lease.pool.run(chunk, { signal: batch.signal }) as Promise<PooledDelivery[]>).catch((error: unknown) => {
               batch.abort(error);
               throw error;
-            }),
-          ),
+            });
+            lease.running.add(run);
+            void run.then(
+              () => lease.running.delete(run),
+              () => lease.running.delete(run),
+            );
+            return run;
+          }),
         );
         // Standard JSON comes back without its body: it is the job's own envelope text.
         return parts

@@ -1,5 +1,5 @@
 // The computed-path benchmark's pieces: the paths that never hit a cache, the byte-for-byte check
-// of two servers' answers, CPU per answer and the peak memory of a process.
+// of two servers' answers and CPU per answer.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Core } from '../../core/index.ts';
 import { CursorCodec } from '../../core/cursor.ts';
@@ -92,47 +92,4 @@ export function backendPids(name: string): number[] {
     }
   }
   return pids;
-}
-
-type MemoryField = 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile';
-
-function statusKiB(pid: number): Record<MemoryField, number> {
-  let text = '';
-  try {
-    text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    // gone
-  }
-  const kib = (field: MemoryField) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-  return { VmRSS: kib('VmRSS'), VmHWM: kib('VmHWM'), RssAnon: kib('RssAnon'), RssFile: kib('RssFile') };
-}
-
-const mib = (kib: number) => Math.round(kib / 102.4) / 10;
-
-/**
- * Samples a process's resident memory every `everyMs` until stopped. Resident memory counts the
- * pages of files the process maps (SQLite maps up to 256 MiB of its database), so the largest
- * samples of its anonymous part (heaps, buffers) and of its file part are kept beside it.
- */
-export function watchMemory(pid: number, everyMs = 250) {
-  const peak = statusKiB(pid);
-  const sample = () => {
-    const now = statusKiB(pid);
-    for (const field of ['VmRSS', 'RssAnon', 'RssFile'] as const) peak[field] = Math.max(peak[field], now[field]);
-  };
-  const timer = setInterval(sample, everyMs);
-  timer.unref();
-  return {
-    /** MiB: VmHWM (the peak over the process's life, read now), and the largest samples. */
-    read: () => {
-      sample();
-      return {
-        highWaterMiB: mib(statusKiB(pid).VmHWM),
-        sampledPeakMiB: mib(peak.VmRSS),
-        anonymousPeakMiB: mib(peak.RssAnon),
-        filePeakMiB: mib(peak.RssFile),
-      };
-    },
-    stop: () => clearInterval(timer),
-  };
 }

@@ -1,8 +1,18 @@
 // The REST benchmark's verdicts and report: a row per endpoint, printed and written to RESULTS_FILE.
 import { clean, type idleCheck, type LoadResult } from './load.ts';
 import type { logSummary } from './processes.ts';
+import { describePeak, type MemoryPeak, RSS_TARGET_MIB } from './memory.ts';
 import { formatInt, formatMs, formatPercent, type machine, markdownTable, writeResults } from './report.ts';
-import { CONNECTIONS, DURATION, type Endpoint, NOISE_PERCENT, P99_TARGET_MS, RESULTS_FILE, WARMUP } from './rest-settings.ts';
+import {
+  CONNECTIONS,
+  DURATION,
+  type Endpoint,
+  NOISE_PERCENT,
+  P99_TARGET_MS,
+  POSTGRESQL_RESULTS_FILE,
+  RESULTS_FILE,
+  WARMUP,
+} from './rest-settings.ts';
 
 export const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -34,7 +44,14 @@ export function row(endpoint: Endpoint, real: LoadResult, ceiling: LoadResult, b
   return { endpoint, bodyBytes, real, ceiling, ratio, valid, missed, verdict };
 }
 
+/** The server's database and its peak memory over the whole run. */
+export interface RunFacts {
+  database: 'sqlite' | 'postgresql';
+  memory: MemoryPeak;
+}
+
 export function report(
+  run: RunFacts,
   host: ReturnType<typeof machine>,
   idle: Awaited<ReturnType<typeof idleCheck>>,
   rows: Row[],
@@ -108,9 +125,11 @@ export function report(
     say(
       `NOISY: other processes used the CPU during ${noisy.map((r) => r.endpoint.name).join(', ')}; rerun on an idle machine before trusting these numbers.`,
     );
+  say(describePeak(`Packline server (${run.database})`, run.memory));
   for (const oddity of new Set(oddities)) say(`Note: ${oddity}`);
 
-  writeResults(RESULTS_FILE, {
+  const file = run.database === 'sqlite' ? RESULTS_FILE : POSTGRESQL_RESULTS_FILE;
+  writeResults(file, {
     benchmark: 'rest',
     at: new Date().toISOString(),
     machine: host,
@@ -123,7 +142,7 @@ export function report(
       warmupS: WARMUP,
       orgsPerPhase,
       p99TargetMs: P99_TARGET_MS,
-      database: 'sqlite',
+      database: run.database,
       logLevel: 'info',
     },
     endpoints: rows.map((r) => ({
@@ -141,10 +160,11 @@ export function report(
       verdict: r.verdict,
     })),
     warmups,
+    memory: { ...run.memory, targetMiB: RSS_TARGET_MIB, met: run.memory.highWaterMiB <= RSS_TARGET_MIB },
     serverLog: logs,
     notes: [...new Set(oddities)],
     table: summary,
   });
   say();
-  say(`Written to ${RESULTS_FILE}`);
+  say(`Written to ${file}`);
 }

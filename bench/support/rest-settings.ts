@@ -14,6 +14,10 @@ export const P99_TARGET_MS = 25;
 export const NOISE_PERCENT = 5;
 export const LIST_URL = '/api/v1/opportunities?limit=20';
 export const RESULTS_FILE = join(ROOT, 'bench/results-rest.json');
+/** Results of a run on PostgreSQL (`--postgresql`), apart from the SQLite run's. */
+export const POSTGRESQL_RESULTS_FILE = join(ROOT, 'bench/results-rest-postgresql.json');
+/** The server a run on PostgreSQL creates its temporary database on (DATABASE_URL replaces it). */
+export const POSTGRES_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Calls one organization may take in one phase: well under the Clan monthly quota. */
 export const CALLS_PER_ORG = Math.floor(PLAN_ALLOWANCES.clan.monthlyQuota * 0.8);
 
