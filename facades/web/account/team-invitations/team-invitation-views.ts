@@ -32,7 +32,7 @@ const ANSWERED: Record<Exclude<TeamInvitationStatus, 'pending'>, string> = {
 function answerForms(browser: Browser, session: SignedIn, invitation: Invitation): Html {
   const form = (answer: Answer, label: string, button = '') =>
     memberForm(browser, session, { action: answerPath(invitation.id, answer), name: answerForm(invitation.id, answer) }, label, '', button);
-  return html`<p class="note">Your answer is final, and ${invitation.invitedBy.name} sees it.</p>
+  return html`<p class="note">You answer once: the answer cannot be changed here afterwards.</p>
 ${form('accept', 'Accept', 'primary')}
 ${form('refuse', 'Refuse')}`;
 }
@@ -42,7 +42,7 @@ export function teamInvitationView(browser: Browser, session: SignedIn, invitati
   const need = opportunity ? html`<a href="${opportunity.url}">${opportunity.title}</a>` : 'not public';
   return html`
 ${done ? html`<p class="note" role="status">${done}</p>` : ''}
-<p><strong>${invitation.invitedBy.name}</strong> invites you to join a team.</p>
+<p><strong>${invitation.invitedBy.name}</strong> invited you to join a team.</p>
 <dl>
 <dt>Team</dt><dd>${invitation.teamName}</dd>
 <dt>Invited by</dt><dd>${invitation.invitedBy.name}</dd>
