@@ -672,7 +672,7 @@ export type Mutation = {
   acceptInvitation: AcceptedInvitation;
   /** Creates the invited person’s account (with the invited email) in the organization, and signs them in. */
   acceptInvitationWithNewAccount: MemberSessionOpened;
-  /** The signed-in member accepts a pending team invitation of theirs: INVALID_STATE once it is answered, NOT_FOUND for anyone else’s. Never available to an assistant; no signal. */
+  /** Accepts a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal. */
   accountAcceptTeamInvitation: TeamInvitation;
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
@@ -680,7 +680,7 @@ export type Mutation = {
   accountDiscardNeed: Scalars['Boolean']['output'];
   /** The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant. */
   accountPublishNeed: NeedReview;
-  /** The signed-in member refuses a pending team invitation of theirs: INVALID_STATE once it is answered, NOT_FOUND for anyone else’s. Never available to an assistant; no signal. */
+  /** Refuses a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal. */
   accountRefuseTeamInvitation: TeamInvitation;
   /** The signed-in member disconnects one of their applications. */
   accountRevokeGrant: AssistantGrant;

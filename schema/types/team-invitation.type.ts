@@ -65,7 +65,7 @@ builder.mutationFields((t) => ({
   accountAcceptTeamInvitation: t.field({
     type: TeamInvitationRef,
     description:
-      'The signed-in member accepts a pending team invitation of theirs: INVALID_STATE once it is answered, NOT_FOUND for anyone else’s. Never available to an assistant; no signal.',
+      'Accepts a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal.',
     authScopes: { memberSession: true },
     args: { id: t.arg.id(invitationId) },
     resolve: (_root, { id }, ctx) => ctx.services.teamInvitations.answer(ctx.actor, String(id), 'accepted'),
@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
   accountRefuseTeamInvitation: t.field({
     type: TeamInvitationRef,
     description:
-      'The signed-in member refuses a pending team invitation of theirs: INVALID_STATE once it is answered, NOT_FOUND for anyone else’s. Never available to an assistant; no signal.',
+      'Refuses a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal.',
     authScopes: { memberSession: true },
     args: { id: t.arg.id(invitationId) },
     resolve: (_root, { id }, ctx) => ctx.services.teamInvitations.answer(ctx.actor, String(id), 'refused'),

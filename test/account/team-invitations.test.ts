@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY } from '../../core/demo/canaries.ts';
-import { findCanaries } from '../../core/demo/canaries.ts';
+import { CANARY, findCanaries } from '../../core/demo/canaries.ts';
 import { PackInvitationEntity } from '../../core/entities/index.ts';
 import { Browser } from '../../facades/kit/browser.ts';
 import { connectMember, mcpClient, SESSION, setPassword, TestBrowser } from '../mcp/member-client.ts';
