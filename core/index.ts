@@ -23,6 +23,7 @@ export {
   MEMBER_ACCOUNT_PATH,
   MEMBER_CONNECTOR_PATH,
   memberConnectorUrl,
+  TEAM_INVITATION_PATH,
   type MemberAccessPolicy,
 } from './service-kit/member-access-policy.ts';
 export type { AccessTokenCheck, AuthenticatedAssistant } from './components/member-authenticator.ts';

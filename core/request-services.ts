@@ -22,6 +22,7 @@ import { InvitationService } from './services/invitation.service.ts';
 import { OrganizationMembersService } from './services/organization-members.service.ts';
 import type { ServiceDeps } from './service-kit/service-deps.ts';
 import { TeamChatConnectionService } from './services/team-chat-connection.service.ts';
+import { TeamInvitationService } from './services/team-invitations.service.ts';
 import type { UsageRecorder } from './components/usage-recorder.ts';
 import { UsageService, type LiveLimits } from './services/usage.service.ts';
 
@@ -51,6 +52,8 @@ export interface Services {
   assistantGrants: AssistantGrantService;
   /** The member connector's tools. */
   assistant: AssistantService;
+  /** Team invitations as the invited member reads and answers them. */
+  teamInvitations: TeamInvitationService;
   /** The public directory: discoverable organizations, team proposals, the FAQ. */
   directory: DirectoryService;
   usage: UsageService;
@@ -147,6 +150,9 @@ export class RequestServices implements Services {
   }
   get assistant() {
     return this.once('assistant', () => new AssistantService(this.fork(), this.roots.deps, this.needs));
+  }
+  get teamInvitations() {
+    return this.once('teamInvitations', () => new TeamInvitationService(this.fork(), this.roots.deps));
   }
   get directory() {
     return this.once('directory', () => new DirectoryService(this.roots.deps, this.roots.directory));

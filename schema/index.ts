@@ -12,6 +12,7 @@ import './types/webhook-destination.type.ts';
 import './types/webhook-delivery.type.ts';
 import './types/esign.type.ts';
 import './types/assistant.type.ts';
+import './types/team-invitation.type.ts';
 import './types/assistant-access.type.ts';
 import './types/organization-grants.type.ts';
 import './types/member-account.type.ts';

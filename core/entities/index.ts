@@ -48,7 +48,7 @@ export {
 export { MemberSessionEntity, type MemberSession } from './member-session.entity.ts';
 export { PasswordResetEntity, type PasswordReset } from './password-reset.entity.ts';
 export { InvitationEntity, type Invitation } from './invitation.entity.ts';
-export { PackEntity, PackMemberEntity, PackInvitationEntity } from './private/pack.entity.ts';
+export { PackEntity, PackMemberEntity, PackInvitationEntity, type PackInvitation } from './private/pack.entity.ts';
 export {
   RevenueSplitEntity,
   CollectionEntity,

@@ -34,3 +34,9 @@ export const DRAFT_REVIEW_PATH = '/account/drafts/';
 
 export const draftReviewUrl = (publicBaseUrl: string, needId: string) =>
   `${publicBaseUrl}${DRAFT_REVIEW_PATH}${encodeURIComponent(needId)}`;
+
+/** Where a member reads a team invitation and accepts or refuses it, below the public base URL. */
+export const TEAM_INVITATION_PATH = '/account/team-invitations/';
+
+export const teamInvitationUrl = (publicBaseUrl: string, invitationId: string) =>
+  `${publicBaseUrl}${TEAM_INVITATION_PATH}${encodeURIComponent(invitationId)}`;

@@ -11,10 +11,10 @@ import {
   type Role,
 } from '../entities/index.ts';
 import { DomainError, invalidInput, notFound } from '../errors.ts';
-import { isNeedPublic, needUrl } from '../visibility.ts';
 import { isActive } from './assistant-access.service.ts';
 import { draftReviewUrl, MEMBER_ACCOUNT_PATH } from '../service-kit/member-access-policy.ts';
 import type { NeedContent, NeedReviewView, NeedService } from './need.service.ts';
+import { TEAM_INVITATION_POPULATE, teamInvitationView, type TeamInvitationView } from './team-invitations.service.ts';
 import type { ServiceDeps } from '../service-kit/service-deps.ts';
 
 /** What the member connector can do, each under the ability it needs. Nothing publishes, messages, signs or quotes. */
@@ -30,17 +30,6 @@ export interface AssistantAccountView {
   name: string;
   profileUrl: string;
   organizations: { id: string; name: string; role: Role; profileUrl: string }[];
-}
-
-export interface TeamInvitationView {
-  id: string;
-  teamName: string;
-  invitedBy: { id: string; name: string };
-  /** The public need the team forms around; null when it is not public. */
-  opportunity: { id: string; title: string; url: string } | null;
-  invitedAt: Date;
-  /** Where the member accepts or refuses, on the service. */
-  url: string;
 }
 
 export interface DraftNeedInput extends NeedContent {
@@ -94,20 +83,9 @@ export class AssistantService {
       const rows = await this.em.find(
         PackInvitationEntity,
         { member: memberId, status: 'pending' },
-        { populate: ['pack.need', 'invitedBy'], orderBy: { createdAt: 'desc', id: 'asc' } },
+        { populate: TEAM_INVITATION_POPULATE, orderBy: { createdAt: 'desc', id: 'asc' } },
       );
-      const base = this.deps.links.publicBaseUrl;
-      return rows.map((row) => {
-        const need = row.pack.need;
-        return {
-          id: row.id,
-          teamName: row.pack.name,
-          invitedBy: { id: row.invitedBy.id, name: row.invitedBy.name },
-          opportunity: need && isNeedPublic(need) ? { id: need.id, title: need.title, url: needUrl(need.id, this.deps.links) } : null,
-          invitedAt: row.createdAt,
-          url: `${base}/invitations/${encodeURIComponent(row.id)}`,
-        };
-      });
+      return rows.map((row) => teamInvitationView(row, this.deps));
     });
   }
 

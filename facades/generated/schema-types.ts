@@ -672,12 +672,16 @@ export type Mutation = {
   acceptInvitation: AcceptedInvitation;
   /** Creates the invited person’s account (with the invited email) in the organization, and signs them in. */
   acceptInvitationWithNewAccount: MemberSessionOpened;
+  /** Accepts a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal. */
+  accountAcceptTeamInvitation: TeamInvitation;
   /** Changes the signed-in member’s password: every session and grant ends; this browser gets a new session. */
   accountChangePassword: MemberSessionOpened;
   /** The signed-in member discards (deletes) a draft of their organization: INVALID_STATE unless it is still a draft, FORBIDDEN for a draft prepared for another member. Nothing was public, so no signal. Never available to an assistant. */
   accountDiscardNeed: Scalars['Boolean']['output'];
   /** The signed-in member publishes a draft of their organization (need.created), as reviewed: INVALID_STATE unless it is still a draft at that revision. Never available to an assistant. */
   accountPublishNeed: NeedReview;
+  /** Refuses a pending team invitation of the signed-in member: INVALID_STATE once answered, NOT_FOUND for anyone else’s. Never an assistant; no signal. */
+  accountRefuseTeamInvitation: TeamInvitation;
   /** The signed-in member disconnects one of their applications. */
   accountRevokeGrant: AssistantGrant;
   /** Ends this browser's session; true when it was open. */
@@ -804,6 +808,12 @@ export type MutationAcceptInvitationWithNewAccountArgs = {
 
 
 /** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAccountAcceptTeamInvitationArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
 export type MutationAccountChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
@@ -820,6 +830,12 @@ export type MutationAccountDiscardNeedArgs = {
 export type MutationAccountPublishNeedArgs = {
   id: Scalars['ID']['input'];
   revision: Scalars['String']['input'];
+};
+
+
+/** Changes. Those that change public content name the webhook signal they send, such as need.created. */
+export type MutationAccountRefuseTeamInvitationArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1708,6 +1724,8 @@ export type Query = {
   accountNeed: NeedReview;
   /** The organizations of the signed-in member, with their role. */
   accountOrganizations: Array<AccountOrganization>;
+  /** One of the signed-in member's team invitations, whatever its status. NOT_FOUND for anyone else's. */
+  accountTeamInvitation: TeamInvitation;
   /** Any event, cancelled included. */
   anyEvent: Maybe<Event>;
   /** An organization's API keys, newest first. */
@@ -1789,6 +1807,12 @@ export type QueryAccountAuditLogArgs = {
 
 /** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
 export type QueryAccountNeedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/** Reads. Each field states who may call it; internal callers (the internal token) may call all but the member-session and assistant ones. */
+export type QueryAccountTeamInvitationArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -2086,7 +2110,7 @@ export type TeamChatConnectionInput = {
   scope: InputMaybe<Scalars['String']['input']>;
 };
 
-/** A pending invitation to join a team. Accepting or refusing happens on the service, at `url`. */
+/** An invitation to join a team. Accepting or refusing happens on the service, at `url`. */
 export type TeamInvitation = {
   /** The invitation's id. */
   id: Scalars['ID']['output'];
@@ -2096,11 +2120,22 @@ export type TeamInvitation = {
   invitedBy: InvitingOrganization;
   /** The public need the team forms around, if public. */
   opportunity: Maybe<InvitationOpportunity>;
+  /** Pending until the member accepts or refuses it. */
+  status: TeamInvitationStatus;
   /** The name of the team the member is invited to. */
   teamName: Scalars['String']['output'];
-  /** Where the member accepts or refuses the invitation, in person. */
+  /** The page where the member reads the invitation and accepts or refuses it, in person (behind sign-in). */
   url: Scalars['String']['output'];
 };
+
+/** Where a team invitation stands. */
+export type TeamInvitationStatus =
+  /** The member accepted it. */
+  | 'accepted'
+  /** Not answered yet: the member can accept or refuse it. */
+  | 'pending'
+  /** The member refused it. */
+  | 'refused';
 
 /** One proposed member and why it was chosen. */
 export type TeamMember = {

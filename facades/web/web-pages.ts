@@ -10,6 +10,7 @@ import { mountOAuthPages } from './account/oauth/oauth-routes.ts';
 import { mountPasswordResetPages } from './account/password-reset/reset-routes.ts';
 import { mountInvitationPages } from './account/invitations/invitation-routes.ts';
 import { mountDraftPages } from './account/drafts/drafts-routes.ts';
+import { mountTeamInvitationPages } from './account/team-invitations/team-invitation-routes.ts';
 import { ADMIN_PATH, mountAdminPages } from './admin/admin-pages.ts';
 import { pagesServable, type Browser } from '../kit/browser.ts';
 import { html, sendHtml, STYLESHEET, STYLESHEET_PATH, type Html } from '../kit/html.ts';
@@ -106,6 +107,7 @@ export function createWebPages({ contexts, config, browser, signInLimits, onceMa
   mountPasswordResetPages(app, deps);
   mountInvitationPages(app, deps);
   mountDraftPages(app, deps);
+  mountTeamInvitationPages(app, deps);
   mountAdminPages(app, deps, {
     teamChat: config.webhooks.teamChat,
     publicBaseUrl: config.publicBaseUrl,

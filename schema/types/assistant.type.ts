@@ -1,8 +1,9 @@
-import type { AssistantAccountView, TeamInvitationView } from '../../core/services/assistant.service.ts';
+import type { AssistantAccountView } from '../../core/services/assistant.service.ts';
 import type { NeedReviewView } from '../../core/services/need.service.ts';
 import { builder } from '../builder.ts';
 import { withoutNulls } from '../inputs.ts';
 import { NeedStateEnum, OpportunityRef } from './need.type.ts';
+import { TeamInvitationRef } from './team-invitation.type.ts';
 
 // What the member connector's tools read and do, for an assistant acting for a member. The
 // services check the grant and its abilities and write every call to the member's audit log.
@@ -26,39 +27,6 @@ const AssistantAccountRef = builder.objectRef<AssistantAccountView>('AssistantAc
       description: "The member's own account page on the service; it asks the member to sign in (members have no public page).",
     }),
     organizations: t.expose('organizations', { description: 'The organizations the member belongs to.', type: [MemberOrganizationRef] }),
-  }),
-});
-
-const InvitingOrganizationRef = builder.objectRef<TeamInvitationView['invitedBy']>('InvitingOrganization').implement({
-  description: 'The organization that sent a team invitation.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: "The organization's id." }),
-    name: t.exposeString('name', { description: "The organization's name." }),
-  }),
-});
-
-const InvitationOpportunityRef = builder.objectRef<NonNullable<TeamInvitationView['opportunity']>>('InvitationOpportunity').implement({
-  description: 'The public need a team invitation is about.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: "The need's id." }),
-    title: t.exposeString('title', { description: "The need's title." }),
-    url: t.exposeString('url', { description: "The need's public page." }),
-  }),
-});
-
-const TeamInvitationRef = builder.objectRef<TeamInvitationView>('TeamInvitation').implement({
-  description: 'A pending invitation to join a team. Accepting or refusing happens on the service, at `url`.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: "The invitation's id." }),
-    teamName: t.exposeString('teamName', { description: 'The name of the team the member is invited to.' }),
-    invitedBy: t.expose('invitedBy', { description: 'The organization that invited the member.', type: InvitingOrganizationRef }),
-    opportunity: t.expose('opportunity', {
-      type: InvitationOpportunityRef,
-      nullable: true,
-      description: 'The public need the team forms around, if public.',
-    }),
-    invitedAt: t.expose('invitedAt', { description: 'When the invitation was sent.', type: 'DateTime' }),
-    url: t.exposeString('url', { description: 'Where the member accepts or refuses the invitation, in person.' }),
   }),
 });
 

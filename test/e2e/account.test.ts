@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, rawToolCall } from '../mcp/member-client.ts';
+import { createMember, rawToolCall, setPassword } from '../mcp/member-client.ts';
 import { startStack, type Stack } from '../support/stack.ts';
 import { connectApplication, memberMcpClient } from './application.ts';
 import { cookieHeader, launchBrowser, newPage, signIn, snapshot, type ViewportName } from './browser.ts';
@@ -255,5 +255,34 @@ describe('member account pages in a browser', () => {
     await snapshot(page, 'draft-discarded');
     const gone = await page.goto(`${origin}/account/drafts/${id}`);
     expect(gone?.status()).toBe(404);
+  });
+
+  it('opens the team invitation my_invitations links to, after sign-in, and accepts it once', async () => {
+    const email = 'tom@atelier-nord.example';
+    await setPassword(stack, email);
+    const app = await connectApplication(await signedIn(email), origin, 'Invitations Assistant');
+    const mcp = await memberMcpClient(origin, app);
+    const listed = await mcp.callTool({ name: 'my_invitations', arguments: {} });
+    await mcp.close();
+    const [invitation] = (listed.structuredContent as { invitations: { url: string; team_name: string }[] }).invitations;
+    expect(invitation!.url).toMatch(new RegExp(`^${origin}/account/team-invitations/`));
+
+    // A browser that is not signed in is asked to sign in, then lands on the invitation.
+    const page = await newPage(browser, { viewport: 'phone' });
+    await page.goto(invitation!.url);
+    expect(new URL(page.url()).searchParams.get('return_to')).toBe(new URL(invitation!.url).pathname);
+    await signIn(page, email);
+    expect(page.url()).toBe(invitation!.url);
+    expect(await page.locator('h1').textContent()).toBe('Team invitation');
+    expect(await page.getByText(invitation!.team_name).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Refuse' }).isVisible()).toBe(true);
+    await snapshot(page, 'team-invitation');
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get('done') === 'accepted'),
+      page.getByRole('button', { name: 'Accept' }).click(),
+    ]);
+    expect(await page.getByText('You accepted the invitation.').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+    await snapshot(page, 'team-invitation-accepted');
   });
 });

@@ -110,7 +110,7 @@ describe('tools', () => {
     expect(invitations[0]).toMatchObject({
       team_name: 'School extension pack',
       invited_by: { id: 'atelier-nord' },
-      url: expect.stringMatching(/^https:\/\/packline\.test\/invitations\//),
+      url: expect.stringMatching(/^https:\/\/packline\.test\/account\/team-invitations\//),
     });
     expect(note).toMatch(/happens on Packline/);
   });

@@ -63,6 +63,11 @@ describe('links Packline hands out', () => {
     const me = account.structuredContent as { profile_url: string; organizations: { profile_url: string }[] };
     add('member profile_url', me.profile_url);
     add('member organization profile_url', ...me.organizations.map((o) => o.profile_url));
+    const invitations = await memberMcp.callTool({ name: 'my_invitations', arguments: {} });
+    const pending = (invitations.structuredContent as { invitations: { url: string; opportunity: { url: string } | null }[] }).invitations;
+    expect(pending.length, 'the demo data invites Tom to a team').toBeGreaterThan(0);
+    add('member team invitation url', ...pending.map((i) => i.url));
+    add('member team invitation opportunity url', ...pending.flatMap((i) => (i.opportunity ? [i.opportunity.url] : [])));
   }, 120_000);
 
   afterAll(async () => {
@@ -88,6 +93,8 @@ describe('links Packline hands out', () => {
         'REST organization profile_url',
         'member organization profile_url',
         'member profile_url',
+        'member team invitation opportunity url',
+        'member team invitation url',
       ].sort(),
     );
     for (const { kind, link } of links) expect(new URL(link).origin, `${kind}: ${link}`).toBe(PUBLIC_BASE_URL);
@@ -112,7 +119,7 @@ describe('links Packline hands out', () => {
 
   it("sends a member's own links to sign-in, and shows them to the member once signed in", async () => {
     const own = links.filter((l) => new URL(l.link).pathname.startsWith('/account/'));
-    expect(own.map((l) => l.kind)).toContain('member profile_url');
+    expect(own.map((l) => l.kind)).toEqual(expect.arrayContaining(['member profile_url', 'member team invitation url']));
     for (const { kind, link } of own) {
       const url = new URL(link);
       const anonymous = await open(url);

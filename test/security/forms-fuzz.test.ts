@@ -66,6 +66,8 @@ const target = fc.constantFrom(
   '/account/grants/%ZZ/revoke',
   '/account/drafts/n_unknown/publish',
   '/account/drafts/%00/publish',
+  '/account/team-invitations/x_unknown/accept',
+  '/account/team-invitations/%00/refuse',
   '/oauth/consent',
 );
 

@@ -28,6 +28,12 @@ export const ACCOUNT_OPERATIONS = /* GraphQL */ `
   }
   mutation AccountPublishNeed($id: ID!, $revision: String!) { accountPublishNeed(id: $id, revision: $revision) { state need { id url } } }
   mutation AccountDiscardNeed($id: ID!) { accountDiscardNeed(id: $id) }
+  query AccountTeamInvitation($id: ID!) {
+    account { id name }
+    accountTeamInvitation(id: $id) { id teamName invitedBy { id name } opportunity { id title url } invitedAt status }
+  }
+  mutation AccountAcceptTeamInvitation($id: ID!) { accountAcceptTeamInvitation(id: $id) { id status } }
+  mutation AccountRefuseTeamInvitation($id: ID!) { accountRefuseTeamInvitation(id: $id) { id status } }
 
   mutation AccountRequestPasswordReset($email: String!) { requestPasswordReset(email: $email) }
   query AccountPasswordResetTarget($token: String!) { passwordResetTarget(token: $token) { email expiresAt } }

@@ -37,24 +37,25 @@ const DONE: Record<string, string> = {
 const backToSettings = html`<p><a href="${SETTINGS_PATH}">Back to your account settings</a></p>`;
 const backToNeed = (page: string) => html`<p><a href="${page}">Back to the need</a></p>`;
 
+/** A POST from a signed-in member with a valid token for `form`; otherwise answered here (sign-in, or a refused form). */
+export async function memberPost(deps: PageDeps, req: Request, res: Response, form: string, back: string): Promise<SignedIn | undefined> {
+  const requestId = requestIdOf(res);
+  const session = await signedIn(deps, req);
+  if (!session) {
+    toLogin(res, back, requestId);
+    return undefined;
+  }
+  if (!deps.browser.sameOrigin(req) || !deps.browser.checkCsrf(session.token, form, field(req, 'csrf'))) {
+    refuseForm(res, requestId, back);
+    return undefined;
+  }
+  return session;
+}
+
 export function accountHandlers(deps: PageDeps) {
   const { browser } = deps;
   const signedOut = () => browser.cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0 });
-
-  /** A POST from a signed-in member with a valid token for `form`; otherwise answered here. */
-  async function member(req: Request, res: Response, form: string, back: string): Promise<SignedIn | undefined> {
-    const requestId = requestIdOf(res);
-    const session = await signedIn(deps, req);
-    if (!session) {
-      toLogin(res, back, requestId);
-      return undefined;
-    }
-    if (!browser.sameOrigin(req) || !browser.checkCsrf(session.token, form, field(req, 'csrf'))) {
-      refuseForm(res, requestId, back);
-      return undefined;
-    }
-    return session;
-  }
+  const member = (req: Request, res: Response, form: string, back: string) => memberPost(deps, req, res, form, back);
 
   /** A question before a sign-out: the POST form, and the way back. */
   const confirmSignOut =
