@@ -18,7 +18,7 @@ export const SESSION = cookieName(SESSION_COOKIE, PUBLIC_BASE_URL);
 export const FLASH = cookieName(FLASH_COOKIE, PUBLIC_BASE_URL);
 
 /** fetch for the service's public addresses: https://packline.test/... goes to the test server. */
-export function stackFetch(stack: Stack): typeof fetch {
+export function stackFetch(stack: Pick<Stack, 'origin'>): typeof fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const local = url.startsWith(PUBLIC_BASE_URL) ? stack.origin + url.slice(PUBLIC_BASE_URL.length) : url;
@@ -82,13 +82,16 @@ export class TestOAuthClient implements OAuthClientProvider {
   }
 }
 
-/** A browser: a cookie jar, and page fetches that never follow redirects by themselves. */
+/**
+ * A browser: a cookie jar, and page fetches that never follow redirects by themselves. Requests go
+ * to the server at `stack.origin` as it is when each one is sent.
+ */
 export class TestBrowser {
   private readonly cookies = new Map<string, string>();
 
-  private readonly stack: Stack;
+  private readonly stack: Pick<Stack, 'origin'>;
 
-  constructor(stack: Stack) {
+  constructor(stack: Pick<Stack, 'origin'>) {
     this.stack = stack;
   }
 
