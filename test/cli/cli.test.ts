@@ -935,6 +935,11 @@ describe('packline start', () => {
     return { process: proc, banner: { port, rest, graphql, token, demoKey, text } };
   }
 
+  /** The process's last log lines, shown when a stop does not end as expected. */
+  function lastLines(proc: CliProcess): string {
+    return `stdout:\n${proc.stdout().split('\n').slice(-15).join('\n')}\nstderr:\n${proc.stderr().split('\n').slice(-15).join('\n')}`;
+  }
+
   async function internalGraphql<T>(banner: Banner, query: string): Promise<T> {
     const res = await fetch(banner.graphql, {
       method: 'POST',
@@ -977,7 +982,7 @@ describe('packline start', () => {
     expect(before.organizations.edges.length).toBeGreaterThan(0);
     expect(before.apiKeys).toHaveLength(1);
 
-    expect(await first.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(await first.process.stop('SIGTERM'), lastLines(first.process)).toEqual({ code: 0, signal: null });
 
     // Second start on the same DATA_DIR (and database): same key, same token, no second load.
     const second = await start(env);
@@ -988,7 +993,7 @@ describe('packline start', () => {
     expect(after.apiKeys).toEqual(before.apiKeys);
     const again = await fetch(`${second.banner.rest}/organization`, { headers: { authorization: `Bearer ${second.banner.demoKey}` } });
     expect(again.status).toBe(200);
-    expect(await second.process.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(await second.process.stop('SIGTERM'), lastLines(second.process)).toEqual({ code: 0, signal: null });
   }, 120_000);
 
   it('--no-demo on a fresh DATA_DIR loads nothing and prints no demo key', async () => {
