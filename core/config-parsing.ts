@@ -34,3 +34,16 @@ export function developmentSecret(
   }
   return secret;
 }
+
+/** An absolute http(s) address without its trailing slashes; undefined when unset. */
+export function baseAddress(raw: string | undefined, name: string, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    return raw.replace(/\/+$/, '');
+  } catch {
+    problems.push(`${name} must be an absolute http(s) URL (got '${raw}')`);
+    return undefined;
+  }
+}

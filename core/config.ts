@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
-import { ALLOWED_HOST, developmentSecret, integer } from './config-parsing.ts';
+import { ALLOWED_HOST, baseAddress, developmentSecret, integer } from './config-parsing.ts';
 import { defaultPublicBaseUrl } from './links.ts';
 import { readMailConfig, type MailConfig } from './mail/mail-config.ts';
 import { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry-policy.ts';
@@ -144,19 +144,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** An absolute http(s) address without its trailing slashes; undefined when unset. */
-function baseAddress(raw: string | undefined, name: string, problems: string[]): string | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-    return raw.replace(/\/+$/, '');
-  } catch {
-    problems.push(`${name} must be an absolute http(s) URL (got '${raw}')`);
-    return undefined;
-  }
-}
 
 /**
  * Reads and validates the configuration from the environment. Collects every problem before
