@@ -1,30 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshDatabaseUrl } from '../test/support/database.ts';
-import { INTERNAL, openCore, type Core } from './index.ts';
+import { openTestCore, type TestCore } from '../test/support/test-core.ts';
+import { INTERNAL, type Core } from './index.ts';
 
 describe('RequestServices', () => {
   let core: Core;
-  let dir: string;
-  let drop: () => Promise<void>;
+  let opened: TestCore;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'packline-services-'));
-    const database = await freshDatabaseUrl();
-    drop = database.drop;
-    core = await openCore({
-      dataDir: dir,
-      databaseUrl: database.url,
-      publicBaseUrl: 'https://packline.test',
-      dataEncryptionKey: randomBytes(32).toString('base64'),
-    });
+    opened = await openTestCore('services');
+    core = opened.core;
   });
   afterAll(async () => {
-    await core.close();
-    await drop();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   it('forks nothing for a public read, and builds each service once per request', async () => {

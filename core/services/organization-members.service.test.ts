@@ -1,29 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from '../../test/support/database.ts';
+import { openTestCore, type TestCore } from '../../test/support/test-core.ts';
 import type { Actor } from '../actor.ts';
-import { INTERNAL, openCore, type Core, type MailMessage } from '../index.ts';
+import { INTERNAL, type Core, type MailMessage } from '../index.ts';
 
 describe('organization members and invitations', () => {
   let core: Core;
-  let dir: string;
-  let drop: () => Promise<void>;
+  let opened: TestCore;
   const sent: MailMessage[] = [];
   const PASSWORD = 'a long password';
   let failMail = false;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'packline-members-'));
-    const database = await freshDatabaseUrl();
-    drop = database.drop;
-    core = await openCore({
-      dataDir: dir,
-      databaseUrl: database.url,
-      publicBaseUrl: 'https://packline.test',
-      dataEncryptionKey: randomBytes(32).toString('base64'),
+    opened = await openTestCore('members', {
       mailer: {
         send: async (message) => {
           if (failMail) throw new Error('relay down');
@@ -31,13 +19,12 @@ describe('organization members and invitations', () => {
         },
       },
     });
+    core = opened.core;
     await core.services().organizations.create(INTERNAL, { id: 'atelier', name: 'Atelier Nord', plan: 'clan' });
     await core.services().organizations.create(INTERNAL, { id: 'cobalt', name: 'Cobalt', plan: 'base' });
   });
   afterAll(async () => {
-    await core.close();
-    await drop();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   const failure = (promise: Promise<unknown>) =>

@@ -1,37 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from '../../test/support/database.ts';
+import { openTestCore, type TestCore } from '../../test/support/test-core.ts';
 import { hashSecret } from '../access-secrets.ts';
 import { PasswordResetEntity } from '../entities/index.ts';
-import { DomainError, INTERNAL, openCore, type Core, type MailMessage } from '../index.ts';
+import { DomainError, INTERNAL, type Core, type MailMessage } from '../index.ts';
 
 describe('PasswordResetService', () => {
   let core: Core;
-  let dir: string;
-  let drop: () => Promise<void>;
+  let opened: TestCore;
   const sent: MailMessage[] = [];
   const PASSWORD = 'old password 123';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'packline-reset-'));
-    const database = await freshDatabaseUrl();
-    drop = database.drop;
-    core = await openCore({
-      dataDir: dir,
-      databaseUrl: database.url,
-      publicBaseUrl: 'https://packline.test',
-      dataEncryptionKey: randomBytes(32).toString('base64'),
+    opened = await openTestCore('reset', {
       mailer: { send: async (message) => void sent.push(message) },
     });
+    core = opened.core;
     await core.services().members.create(INTERNAL, { email: 'clara@example.org', name: 'Clara Vidal', password: PASSWORD });
   });
   afterAll(async () => {
-    await core.close();
-    await drop();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   const tokenOf = (text: string) => /token=(plw_[A-Za-z0-9]{43})/.exec(text)?.[1] ?? '';

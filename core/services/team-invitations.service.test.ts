@@ -1,35 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from '../../test/support/database.ts';
+import { openTestCore, type TestCore } from '../../test/support/test-core.ts';
 import type { Actor } from '../actor.ts';
 import { PackInvitationEntity } from '../entities/index.ts';
-import { type DomainError, INTERNAL, openCore, seedDemo, type Core } from '../index.ts';
+import { type DomainError, INTERNAL, seedDemo, type Core } from '../index.ts';
 
 describe('team invitations answered by the invited member', () => {
   let core: Core;
-  let dir: string;
-  let drop: () => Promise<void>;
+  let opened: TestCore;
   const PASSWORD = 'a long password';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'packline-team-invitations-'));
-    const database = await freshDatabaseUrl();
-    drop = database.drop;
-    core = await openCore({
-      dataDir: dir,
-      databaseUrl: database.url,
-      publicBaseUrl: 'https://packline.test',
-      dataEncryptionKey: randomBytes(32).toString('base64'),
-    });
+    opened = await openTestCore('team-invitations');
+    core = opened.core;
     await seedDemo(core);
   });
   afterAll(async () => {
-    await core.close();
-    await drop();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   async function signedIn(email: string): Promise<Actor> {

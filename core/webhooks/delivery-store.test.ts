@@ -1,40 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl } from '../../test/support/database.ts';
+import { openTestCore, type TestCore } from '../../test/support/test-core.ts';
 import { INTERNAL } from '../actor.ts';
-import { openCore, type Core } from '../composition-root.ts';
+import type { Core } from '../composition-root.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { createScriptRunner } from './script-runners.ts';
 
 // The dispatcher's bookkeeping on the database of this run (SQLite, or PostgreSQL with
 // DATABASE_URL): on SQLite every call crosses to the store's own thread and back.
 describe('the delivery store', () => {
-  let dir: string;
-  let drop: () => Promise<void>;
+  let opened: TestCore;
   let core: Core;
-  let databaseUrl: string | undefined;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'packline-store-'));
-    const database = await freshDatabaseUrl();
-    databaseUrl = database.url;
-    drop = database.drop;
-    core = await openCore({
-      dataDir: dir,
-      databaseUrl,
-      publicBaseUrl: 'https://packline.test',
-      dataEncryptionKey: randomBytes(32).toString('base64'),
+    opened = await openTestCore('store', {
       urlPolicy: { allowHttp: true, allowPrivateNetworks: true },
     });
+    core = opened.core;
   });
 
   afterAll(async () => {
-    await core.close();
-    await drop();
-    rmSync(dir, { recursive: true, force: true });
+    await opened.close();
   });
 
   it('fans a signal out once to the destinations that take it, reads it back with its envelope, records it and trims to the plan', async () => {
