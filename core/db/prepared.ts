@@ -1,21 +1,9 @@
-import type { EntityMetadata, EntityProperty, Platform } from '@mikro-orm/core';
-import {
-  AliasNode,
-  type CompiledQuery,
-  type Expression,
-  type FromNode,
-  JoinNode,
-  type OperationNode,
-  type RawBuilder,
-  ReferenceNode,
-  SelectionNode,
-  SelectQueryNode,
-  sql,
-  TableNode,
-} from 'kysely';
+import type { Platform } from '@mikro-orm/core';
+import { type CompiledQuery, type Expression, type OperationNode, type RawBuilder, SelectQueryNode, sql } from 'kysely';
 import type { Pool } from 'pg';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 import { type Database, type DatabaseKind, postgresPool, sqliteHandle } from './orm.ts';
+import { converter, type Field, propertyOf, recordOf, selections, tableIndex } from './row-decoding.ts';
 import type { SqliteHandle } from './sqlite-dialect.ts';
 import { type Sql, sqlOf } from './sql.ts';
 
@@ -180,72 +168,20 @@ export class PreparedStatements {
   }
 }
 
-type Convert = (value: unknown) => unknown;
-
 /**
  * The decoder of a select statement's array rows: one entry per selection, named by the entity
  * property it reads (or by its alias), its value converted as the property's metadata says.
  */
 function rowDecoder(node: OperationNode, db: Database, platform: Platform): (row: readonly unknown[]) => unknown {
   if (!SelectQueryNode.is(node)) throw new Error('Only select statements are prepared');
-  const entities = new Map<string, EntityMetadata>();
-  const byTable = new Map([...db.getMetadata().getAll().values()].map((meta) => [meta.tableName, meta]));
-  const from = (item: OperationNode) => {
-    const [table, alias] = AliasNode.is(item) ? [item.node, item.alias] : [item, undefined];
-    if (!TableNode.is(table)) return;
-    const name = table.table.identifier.name;
-    const meta = byTable.get(name);
-    if (meta) entities.set(alias && 'name' in alias ? String(alias.name) : name, meta);
-  };
-  for (const item of (node.from as FromNode | undefined)?.froms ?? []) from(item);
-  for (const join of node.joins ?? []) if (JoinNode.is(join)) from(join.table);
-  const only = entities.size === 1 ? [...entities.values()][0] : undefined;
-
-  const fields = (node.selections ?? []).map((selection): [string, Convert | undefined] => {
-    const s = SelectionNode.is(selection) ? selection.selection : selection;
-    if (ReferenceNode.is(s) && 'column' in s.column) {
-      const meta = s.table ? entities.get(s.table.table.identifier.name) : only;
-      return field(meta, s.column.column.name, platform);
-    }
-    if (AliasNode.is(s) && 'name' in s.alias) return field(only, String(s.alias.name), platform, true);
-    throw new Error('A prepared statement selects columns or aliased expressions only');
+  const read = selections(node, tableIndex(db.getMetadata()));
+  if (!read) throw new Error('A prepared statement selects columns or aliased expressions only');
+  const fields = read.selected.map(({ key, meta, alias }, i): Field => {
+    const prop = propertyOf(meta, key);
+    if (prop) return { name: prop.name, from: i, convert: converter(prop, platform, 'reference') };
+    // An alias that names no column keeps its name and value.
+    if (alias) return { name: key, from: i, convert: undefined };
+    throw new Error(`No property maps the column '${key}'`);
   });
   return recordOf(fields);
-}
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-/**
- * A function building one record from an array row, written for these fields: an object literal
- * of fixed shape, so every record of a statement shares one hidden class, which a loop assigning
- * computed keys to an empty object does not give (a by-id read cost a third more with it).
- */
-function recordOf(fields: [name: string, convert: Convert | undefined][]): (row: readonly unknown[]) => unknown {
-  for (const [name] of fields) if (!IDENTIFIER.test(name)) throw new Error(`'${name}' cannot name a field of a prepared statement's rows`);
-  const converters = fields.map(([, convert]) => convert);
-  const body = fields
-    .map(([name, convert], i) => (convert ? `${name}: row[${i}] == null ? row[${i}] : c[${i}](row[${i}])` : `${name}: row[${i}]`))
-    .join(', ');
-  return new Function('c', `return function record(row) { return { ${body} }; };`)(converters) as (row: readonly unknown[]) => unknown;
-}
-
-/** A column's property name and converter; an alias that names no column keeps its name and value. */
-function field(meta: EntityMetadata | undefined, column: string, platform: Platform, alias = false): [string, Convert | undefined] {
-  const prop = meta?.props.find((p) => p.fieldNames?.[0] === column);
-  if (!prop) {
-    if (alias) return [column, undefined];
-    throw new Error(`No property maps the column '${column}'`);
-  }
-  return [prop.name, converter(prop, platform)];
-}
-
-/** The ORM's conversion of a stored value of `prop` (what its own hydration does). */
-function converter(prop: EntityProperty, platform: Platform): Convert | undefined {
-  if (prop.kind === 'm:1' || prop.kind === '1:1') return (id) => ({ id });
-  const type = prop.customType;
-  if (type) return (value) => type.convertToJSValue(value, platform);
-  if (prop.runtimeType === 'boolean') return (value) => Boolean(value);
-  if (prop.runtimeType === 'Date') return (value) => (value instanceof Date ? value : platform.parseDate(value as string | number));
-  if (prop.runtimeType === 'number') return (value) => (typeof value === 'number' ? value : Number(value));
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager, InferKyselyDB } from '@mikro-orm/sql';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ENTITIES } from '../entities/index.ts';
+import { PropertyResults } from './sql-results.ts';
 
 /**
  * The one SQL layer beside the unit of work: Kysely, typed from the entity definitions. Queries
@@ -16,8 +17,11 @@ export type DB = InferKyselyDB<(typeof ENTITIES)[number], typeof SQL_OPTIONS>;
 
 export type Sql = Kysely<DB>;
 
-/** The typed Kysely of `em` (its transaction, when it is in one). */
-export const sqlOf = (em: EntityManager): Sql => em.getKysely<DB, typeof SQL_OPTIONS>(SQL_OPTIONS);
+/**
+ * The typed Kysely of `em` (its transaction, when it is in one): MikroORM's plugin, with the
+ * results of plain selects decoded once per statement shape (sql-results.ts).
+ */
+export const sqlOf = (em: EntityManager): Sql => em.getKysely().withPlugin(new PropertyResults(em, SQL_OPTIONS)) as unknown as Sql;
 
 /**
  * A condition that each property of `filter` equals its value: a visibility rule of
