@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from 'kysely';
-import { prepared } from '../db/prepared.ts';
+import { prepared } from '../db/statement-compiler.ts';
 import { matching, type DB } from '../db/sql.ts';
 import {
   DISCOVERABLE_ORGANIZATION_FILTER,

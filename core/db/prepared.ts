@@ -1,66 +1,22 @@
 import type { Platform } from '@mikro-orm/core';
-import { type CompiledQuery, type Expression, type OperationNode, type RawBuilder, SelectQueryNode, sql } from 'kysely';
+import { type OperationNode, SelectQueryNode } from 'kysely';
 import type { Pool } from 'pg';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 import { type Database, type DatabaseKind, postgresPool, sqliteHandle } from './orm.ts';
 import { converter, type Field, propertyOf, recordOf, selections, tableIndex } from './row-decoding.ts';
 import type { SqliteHandle } from './sqlite-dialect.ts';
+import { type CompiledStatement, compileStatement, type StatementDefinition } from './statement-compiler.ts';
 import { type Sql, sqlOf } from './sql.ts';
 
-// Statements of the hot paths, written with the SQL layer's query builder (sql.ts: entity and
-// property names, typed from the entity definitions) and compiled once per process. Parameters
-// are placeholders, bound at each run; rows come back as arrays (libsql's raw mode,
+// Statements of the public read path, written with the SQL layer's query builder (sql.ts: entity
+// and property names, typed from the entity definitions) and compiled once per process
+// (statement-compiler.ts). Parameters are placeholders, bound at each run; rows come back as arrays (libsql's raw mode,
 // node-postgres's rowMode 'array': a driver builds an array per row for about two thirds of the
 // cost of an object) and are decoded into records keyed by property name, each value converted
 // as the entity metadata says (the ORM's own converters: JSON, booleans, dates). No column list
 // or row decoder is written by hand: both are read off the compiled query.
 
-/** A value bound when the statement runs, named in the statement's parameters. */
-class Placeholder {
-  /** MikroORM's Kysely plugin leaves values with a `kind` as they are: the binder converts them. */
-  readonly kind = 'placeholder';
-  readonly name: string;
-
-  constructor(name: string) {
-    this.name = name;
-  }
-}
-
-/** A list of ids bound as one parameter: a JSON array on SQLite (`json_each`), an array on PostgreSQL (`any`). */
-class IdListPlaceholder extends Placeholder {}
-
-export type Placeholders<P> = { readonly [K in keyof P]: Expression<P[K]> };
-
-/** What a statement's builder may use beside the query builder. */
-export interface Build<P> {
-  /** The statement's parameters, as expressions. */
-  readonly p: Placeholders<P>;
-  readonly kind: DatabaseKind;
-  /**
-   * A table of one column `value` over a list of ids (a parameter of type `readonly string[]`), to
-   * drive a join from: one statement for any number of ids, each a primary-key lookup.
-   */
-  idTable(name: keyof P & string): RawBuilder<{ value: string }>;
-}
-
-export interface StatementDefinition<P, Row> {
-  readonly name: string;
-  readonly build: (db: Sql, b: Build<P>) => { compile(): CompiledQuery<Row> };
-}
-
-/** A statement of the hot path: compiled once per process, on first use. */
-export function prepared<P extends Record<string, unknown>, Row>(
-  name: string,
-  build: (db: Sql, b: Build<P>) => { compile(): CompiledQuery<Row> },
-): StatementDefinition<P, Row> {
-  return { name, build };
-}
-
-interface Compiled {
-  readonly name: string;
-  readonly sql: string;
-  /** The compiled parameters: fixed values, or placeholders to bind. */
-  readonly parameters: readonly unknown[];
+interface Compiled extends CompiledStatement {
   readonly decode: (row: readonly unknown[]) => unknown;
 }
 
@@ -88,7 +44,7 @@ export class PreparedStatements {
   /** The rows of `statement` with `params` bound. */
   async all<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): Promise<Row[]> {
     const compiled = this.compile(statement);
-    const values = this.bind(compiled, params);
+    const values = compiled.bind(params);
     const rows = tracingOn
       ? await withSpan(`SQL ${compiled.name}`, sqlAttributes(this.kind, compiled.sql, compiled.name), () => this.run(compiled, values))
       : await this.run(compiled, values);
@@ -100,7 +56,7 @@ export class PreparedStatements {
   /** The SQL of `statement` as this database runs it, and its parameters bound to `params` (tests and benchmarks read plans of it). */
   bound<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): { sql: string; parameters: unknown[] } {
     const compiled = this.compile(statement);
-    return { sql: compiled.sql, parameters: this.bind(compiled, params) };
+    return { sql: compiled.sql, parameters: compiled.bind(params) };
   }
 
   private async run(compiled: Compiled, values: unknown[]): Promise<unknown[][]> {
@@ -124,45 +80,12 @@ export class PreparedStatements {
     }
   }
 
-  private bind(compiled: Compiled, params: Record<string, unknown>): unknown[] {
-    const values = new Array<unknown>(compiled.parameters.length);
-    for (let i = 0; i < values.length; i++) {
-      const parameter = compiled.parameters[i];
-      if (!(parameter instanceof Placeholder)) values[i] = parameter;
-      else {
-        const value = params[parameter.name];
-        if (parameter instanceof IdListPlaceholder) values[i] = this.kind === 'sqlite' ? JSON.stringify(value) : value;
-        else values[i] = value instanceof Date ? this.platform.processDateProperty(value) : value;
-      }
-    }
-    return values;
-  }
-
   private compile(statement: StatementDefinition<never, unknown>): Compiled {
     let compiled = this.compiled.get(statement);
     if (compiled) return compiled;
-    const names = new Map<string, Placeholder>();
-    const placeholder = (name: string, make = (n: string) => new Placeholder(n)) => {
-      let found = names.get(name);
-      if (!found) {
-        found = make(name);
-        names.set(name, found);
-      }
-      return found;
-    };
-    const p = new Proxy({} as Placeholders<never>, { get: (_, name) => sql`${placeholder(String(name))}` });
-    const kind = this.kind;
-    const idTable = (name: string) =>
-      kind === 'sqlite'
-        ? sql<{ value: string }>`json_each(${placeholder(name, (n) => new IdListPlaceholder(n))})`
-        : sql<{ value: string }>`(select unnest(${placeholder(name, (n) => new IdListPlaceholder(n))}::text[]) as value)`;
-    const query = statement.build(this.builder, { p, kind, idTable }).compile();
-    compiled = {
-      name: statement.name,
-      sql: query.sql,
-      parameters: query.parameters,
-      decode: rowDecoder(query.query, this.db, this.platform),
-    };
+    const target = { kind: this.kind, platform: this.platform, byTable: tableIndex(this.db.getMetadata()) };
+    const compiledStatement = compileStatement(statement, this.builder, target, 0);
+    compiled = { ...compiledStatement, decode: rowDecoder(compiledStatement.node, this.db, this.platform) };
     this.compiled.set(statement, compiled);
     return compiled;
   }

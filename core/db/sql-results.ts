@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import { converter, type Field, propertyNamed, propertyOf, recordOf, selections, tableIndex } from './row-decoding.ts';
 
-type Decode = (row: unknown) => unknown;
+export type Decode = (row: unknown) => unknown;
 
 /**
  * MikroORM's Kysely plugin, with its results decoded once per statement shape.
@@ -62,7 +62,7 @@ const SHAPES_KEPT = 1_000;
 const shapes = new WeakMap<Platform, Map<string, Decode | null>>();
 
 /** The decoder of a select of plain columns, each one a property's; undefined for any other select. */
-function decoderOf(node: SelectQueryNode, em: EntityManager, platform: Platform): Decode | undefined {
+export function decoderOf(node: SelectQueryNode, em: EntityManager, platform: Platform): Decode | undefined {
   const read = selections(node, tableIndex(em.getMetadata()));
   if (!read) return undefined;
   let shape = '';

@@ -8,6 +8,15 @@ import type { DeliveryFormat, Language, SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { chunked, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import {
+  INSERT_ATTEMPTS,
+  INSERT_DELIVERIES,
+  MARK_SUCCEEDED,
+  type NewAttempt,
+  type NewDelivery,
+  PENDING_AFTER,
+  PENDING_FIRST,
+} from './delivery-statements.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
@@ -76,7 +85,7 @@ export const DELIVERY_SCRIPTS = {
    */
   fanOut: write(
     async (
-      { sql: db, kind },
+      { sql: db, kind, run },
       { limit, maxDeliveries }: { limit: number; maxDeliveries: number },
     ): Promise<{ rows: number; destinations: string[] }> => {
       const touched = new Set<string>();
@@ -111,7 +120,7 @@ export const DELIVERY_SCRIPTS = {
           }))
         : [];
       const now = new Date();
-      const deliveries = [];
+      const deliveries: NewDelivery[] = [];
       let handled = 0;
       for (const row of rows) {
         // Whole outbox rows only: a row is marked fanned out with all its deliveries.
@@ -130,17 +139,10 @@ export const DELIVERY_SCRIPTS = {
             seq,
             eventId: row.eventId,
             type: row.type,
-            // The envelope stays in the outbox row: JSON null here, built again from `seq` when sent.
-            envelope: sql<null>`'null'`,
-            test: false,
-            status: 'pending' as const,
-            attempts: 0,
-            nextAttemptAt: now,
-            createdAt: now,
           });
         }
       }
-      for (const list of chunked(deliveries, INSERT_ROWS[kind])) await db.insertInto('WebhookDelivery').values(list).execute();
+      for (const list of chunked(deliveries, INSERT_ROWS[kind])) await run(INSERT_DELIVERIES, { deliveries: list, now });
       const seqs = rows.slice(0, handled).map((row) => row.seq);
       for (const list of chunked(seqs)) await db.updateTable('OutboxEvent').set({ fannedOutAt: now }).where('seq', 'in', list).execute();
       return { rows: handled, destinations: [...touched] };
@@ -268,24 +270,16 @@ export const DELIVERY_SCRIPTS = {
   /** A lane's waiting deliveries in order (outbox sequence, then creation), after the key `after` when given. */
   pending: read(
     async (
-      { sql: db, stored },
+      { run },
       {
         destinationId,
         limit,
         after,
       }: { destinationId: string; limit: number; after?: { seq: number; createdAt: number; id: string } | undefined },
     ): Promise<StoredPending[]> => {
-      let query = db
-        .selectFrom('WebhookDelivery')
-        .select(['id', 'seq', 'eventId', 'envelope', 'test', 'attempts', 'nextAttemptAt', 'createdAt'])
-        .where('destination', '=', destinationId)
-        .where('status', '=', 'pending');
-      if (after) {
-        query = query.where((eb) =>
-          eb(eb.refTuple('seq', 'createdAt', 'id'), '>', eb.tuple(after.seq, stored(after.createdAt) as Date, after.id)),
-        );
-      }
-      const rows = await query.orderBy('seq').orderBy('createdAt').orderBy('id').limit(limit).execute();
+      const rows = after
+        ? await run(PENDING_AFTER, { destinationId, limit, seq: after.seq, createdAt: new Date(after.createdAt), id: after.id })
+        : await run(PENDING_FIRST, { destinationId, limit });
       return rows.map((row) => ({
         id: row.id,
         seq: Number(row.seq),
@@ -323,19 +317,21 @@ export const DELIVERY_SCRIPTS = {
   }),
 
   /** Writes a batch of attempt outcomes. */
-  record: write(async ({ sql: db, kind }, { outcomes }: { outcomes: AttemptOutcome[] }): Promise<void> => {
-    const attempts = outcomes.map((o) => ({
-      delivery: o.deliveryId,
-      number: o.number,
-      at: new Date(o.at),
-      durationMs: o.durationMs,
-      statusCode: o.statusCode,
-      error: o.error,
-      responseExcerpt: o.responseExcerpt,
-      requestHeaders: o.requestHeaders ?? null,
-      responseHeaders: o.responseHeaders ?? null,
-    }));
-    for (const list of chunked(attempts, INSERT_ROWS[kind])) await db.insertInto('DeliveryAttempt').values(list).execute();
+  record: write(async ({ sql: db, kind, run }, { outcomes }: { outcomes: AttemptOutcome[] }): Promise<void> => {
+    const attempts = outcomes.map(
+      (o): NewAttempt => ({
+        delivery: o.deliveryId,
+        number: o.number,
+        at: new Date(o.at),
+        durationMs: o.durationMs,
+        statusCode: o.statusCode,
+        error: o.error,
+        responseExcerpt: o.responseExcerpt,
+        requestHeaders: o.requestHeaders ?? null,
+        responseHeaders: o.responseHeaders ?? null,
+      }),
+    );
+    for (const list of chunked(attempts, INSERT_ROWS[kind])) await run(INSERT_ATTEMPTS, { attempts: list });
     // Successes are the bulk: one statement per (attempt number, status code); their exact
     // times stay on the attempt rows, the delivery keeps the batch's latest.
     const succeeded = new Map<string, AttemptOutcome[]>();
@@ -348,20 +344,8 @@ export const DELIVERY_SCRIPTS = {
     }
     for (const group of succeeded.values()) {
       const at = new Date(group.reduce((latest, o) => Math.max(latest, o.at.getTime()), 0));
-      for (const list of chunked(group.map((o) => o.deliveryId))) {
-        await db
-          .updateTable('WebhookDelivery')
-          .set({
-            status: 'succeeded',
-            attempts: group[0]!.number,
-            lastStatusCode: group[0]!.statusCode,
-            lastError: null,
-            lastAttemptAt: at,
-            deliveredAt: at,
-          })
-          .where('id', 'in', list)
-          .execute();
-      }
+      const { number: attempts, statusCode } = group[0]!;
+      await run(MARK_SUCCEEDED, { ids: group.map((o) => o.deliveryId), attempts, statusCode, at });
     }
     for (const o of outcomes) {
       if (o.next.status === 'succeeded') continue;
