@@ -53,12 +53,13 @@ export function sendTarget(url: string): SendTarget {
  */
 export function createSenderAgent(policy: UrlPolicy): Agent {
   return new Agent({
-    allowH2: false,
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 60_000,
     headersTimeout: DELIVERY_TIMEOUT_MS,
     bodyTimeout: DELIVERY_TIMEOUT_MS,
-    connect: { timeout: DELIVERY_TIMEOUT_MS, lookup: guardedLookup(policy) },
+    // Said to the connector (TLS offers only `http/1.1`) rather than to the agent, which would
+    // then key its clients by a string built for every request.
+    connect: { timeout: DELIVERY_TIMEOUT_MS, lookup: guardedLookup(policy), allowH2: false },
   });
 }
 
