@@ -186,8 +186,8 @@ function placeholderProperties(node: OperationNode, byTable: ReadonlyMap<string,
   const found = new Map<Placeholder, EntityProperty>();
 
   const visit = (value: unknown, into: (p: Placeholder) => void): void => {
-    if (value instanceof Placeholder) return into(value);
-    if (Array.isArray(value)) for (const v of value) visit(v, into);
+    if (value instanceof Placeholder) into(value);
+    else if (Array.isArray(value)) for (const v of value) visit(v, into);
     else if (value && typeof value === 'object') for (const v of Object.values(value)) visit(v, into);
   };
   // The tables first, by alias or name; the first one is the one unqualified columns belong to.
@@ -223,20 +223,23 @@ function placeholderProperties(node: OperationNode, byTable: ReadonlyMap<string,
     });
 
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      for (const v of value) walk(v);
+      return;
+    }
     if (!value || typeof value !== 'object' || value instanceof Placeholder) return;
     const n = value as OperationNode;
     if (InsertQueryNode.is(n) && n.columns && n.values && ValuesNode.is(n.values)) {
       const into = n.into ? byTable.get(n.into.table.identifier.name) : undefined;
       for (const row of n.values.values) {
         const cells = PrimitiveValueListNode.is(row) || ValueListNode.is(row) ? row.values : [];
-        cells.forEach((cell, i) => bindAll(cell, propertyOf(into, n.columns![i]!.column.name)));
+        for (const [i, cell] of cells.entries()) bindAll(cell, propertyOf(into, n.columns[i]?.column.name ?? ''));
       }
     } else if (ColumnUpdateNode.is(n)) bindAll(n.value, columnProperty(n.column));
     else if (BinaryOperationNode.is(n)) {
       const { leftOperand: left, rightOperand: right } = n;
       if (TupleNode.is(left) && TupleNode.is(right))
-        right.values.forEach((v, i) => bindAll(v, left.values[i] && columnProperty(left.values[i])));
+        for (const [i, v] of right.values.entries()) bindAll(v, left.values[i] && columnProperty(left.values[i]));
       else bindAll(right, columnProperty(left));
     }
     for (const v of Object.values(value)) walk(v);
