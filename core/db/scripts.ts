@@ -60,6 +60,23 @@ interface Prepared {
   readonly decode: Decode | undefined;
 }
 
+/**
+ * `items` in batches for a statement compiled per number of items (statement-compiler.ts `batch`):
+ * lists of `size`, then the rest in lists of powers of two, so that a statement is compiled for a
+ * few sizes only, not for every size from 1 to `size`.
+ */
+export function inBatches<T>(items: readonly T[], size: number): T[][] {
+  const lists: T[][] = [];
+  let start = 0;
+  for (; items.length - start >= size; start += size) lists.push(items.slice(start, start + size));
+  for (let rest = items.length - start; rest > 0; rest = items.length - start) {
+    const length = 2 ** Math.floor(Math.log2(rest));
+    lists.push(items.slice(start, start + length));
+    start += length;
+  }
+  return lists;
+}
+
 /** Carries out scripts on one database through its ORM: the SQL layer over the ORM's connections. */
 export class ScriptExecutor {
   readonly kind: DatabaseKind;

@@ -7,7 +7,7 @@ import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language, SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { chunked, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import { chunked, inBatches, read, write, type ScriptDefinition } from '../db/scripts.ts';
 import {
   INSERT_ATTEMPTS,
   INSERT_DELIVERIES,
@@ -21,8 +21,8 @@ import {
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
 
-/** Rows per multi-row insert: one statement for many rows, far below either database's parameter limit. */
-const INSERT_ROWS = { sqlite: 64, postgresql: 400 } as const;
+/** Rows per multi-row insert: one statement for many rows, far below either database's parameter limit (a power of two). */
+const INSERT_ROWS = { sqlite: 64, postgresql: 256 } as const;
 
 /** What a lane knows of its destination besides the URL and the secrets. */
 export interface TargetSettings {
@@ -142,7 +142,7 @@ export const DELIVERY_SCRIPTS = {
           });
         }
       }
-      for (const list of chunked(deliveries, INSERT_ROWS[kind])) await run(INSERT_DELIVERIES, { deliveries: list, now });
+      for (const list of inBatches(deliveries, INSERT_ROWS[kind])) await run(INSERT_DELIVERIES, { deliveries: list, now });
       const seqs = rows.slice(0, handled).map((row) => row.seq);
       for (const list of chunked(seqs)) await db.updateTable('OutboxEvent').set({ fannedOutAt: now }).where('seq', 'in', list).execute();
       return { rows: handled, destinations: [...touched] };
@@ -331,7 +331,7 @@ export const DELIVERY_SCRIPTS = {
         responseHeaders: o.responseHeaders ?? null,
       }),
     );
-    for (const list of chunked(attempts, INSERT_ROWS[kind])) await run(INSERT_ATTEMPTS, { attempts: list });
+    for (const list of inBatches(attempts, INSERT_ROWS[kind])) await run(INSERT_ATTEMPTS, { attempts: list });
     // Successes are the bulk: one statement per (attempt number, status code); their exact
     // times stay on the attempt rows, the delivery keeps the batch's latest.
     const succeeded = new Map<string, AttemptOutcome[]>();
