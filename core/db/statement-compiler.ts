@@ -178,7 +178,9 @@ function binder(
 
 /**
  * The entity property each placeholder of `node` is bound to: the column it is inserted into,
- * set to, or compared with (`column = ?`, `(a, b) > (?, ?)`), as MikroORM's plugin finds it.
+ * set to, or compared with (`column = ?`, `(a, b) > (?, ?)`), as MikroORM's plugin finds it. An
+ * unqualified column is read as one of the statement's first table: qualify the columns of a
+ * sub-query's own table. A placeholder bound to no property is converted by its value (dates).
  */
 function placeholderProperties(node: OperationNode, byTable: ReadonlyMap<string, EntityMetadata>): Map<Placeholder, EntityProperty> {
   const tables = new Map<string, EntityMetadata>();
