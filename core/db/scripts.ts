@@ -23,12 +23,6 @@ export interface ScriptContext {
   readonly sql: Sql;
   readonly kind: DatabaseKind;
   /**
-   * A date as the ORM stores it, for the few values the SQL layer cannot match to a property
-   * (members of a row value, `(seq, createdAt, id) > (…)`); a comparison with a property gets it
-   * converted by itself.
-   */
-  stored(date: Date | number): unknown;
-  /**
    * Runs a statement compiled once (statement-compiler.ts) in this script's transaction, if any:
    * for the statements of the hot path, where building and compiling a query cost more than
    * running it. A select's rows come back named and converted as `sql`'s do.
@@ -105,12 +99,10 @@ export class ScriptExecutor {
   }
 
   private context(sql: Sql): ScriptContext {
-    const platform = this.platform;
     let plain: Kysely<DB> | undefined;
     return {
       sql,
       kind: this.kind,
-      stored: (date) => platform.processDateProperty(typeof date === 'number' ? new Date(date) : date),
       run: async <P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): Promise<Row[]> => {
         const { statement: compiled, decode } = this.compiled(statement as StatementDefinition<never, unknown>, params);
         plain ??= sql.withoutPlugins();

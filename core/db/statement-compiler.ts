@@ -28,7 +28,7 @@ import type { Sql } from './sql.ts';
 // run them: building and compiling a query costs more than running it there.
 
 /** A value bound when the statement runs: `params[name]`, or a field of one of its items. */
-export class Placeholder {
+class Placeholder {
   /** MikroORM's Kysely plugin leaves values with a `kind` as they are: the binder converts them. */
   readonly kind = 'placeholder';
   readonly name: string;
@@ -42,7 +42,7 @@ export class Placeholder {
 }
 
 /** A list of ids bound as one parameter: a JSON array on SQLite (`json_each`), an array on PostgreSQL (`any`). */
-export class IdListPlaceholder extends Placeholder {}
+class IdListPlaceholder extends Placeholder {}
 
 export type Placeholders<P> = { readonly [K in keyof P]: Expression<P[K]> };
 

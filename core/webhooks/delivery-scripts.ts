@@ -1,10 +1,9 @@
-// The dispatcher's units of database work, by name. Each takes and returns plain data, so that a
-// runner can carry it out on another thread (see script-runners.ts). Keep this module's imports
-// light: it is loaded by the SQLite thread too.
+// The dispatcher's units of database work, by name: fan-out, queues, attempts and trimming here,
+// what lanes know of their destinations in lane-scripts.ts. Each takes and returns plain data, so
+// that a runner can carry it out on another thread (see script-runners.ts). Keep this module's
+// imports light: it is loaded by the SQLite thread too.
 import { sql } from 'kysely';
-import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
-import type { Plan } from '../entities/organization.entity.ts';
-import type { DeliveryFormat, Language, SignalType } from './contract.ts';
+import type { SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { chunked, inBatches, read, write, type ScriptDefinition } from '../db/scripts.ts';
@@ -17,32 +16,13 @@ import {
   PENDING_AFTER,
   PENDING_FIRST,
 } from './delivery-statements.ts';
+import { LANE_SCRIPTS } from './lane-scripts.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
 
 /** Rows per multi-row insert: one statement for many rows, far below either database's parameter limit (a power of two). */
 const INSERT_ROWS = { sqlite: 64, postgresql: 256 } as const;
-
-/** What a lane knows of its destination besides the URL and the secrets. */
-export interface TargetSettings {
-  id: string;
-  organizationId: string;
-  plan: Plan;
-  format: DeliveryFormat;
-  language: Language;
-  scope: DestinationScope;
-}
-
-/** A destination row as a lane's target is made from it. */
-export interface StoredTarget extends TargetSettings {
-  urlSealed: string;
-  secretSealed: string | null;
-  previousSecretSealed: string | null;
-  previousSecretExpiresAt: number | null;
-  status: string;
-  updatedAtMs: number;
-}
 
 /** An outbox row as an envelope is built from it. */
 export interface SignalRow {
@@ -67,6 +47,8 @@ export interface StoredPending {
 }
 
 export const DELIVERY_SCRIPTS = {
+  ...LANE_SCRIPTS,
+
   /** Whether any outbox row waits for its fan-out: a read that takes no write lock. */
   outboxWaiting: read(async ({ sql: db }, _: object): Promise<boolean> => {
     const row = await db
@@ -146,124 +128,6 @@ export const DELIVERY_SCRIPTS = {
       const seqs = rows.slice(0, handled).map((row) => row.seq);
       for (const list of chunked(seqs)) await db.updateTable('OutboxEvent').set({ fannedOutAt: now }).where('seq', 'in', list).execute();
       return { rows: handled, destinations: [...touched] };
-    },
-  ),
-
-  /**
-   * Takes the lanes of `ids` that no live dispatcher holds (free, expired, or already `owner`'s)
-   * until `now + leaseMs`; returns those `owner` now holds.
-   */
-  claimLanes: write(
-    async (
-      { sql: db },
-      { owner, ids, leaseMs, now }: { owner: string; ids: string[]; leaseMs: number; now: number },
-    ): Promise<string[]> => {
-      const held: string[] = [];
-      for (const list of chunked(ids)) {
-        await db
-          .updateTable('WebhookDestination')
-          .set({ leaseOwner: owner, leaseExpiresAt: new Date(now + leaseMs) })
-          .where((eb) =>
-            eb.and([
-              eb.or([eb('leaseOwner', 'is', null), eb('leaseExpiresAt', '<', new Date(now)), eb('leaseOwner', '=', owner)]),
-              eb('id', 'in', list),
-            ]),
-          )
-          .execute();
-        const rows = await db.selectFrom('WebhookDestination').select(['id', 'leaseOwner']).where('id', 'in', list).execute();
-        for (const row of rows) if (row.leaseOwner === owner) held.push(row.id);
-      }
-      return held;
-    },
-  ),
-
-  /** Extends `owner`'s leases to `now + leaseMs`; returns the lanes it still holds. */
-  renewLanes: write(async ({ sql: db }, { owner, leaseMs, now }: { owner: string; leaseMs: number; now: number }): Promise<string[]> => {
-    await db
-      .updateTable('WebhookDestination')
-      .set({ leaseExpiresAt: new Date(now + leaseMs) })
-      .where('leaseOwner', '=', owner)
-      .execute();
-    const rows = await db.selectFrom('WebhookDestination').select('id').where('leaseOwner', '=', owner).execute();
-    return rows.map((row) => row.id);
-  }),
-
-  /** Gives `owner`'s lanes back (only those of `ids` when given), so another dispatcher takes them at once. */
-  releaseLanes: write(async ({ sql: db }, { owner, ids }: { owner: string; ids?: string[] | undefined }): Promise<void> => {
-    const release = () =>
-      db.updateTable('WebhookDestination').set({ leaseOwner: null, leaseExpiresAt: null }).where('leaseOwner', '=', owner);
-    if (!ids) await release().execute();
-    else for (const list of chunked(ids)) await release().where('id', 'in', list).execute();
-  }),
-
-  /** Active destinations that have deliveries waiting. */
-  destinationsWithWork: read(async ({ sql: db }, _: object): Promise<string[]> => {
-    // One index probe per destination (the lane index), not a scan of every waiting delivery.
-    const rows = await db
-      .selectFrom('WebhookDestination as w')
-      .select('w.id')
-      .where('w.status', '=', 'active')
-      .where((eb) =>
-        eb.exists(
-          eb.selectFrom('WebhookDelivery as d').select('d.id').whereRef('d.destination', '=', 'w.id').where('d.status', '=', 'pending'),
-        ),
-      )
-      .execute();
-    return rows.map((row) => row.id);
-  }),
-
-  /** What lanes need of each destination of `ids` still there (sealed values as stored). */
-  destinationTargets: read(async ({ sql: db }, { ids }: { ids: string[] }): Promise<StoredTarget[]> => {
-    const targets: StoredTarget[] = [];
-    for (const list of chunked(ids)) {
-      const rows = await db
-        .selectFrom('WebhookDestination as d')
-        .innerJoin('Organization as o', 'o.id', 'd.organization')
-        .select([
-          'd.id',
-          'd.organization',
-          'o.plan',
-          'd.format',
-          'd.language',
-          'd.scope',
-          'd.urlSealed',
-          'd.secretSealed',
-          'd.previousSecretSealed',
-          'd.previousSecretExpiresAt',
-          'd.status',
-          'd.updatedAt',
-        ])
-        .where('d.id', 'in', list)
-        .execute();
-      for (const row of rows) {
-        targets.push({
-          id: row.id,
-          organizationId: row.organization,
-          plan: row.plan,
-          format: row.format,
-          language: row.language,
-          scope: row.scope,
-          urlSealed: row.urlSealed,
-          secretSealed: row.secretSealed,
-          previousSecretSealed: row.previousSecretSealed,
-          previousSecretExpiresAt: row.previousSecretExpiresAt === null ? null : row.previousSecretExpiresAt.getTime(),
-          status: row.status,
-          updatedAtMs: row.updatedAt.getTime(),
-        });
-      }
-    }
-    return targets;
-  }),
-
-  /** The status and last change of each destination of `ids` still there. */
-  destinationStamps: read(
-    async ({ sql: db }, { ids }: { ids: string[] }): Promise<{ id: string; status: string; updatedAtMs: number }[]> => {
-      const stamps: { id: string; status: string; updatedAtMs: number }[] = [];
-      for (const list of chunked(ids)) {
-        const rows = await db.selectFrom('WebhookDestination').select(['id', 'status', 'updatedAt']).where('id', 'in', list).execute();
-        for (const row of rows) stamps.push({ id: row.id, status: row.status, updatedAtMs: row.updatedAt.getTime() });
-      }
-      return stamps;
     },
   ),
 
