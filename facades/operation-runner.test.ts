@@ -96,4 +96,14 @@ describe('Operations', () => {
     const wrong = { WrongDocument: parse('query Wrong { greeting(id: "1") { colour } }') };
     expect(() => Operations.generated(schema, wrong)).toThrow(/Invalid facade operations: Cannot query field "colour"/);
   });
+
+  it('without validateAll, validates a document before its first run, and refuses it then', async () => {
+    const mixed = {
+      GreetingDocument: generated.GreetingDocument,
+      WrongDocument: parse('query Wrong { greeting(id: "1") { colour } }') as TypedDocumentNode<unknown, Record<string, never>>,
+    };
+    const lazy = Operations.generated(schema, mixed, { validateAll: false });
+    expect(await lazy.run('Greeting', { id: 'ada' }, context)).toEqual({ ok: true, data: { greeting: { text: 'hello ada' } } });
+    await expect(lazy.run('Wrong', {}, context)).rejects.toThrow(/Invalid facade operations: Cannot query field "colour"/);
+  });
 });

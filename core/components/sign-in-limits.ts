@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { limitKey } from '../client-address.ts';
 
 /**
@@ -38,25 +38,14 @@ export interface SignInLimitsOptions {
  * if Redis fails, an in-process insurance limiter answers.
  */
 export class SignInLimits {
-  private readonly addressAndAccount: RateLimiterAbstract;
-  private readonly account: RateLimiterAbstract;
-  private readonly address: RateLimiterAbstract;
+  private readonly redis: Redis | undefined;
+  private readonly prefix: string;
+  /** Made with the first attempt: a process that checks no password (a CLI command) loads no limiter. */
+  private limiters: Promise<Limiters> | undefined;
 
   constructor({ redis, prefix = 'packline' }: SignInLimitsOptions = {}) {
-    const limiter = (name: string, { points, duration }: { points: number; duration: number }) => {
-      const options = { points, duration, keyPrefix: `${prefix}:sign-in:${name}` };
-      return redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: new RateLimiterMemory(options),
-          })
-        : new RateLimiterMemory(options);
-    };
-    this.addressAndAccount = limiter('address-account', SIGN_IN_LIMITS.addressAndAccount);
-    this.account = limiter('account', SIGN_IN_LIMITS.account);
-    this.address = limiter('address', SIGN_IN_LIMITS.address);
+    this.redis = redis;
+    this.prefix = prefix;
   }
 
   /**
@@ -66,12 +55,13 @@ export class SignInLimits {
    */
   async attempt(address: string, account: string): Promise<SignInDecision> {
     const from = limitKey(address);
+    const limiters = await this.limitersMade();
     for (const [limiter, key] of [
-      [this.addressAndAccount, `${from}|${account}`],
-      [this.address, from],
-      [this.account, account],
+      [limiters.addressAndAccount, `${from}|${account}`],
+      [limiters.address, from],
+      [limiters.account, account],
     ] as const) {
-      const refused = await spend(limiter, key);
+      const refused = await spend(limiter, key, limiters.Refusal);
       if (refused) return { allowed: false, retryAfter: refused };
     }
     return { allowed: true, retryAfter: 0 };
@@ -79,18 +69,47 @@ export class SignInLimits {
 
   /** The right password: this address's budget (its /64's, for IPv6) for the account starts again. */
   async succeeded(address: string, account: string): Promise<void> {
-    await this.addressAndAccount.delete(`${limitKey(address)}|${account}`);
+    await (await this.limitersMade()).addressAndAccount.delete(`${limitKey(address)}|${account}`);
+  }
+
+  private limitersMade(): Promise<Limiters> {
+    this.limiters ??= makeLimiters(this.redis, this.prefix);
+    return this.limiters;
   }
 }
 
+type Limiters = Record<keyof typeof SIGN_IN_LIMITS, RateLimiterAbstract> & { Refusal: typeof RateLimiterRes };
+
+/** One limiter per budget: in Redis with an in-process insurance limiter, or in this process. */
+async function makeLimiters(redis: Redis | undefined, prefix: string): Promise<Limiters> {
+  const { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } = await import('rate-limiter-flexible');
+  const limiter = (name: string, { points, duration }: { points: number; duration: number }) => {
+    const options = { points, duration, keyPrefix: `${prefix}:sign-in:${name}` };
+    return redis
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: redis,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: new RateLimiterMemory(options),
+        })
+      : new RateLimiterMemory(options);
+  };
+  return {
+    addressAndAccount: limiter('address-account', SIGN_IN_LIMITS.addressAndAccount),
+    account: limiter('account', SIGN_IN_LIMITS.account),
+    address: limiter('address', SIGN_IN_LIMITS.address),
+    Refusal: RateLimiterRes,
+  };
+}
+
 /** Spends a point; seconds to wait when the budget is spent, else 0. */
-async function spend(limiter: RateLimiterAbstract, key: string): Promise<number> {
+async function spend(limiter: RateLimiterAbstract, key: string, Refusal: typeof RateLimiterRes): Promise<number> {
   try {
     await limiter.consume(key, 1);
     return 0;
   } catch (error) {
-    // rate-limiter-flexible rejects with the result when points run out.
-    if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    // rate-limiter-flexible rejects with its result when points run out.
+    if (error instanceof Refusal) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
     throw error;
   }
 }

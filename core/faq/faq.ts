@@ -52,15 +52,24 @@ function indexEntry(entry: FaqEntry): IndexedEntry {
   return { entry, tf, length, questionTerms };
 }
 
-const INDEX = FAQ_ENTRIES.map(indexEntry);
-const AVERAGE_LENGTH = INDEX.reduce((sum, e) => sum + e.length, 0) / Math.max(INDEX.length, 1);
-const DOCUMENT_FREQUENCY = new Map<string, number>();
-for (const { tf } of INDEX) for (const term of tf.keys()) DOCUMENT_FREQUENCY.set(term, (DOCUMENT_FREQUENCY.get(term) ?? 0) + 1);
+interface FaqIndex {
+  entries: IndexedEntry[];
+  averageLength: number;
+  documentFrequency: Map<string, number>;
+}
 
-const idf = (term: string) => {
-  const df = DOCUMENT_FREQUENCY.get(term) ?? 0;
-  return Math.log(1 + (INDEX.length - df + 0.5) / (df + 0.5));
-};
+let index: FaqIndex | undefined;
+
+/** Built with the first search: a process that searches nothing (a CLI command) spares it. */
+function faqIndex(): FaqIndex {
+  if (index) return index;
+  const entries = FAQ_ENTRIES.map(indexEntry);
+  const documentFrequency = new Map<string, number>();
+  for (const { tf } of entries) for (const term of tf.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const averageLength = entries.reduce((sum, e) => sum + e.length, 0) / Math.max(entries.length, 1);
+  index = { entries, averageLength, documentFrequency };
+  return index;
+}
 
 /**
  * FAQ entries answering `query` (English or French), best first; ties go to the smaller id.
@@ -69,14 +78,19 @@ const idf = (term: string) => {
  */
 export function searchFaq(query: string, limit = 5): FaqHit[] {
   const count = Math.min(Math.max(Math.floor(Number.isFinite(limit) ? limit : 0), 0), MAX_FAQ_RESULTS);
-  const terms = [...new Set(searchTerms(query.slice(0, MAX_FAQ_QUERY_LENGTH)))].filter((t) => DOCUMENT_FREQUENCY.has(t));
+  const { entries, averageLength, documentFrequency } = faqIndex();
+  const terms = [...new Set(searchTerms(query.slice(0, MAX_FAQ_QUERY_LENGTH)))].filter((t) => documentFrequency.has(t));
   if (count === 0 || terms.length === 0) return [];
+  const idf = (term: string) => {
+    const df = documentFrequency.get(term) ?? 0;
+    return Math.log(1 + (entries.length - df + 0.5) / (df + 0.5));
+  };
   const hits: FaqHit[] = [];
-  for (const { entry, tf, length, questionTerms } of INDEX) {
+  for (const { entry, tf, length, questionTerms } of entries) {
     let score = 0;
     for (const term of terms) {
       const f = tf.get(term) ?? 0;
-      if (f > 0) score += (idf(term) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / AVERAGE_LENGTH));
+      if (f > 0) score += (idf(term) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / averageLength));
       if (questionTerms.has(term)) score += QUESTION_MATCH_BONUS * idf(term);
     }
     if (score > 0) hits.push({ entry, score: Math.round(score * 10_000) / 10_000 });

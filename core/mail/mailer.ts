@@ -1,4 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 
 /** One message to one person: plain text, and the same in HTML. */
@@ -24,24 +24,30 @@ export interface MailerOptions {
 
 /** The SMTP mailer when SMTP_URL is set, otherwise the development mailer that writes each message's link to the log. */
 export function createMailer({ smtpUrl, from, log }: MailerOptions): Mailer {
-  return smtpUrl ? new SmtpMailer(createTransport(smtpUrl), from, log) : new LogMailer(log);
+  return smtpUrl ? new SmtpMailer(smtpUrl, from, log) : new LogMailer(log);
 }
 
-/** Through an SMTP server (nodemailer): STARTTLS when the server offers it. */
+/**
+ * Through an SMTP server (nodemailer): STARTTLS when the server offers it. nodemailer is loaded
+ * with the first message: a process that sends none (every CLI command but a few) spares its
+ * ~45 ms of loading.
+ */
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  private readonly smtpUrl: string;
   private readonly from: string;
   private readonly log: Logger;
+  private transport: Promise<Transporter> | undefined;
 
-  constructor(transport: Transporter, from: string, log: Logger) {
-    this.transport = transport;
+  constructor(smtpUrl: string, from: string, log: Logger) {
+    this.smtpUrl = smtpUrl;
     this.from = from;
     this.log = log;
   }
 
   async send(message: MailMessage): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, ...message });
+      this.transport ??= import('nodemailer').then(({ createTransport }) => createTransport(this.smtpUrl));
+      await (await this.transport).sendMail({ from: this.from, ...message });
       this.log.info({ subject: message.subject }, 'mail sent');
     } catch (error) {
       // The address is left out: the log says that mail failed, not to whom.

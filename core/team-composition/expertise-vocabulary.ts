@@ -43,7 +43,13 @@ function buildVocabulary(concepts: readonly ExpertiseConcept[]): Vocabulary {
   return { byPhrase, longestPhrase };
 }
 
-const VOCABULARY = buildVocabulary(EXPERTISE_CONCEPTS);
+let built: Vocabulary | undefined;
+
+/** Built on first use: a process that reads no expertise (a CLI command) spares it. */
+const vocabulary = (): Vocabulary => {
+  built ??= buildVocabulary(EXPERTISE_CONCEPTS);
+  return built;
+};
 
 const known = (concept: ExpertiseConcept): ConceptRef => ({ concept: concept.id, label: concept.label, known: true });
 
@@ -59,11 +65,12 @@ export function expertiseConcept(id: string): ExpertiseConcept | undefined {
  */
 export function conceptsIn(text: string): ConceptRef[] {
   const words = expertiseTokens(text);
+  const { byPhrase, longestPhrase } = vocabulary();
   const found = new Map<string, ConceptRef>();
   for (let i = 0; i < words.length; ) {
     let matched = 0;
-    for (let n = Math.min(VOCABULARY.longestPhrase, words.length - i); n > 0 && matched === 0; n--) {
-      const concept = VOCABULARY.byPhrase.get(words.slice(i, i + n).join(' '));
+    for (let n = Math.min(longestPhrase, words.length - i); n > 0 && matched === 0; n--) {
+      const concept = byPhrase.get(words.slice(i, i + n).join(' '));
       if (concept) {
         if (!found.has(concept.id)) found.set(concept.id, known(concept));
         matched = n;
@@ -83,7 +90,7 @@ export function conceptsIn(text: string): ConceptRef[] {
 export function conceptsOfTerm(term: string): ConceptRef[] {
   const words = expertiseTokens(term);
   if (words.length === 0) return [];
-  const whole = VOCABULARY.byPhrase.get(words.join(' '));
+  const whole = vocabulary().byPhrase.get(words.join(' '));
   if (whole) return [known(whole)];
   const inside = conceptsIn(term);
   if (inside.length > 0) return inside;

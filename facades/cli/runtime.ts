@@ -44,7 +44,7 @@ export class Runtime {
     variables: VariablesOf<CliOperations[N]>,
   ): Promise<ResultOf<CliOperations[N]>> {
     const core = await this.openCore();
-    operations ??= Operations.generated(schema, documents, { compileQueries: false });
+    operations ??= Operations.generated(schema, documents, { compileQueries: false, validateAll: false });
     const contexts = new Contexts(core, this.config.internalApiToken);
     const outcome = await operations.run(operation, variables, contexts.forActor(INTERNAL));
     if (!outcome.ok) throw outcome.error;
