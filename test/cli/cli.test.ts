@@ -964,6 +964,8 @@ describe('packline start', () => {
     expect(banner.graphql).toBe(`http://127.0.0.1:${banner.port}/graphql`);
     expect(banner.text).toMatch(env.DATABASE_URL ? /Database\s+PostgreSQL/ : /Database\s+SQLite/);
     expect(banner.demoKey).toMatch(/^live_[0-9A-Za-z]{36}$/);
+    // The process started is the server: it re-executed itself in place with its young-generation cap.
+    expect(readFileSync(`/proc/${first.process.child.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=16');
 
     // The generated internal token is the one kept in DATA_DIR, readable by the owner only.
     const tokenFile = join(env.DATA_DIR!, 'internal-api-token');
