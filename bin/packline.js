@@ -16,7 +16,12 @@ const argv = process.argv.slice(2);
 // output) with the flag, unless it was given one (on the command line or in NODE_OPTIONS).
 const SERVER_V8_FLAGS = ['--max-semi-space-size=16'];
 const flagged = (options) => /--max-semi-space-size/.test(options);
-if (argv[0] === 'start' && typeof process.execve === 'function' && !flagged(process.execArgv.join(' ')) && !flagged(process.env.NODE_OPTIONS ?? '')) {
+if (
+  argv[0] === 'start' &&
+  typeof process.execve === 'function' &&
+  !flagged(process.execArgv.join(' ')) &&
+  !flagged(process.env.NODE_OPTIONS ?? '')
+) {
   process.execve(process.execPath, [process.execPath, ...SERVER_V8_FLAGS, ...process.execArgv, ...process.argv.slice(1)], process.env);
 }
 const { answerWithoutRunning } = await import('../facades/cli/usage.js');
