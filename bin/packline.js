@@ -15,7 +15,7 @@ const argv = process.argv.slice(2);
 // (docs/operations.md). `packline start` re-executes itself in place (same process id, signals and
 // output) with the flag, unless it was given one (on the command line or in NODE_OPTIONS).
 const SERVER_V8_FLAGS = ['--max-semi-space-size=16'];
-const flagged = (options) => /--max-semi-space-size/.test(options);
+const flagged = (/** @type {string} */ options) => /--max-semi-space-size/.test(options);
 if (
   argv[0] === 'start' &&
   typeof process.execve === 'function' &&

@@ -23,7 +23,6 @@ import type { UrlPolicy } from './webhooks/url-policy.ts';
 import { KeyAuthenticator } from './components/key-authenticator.ts';
 import { lockOptions, type ServiceDeps } from './service-kit/service-deps.ts';
 import { UsageRecorder } from './components/usage-recorder.ts';
-import { createLogger } from './logger.ts';
 import { logMailerOnFirstUse, type Mailer } from './mail/index.ts';
 
 export type { Services } from './request-services.ts';
@@ -117,8 +116,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const directory = new DirectorySnapshot(deps.reads, feed);
   const deliveryStore = new DeliveryStore(createScriptRunner(db), box);
   let liveLimits: LiveLimits | undefined;
-  // Its logger made on first use: most processes without a mailer of their own (the CLI, the dispatcher) send nothing.
-  const mailer = options.mailer ?? logMailerOnFirstUse(() => createLogger('info'));
+  // Its logger (and pino) loaded on first use: most processes without a mailer of their own (the CLI, the dispatcher) send nothing.
+  const mailer = options.mailer ?? logMailerOnFirstUse(async () => (await import('./logger.ts')).createLogger('info'));
   const roots: ServiceRoots = { db, deps, memberAccess, directory, usage, mailer, liveLimits: () => liveLimits };
   return {
     db,

@@ -33,7 +33,8 @@ export { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './passwords.ts';
 export { PASSWORD_RESET_PATH, PASSWORD_RESET_TTL_SECONDS } from './services/password-reset.service.ts';
 export { INVITATION_PATH, INVITATION_TTL_SECONDS } from './services/organization-members.service.ts';
 export { createMailer, type Mailer, type MailMessage } from './mail/index.ts';
-export { createAccessLog, createLogger, type AccessEntry, type Logger } from './logger.ts';
+// The logger (createLogger, createAccessLog) is imported from './logger.ts' by the processes that log: pino stays out of a CLI command.
+export type { AccessEntry, Logger } from './logger.ts';
 export { PLAN_ALLOWANCES, type PlanAllowances } from './plans.ts';
 export { listTag, kindTag, resourceTag, type ChangeFeed, type ChangeBus, type ChangeNotice } from './components/change-feed.ts';
 export type { AuthenticatedKey } from './components/key-authenticator.ts';

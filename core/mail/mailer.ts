@@ -75,12 +75,12 @@ export class LogMailer implements Mailer {
 }
 
 /** The log mailer, its logger made when the first message is sent. */
-export function logMailerOnFirstUse(makeLog: () => Logger): Mailer {
-  let inner: LogMailer | undefined;
+export function logMailerOnFirstUse(makeLog: () => Logger | Promise<Logger>): Mailer {
+  let inner: Promise<LogMailer> | undefined;
   return {
-    send(message) {
-      inner ??= new LogMailer(makeLog());
-      return inner.send(message);
+    async send(message) {
+      inner ??= Promise.resolve(makeLog()).then((log) => new LogMailer(log));
+      return (await inner).send(message);
     },
   };
 }

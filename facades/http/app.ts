@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import {
   coreOptions,
-  createAccessLog,
   createMailer,
   defaultPublicBaseUrl,
   OnceMarks,
@@ -17,6 +16,7 @@ import {
   type Config,
   type Logger,
 } from '../../core/index.ts';
+import { createAccessLog } from '../../core/logger.ts';
 import { traceRequest, tracingOn } from '../../core/telemetry.ts';
 import { Contexts, schema } from '../../schema/index.ts';
 import { createExplorer } from '../graphql/explorer.ts';

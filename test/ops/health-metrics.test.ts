@@ -3,7 +3,7 @@
 import { renameSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createLogger } from '../../core/index.ts';
+import { createLogger } from '../../core/logger.ts';
 import { createReadiness } from '../../facades/http/health.ts';
 import { Metrics } from '../../facades/http/metrics.ts';
 import { ApiLimits } from '../../facades/rest/limits.ts';

@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, seedDemo, type Config } from '../../core/index.ts';
+import { loadConfig, seedDemo, type Config } from '../../core/index.ts';
+import { createLogger } from '../../core/logger.ts';
 import { createApp, type App } from '../../facades/http/app.ts';
 import { freshDatabaseUrl } from './database.ts';
 

@@ -4,7 +4,6 @@ import {
   BULK_SEED_LIMIT,
   SERVER_ROLES,
   bulkSeed,
-  createLogger,
   databaseKind,
   isServerRole,
   migrateDatabase,
@@ -14,6 +13,7 @@ import {
   type Logger,
   type SeedResult,
 } from '../../../core/index.ts';
+import { createLogger } from '../../../core/logger.ts';
 import { startTelemetry, stopTelemetry } from '../../../core/telemetry.ts';
 import { createApp, type App } from '../../http/app.ts';
 import { CliError, optional, parse } from '../args.ts';
