@@ -78,12 +78,29 @@ describe('PageCache', () => {
   it('keeps pages, but never server errors, and retires them by their tags', async () => {
     const feed = newFeed();
     const cache = new PageCache(feed);
-    await cache.compute('ok', async () => page('fine', 200, ['need:ok']));
-    await cache.compute('gone', async () => page('{"code":"not_found"}', 404, ['need:gone']));
-    await cache.compute('e', async () => page('x', 500));
+    for (let i = 0; i < 2; i++) {
+      await cache.compute('ok', async () => page('fine', 200, ['need:ok']));
+      await cache.compute('gone', async () => page('{"code":"not_found"}', 404, ['need:gone']));
+      await cache.compute('e', async () => page('x', 500));
+    }
     expect([cache.peek('ok')?.body.toString(), cache.peek('gone')?.status, cache.peek('e')]).toEqual(['fine', 404, undefined]);
     feed.changed([{ kind: 'need', id: 'gone', lists: [] }]);
     expect([cache.peek('ok')?.body.toString(), cache.peek('gone')]).toEqual(['fine', undefined]);
+  });
+
+  it('keeps a page from its second computation on, so a sweep of pages asked for once keeps none', async () => {
+    const feed = newFeed();
+    const cache = new PageCache(feed, { maxEntries: 100 });
+    await cache.compute('p', async () => page('first'));
+    expect(cache.peek('p')).toBeUndefined();
+    await cache.compute('p', async () => page('second'));
+    expect(cache.peek('p')?.body.toString()).toBe('second');
+    // Retired by a change, a page asked for before is kept again from its next computation.
+    feed.changed();
+    await cache.compute('p', async () => page('third'));
+    expect(cache.peek('p')?.body.toString()).toBe('third');
+    for (let i = 0; i < 50; i++) await cache.compute(`sweep-${i}`, async () => page(`page ${i}`));
+    expect(Array.from({ length: 50 }, (_, i) => cache.peek(`sweep-${i}`)).filter(Boolean).length).toBeLessThan(10);
   });
 
   it('gives each body a strong ETag of its exact bytes', () => {

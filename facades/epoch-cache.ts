@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../core/index.ts';
+import { Doorkeeper } from './doorkeeper.ts';
 
 export interface EpochCacheOptions<V> {
   /** @default 10_000 */
@@ -15,6 +16,11 @@ export interface EpochCacheOptions<V> {
   windowMs?: number;
   /** The clock, for tests. @default Date.now */
   now?: () => number;
+  /**
+   * Keep a value only when its key was computed before, among the last `maxEntries` keys computed
+   * (see Doorkeeper): answers asked for once never displace the ones asked for again. @default false
+   */
+  admitOnRepeat?: boolean;
 }
 
 interface Entry<V> {
@@ -41,6 +47,7 @@ export class EpochCache<V extends object> {
   private readonly now: () => number;
   private readonly keep: (value: V) => boolean;
   private readonly tags: (value: V) => readonly string[];
+  private readonly doorkeeper: Doorkeeper | undefined;
   /** Computations under way, so that callers missing the same key together share one. */
   private readonly pending = new Map<string, { promise: Promise<V>; mark: number; generation: number }>();
 
@@ -48,7 +55,16 @@ export class EpochCache<V extends object> {
 
   constructor(feed: CacheFeed, options: EpochCacheOptions<V> = {}) {
     this.feed = feed;
-    const { maxEntries = 10_000, maxBytes, sizeOf, keep = () => true, tags = () => [], windowMs = 5_000, now = Date.now } = options;
+    const {
+      maxEntries = 10_000,
+      maxBytes,
+      sizeOf,
+      keep = () => true,
+      tags = () => [],
+      windowMs = 5_000,
+      now = Date.now,
+      admitOnRepeat = false,
+    } = options;
     this.entries = new LRUCache<string, Entry<V>>({
       max: maxEntries,
       ...(maxBytes !== undefined && sizeOf ? { maxSize: maxBytes, sizeCalculation: (entry) => Math.max(1, sizeOf(entry.value)) } : {}),
@@ -57,6 +73,7 @@ export class EpochCache<V extends object> {
     this.now = now;
     this.keep = keep;
     this.tags = tags;
+    this.doorkeeper = admitOnRepeat ? new Doorkeeper(maxEntries) : undefined;
   }
 
   /** The kept value when it is still valid (synchronous: a hot path awaits nothing). */
@@ -96,6 +113,7 @@ export class EpochCache<V extends object> {
     const window = this.window();
     const value = await compute();
     if (!this.keep(value) || this.feed.generation !== generation) return value;
+    if (this.doorkeeper && !this.doorkeeper.seen(key)) return value;
     const kept = tags(value);
     const stamps = kept.map((tag) => this.feed.stamp(tag));
     if (stamps.some((stamp) => stamp > mark)) return value;

@@ -23,12 +23,16 @@ export const etagOf = (body: Buffer) => `"${hash('sha1', body, 'base64url')}"`;
 
 /**
  * Serialized REST answers of public operations, by operation and variables; server errors are
- * never kept. A page is retired when a change touches one of its tags (see EpochCache).
+ * never kept. A page is kept from the second time it is computed (see Doorkeeper): a sweep over
+ * every cursor or id keeps nothing and costs no upkeep, where keeping each answer it computed
+ * cost a computed list page a fifth of its CPU (docs/benchmarks.md). A page is retired when a
+ * change touches one of its tags (see EpochCache).
  */
 export class PageCache extends EpochCache<CachedPage> {
   constructor(feed: CacheFeed, options: Omit<EpochCacheOptions<CachedPage>, 'keep' | 'sizeOf' | 'tags'> = {}) {
     super(feed, {
       maxBytes: MAX_BYTES,
+      admitOnRepeat: true,
       ...options,
       sizeOf: (page) => page.body.length,
       keep: (page) => page.status < 500,

@@ -64,8 +64,11 @@ describe('a change retires only what it touched', () => {
   it("a need's change retires that need and the needs list, not another need, the events or key lookups", async () => {
     await freshWindow();
     const paths = { a: `/opportunities/${ids.a}`, b: `/opportunities/${ids.b}`, event: `/events/${ids.event}` };
-    expect([await title(paths.a), await title(paths.b), await title(paths.event)]).toEqual(['Need A', 'Need B', 'Event E']);
-    expect(await listTitles()).toContain('Need B');
+    // Asked for twice: an answer is kept from its second computation on (see PageCache).
+    for (let i = 0; i < 2; i++) {
+      expect([await title(paths.a), await title(paths.b), await title(paths.event)]).toEqual(['Need A', 'Need B', 'Event E']);
+      expect(await listTitles()).toContain('Need B');
+    }
     expect(await title(paths.b, other.key)).toBe('Need B');
     await behindTheBack('needs', ids.b, 'Need B, changed unseen');
     await behindTheBack('events', ids.event, 'Event E, changed unseen');
@@ -89,6 +92,7 @@ describe('a change retires only what it touched', () => {
   it("an organization's change retires the answers that embed its name, and its keys' lookups", async () => {
     await freshWindow();
     const path = `/opportunities/${ids.b}`;
+    await stack.get(path, { key: key.key });
     const before = await expectOk<OpportunityBody>(await stack.get(path, { key: key.key }));
     await stack.graphql<MutationData<'updateOrganization'>>(
       `mutation ($id: ID!, $input: OrganizationProfileChanges!) { updateOrganization(id: $id, input: $input) { id } }`,
@@ -105,6 +109,7 @@ describe('a change retires only what it touched', () => {
 
   it('a withdrawn need is 404 at once in the process that withdrew it', async () => {
     const id = await publishNeed(stack, { organizationId: org, title: 'Soon withdrawn' });
+    await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`, { key: key.key }));
     await expectOk<OpportunityBody>(await stack.get(`/opportunities/${id}`, { key: key.key }));
     await withdrawNeed(stack, id);
     await expectProblem(await stack.get(`/opportunities/${id}`, { key: key.key }), 404, 'not_found');
@@ -125,7 +130,9 @@ describe('changes made by another process', () => {
     const path = `/opportunities/${id}`;
     const untouched = `/opportunities/${ids.b}`;
     await expectOk(await stack.get(path, { key: key.key }));
+    await expectOk(await stack.get(path, { key: key.key }));
     const kept = await title(untouched);
+    expect(await title(untouched)).toBe(kept);
     await behindTheBack('needs', ids.b, `${kept}, changed unseen again`);
     // With Redis the poll is not needed: stop it, so only the bus can tell.
     if (stack.config.redisUrl) stack.app.core.feed.stop();
