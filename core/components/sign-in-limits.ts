@@ -80,20 +80,11 @@ export class SignInLimits {
 
 type Limiters = Record<keyof typeof SIGN_IN_LIMITS, RateLimiterAbstract> & { Refusal: typeof RateLimiterRes };
 
-/** One limiter per budget: in Redis with an in-process insurance limiter, or in this process. */
+/** One limiter per budget (see sharedLimiter). */
 async function makeLimiters(redis: Redis | undefined, prefix: string): Promise<Limiters> {
-  const { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } = await import('rate-limiter-flexible');
-  const limiter = (name: string, { points, duration }: { points: number; duration: number }) => {
-    const options = { points, duration, keyPrefix: `${prefix}:sign-in:${name}` };
-    return redis
-      ? new RateLimiterRedis({
-          ...options,
-          storeClient: redis,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: new RateLimiterMemory(options),
-        })
-      : new RateLimiterMemory(options);
-  };
+  const [{ RateLimiterRes }, { sharedLimiter }] = await Promise.all([import('rate-limiter-flexible'), import('./shared-limiter.ts')]);
+  const limiter = (name: string, { points, duration }: { points: number; duration: number }) =>
+    sharedLimiter({ points, duration, keyPrefix: `${prefix}:sign-in:${name}` }, redis);
   return {
     addressAndAccount: limiter('address-account', SIGN_IN_LIMITS.addressAndAccount),
     account: limiter('account', SIGN_IN_LIMITS.account),

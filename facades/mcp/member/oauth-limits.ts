@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { sharedLimiter } from '../../../core/components/shared-limiter.ts';
 import { clientAddress, limitKey } from '../../../core/index.ts';
 
 /**
@@ -40,17 +41,7 @@ export class OAuthLimits {
 
   constructor({ redis, prefix = 'packline', trustedProxies = 0 }: OAuthLimitsOptions = {}) {
     this.trustedProxies = trustedProxies;
-    const limiter = (name: OAuthEndpoint) => {
-      const options = { ...OAUTH_LIMITS[name], keyPrefix: `${prefix}:oauth:${name}` };
-      return redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: new RateLimiterMemory(options),
-          })
-        : new RateLimiterMemory(options);
-    };
+    const limiter = (name: OAuthEndpoint) => sharedLimiter({ ...OAUTH_LIMITS[name], keyPrefix: `${prefix}:oauth:${name}` }, redis);
     this.limiters = { register: limiter('register'), authorize: limiter('authorize'), token: limiter('token'), revoke: limiter('revoke') };
   }
 

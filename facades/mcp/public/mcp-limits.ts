@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { sharedLimiter } from '../../../core/components/shared-limiter.ts';
 
 export interface McpLimitsOptions {
   /** Calls per minute per client. @default 60 */
@@ -38,17 +39,8 @@ export class McpLimits {
     this.composePerHour = composePerHour;
     const calls = { points: perMinute, duration: 60, keyPrefix: `${prefix}:mcp:calls` };
     const compositions = { points: composePerHour, duration: 3_600, keyPrefix: `${prefix}:mcp:compose` };
-    const limiter = (options: typeof calls) =>
-      redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: new RateLimiterMemory(options),
-          })
-        : new RateLimiterMemory(options);
-    this.calls = limiter(calls);
-    this.compositions = limiter(compositions);
+    this.calls = sharedLimiter(calls, redis);
+    this.compositions = sharedLimiter(compositions, redis);
   }
 
   /** Spends `points` calls (a JSON-RPC batch costs one per message). */
