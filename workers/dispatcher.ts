@@ -148,7 +148,8 @@ export class Dispatcher {
     ]);
     this.cutOff = !finished;
     await this.ledger.flush().catch(() => undefined);
-    await this.store.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'could not release webhook leases'));
+    if (this.held.size > 0)
+      await this.store.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'could not release webhook leases'));
     this.held.clear();
     this.lanes.clear();
     // Past the grace, attempts still waiting for their receiver are cut rather than awaited.
@@ -243,7 +244,8 @@ export class Dispatcher {
 
   private async runTick(): Promise<void> {
     const now = Date.now();
-    if (now - this.lastRenew > this.leaseMs / 3) {
+    // Nothing held, nothing to renew: an idle dispatcher writes nothing (and on SQLite starts no thread).
+    if (this.held.size > 0 && now - this.lastRenew > this.leaseMs / 3) {
       this.lastRenew = now;
       this.held = new Set(await this.store.renew(this.owner, this.leaseMs));
     }

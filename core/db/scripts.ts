@@ -31,12 +31,17 @@ export interface ScriptContext {
 }
 
 export interface ScriptDefinition<A, R> {
-  /** `write` scripts run in one transaction (SQLite: BEGIN IMMEDIATE); `read` scripts outside any. */
-  readonly mode: 'read' | 'write';
+  /**
+   * `write` scripts run in one transaction (SQLite: BEGIN IMMEDIATE); `read` scripts outside any.
+   * A `probe` is a read of a few index entries, asked often while nothing happens: a runner may
+   * carry it out on the caller's own connection (see core/webhooks/script-runners.ts).
+   */
+  readonly mode: 'read' | 'probe' | 'write';
   run(q: ScriptContext, args: A): Promise<R>;
 }
 
 export const read = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'read', run });
+export const probe = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'probe', run });
 export const write = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'write', run });
 
 /** Ids per `in (…)` list: well under both databases' bound-parameter limits. */
@@ -94,7 +99,7 @@ export class ScriptExecutor {
   }
 
   private execute<A, R>(definition: ScriptDefinition<A, R>, args: A): Promise<R> {
-    if (definition.mode === 'read') return definition.run(this.context(this.sql), args);
+    if (definition.mode !== 'write') return definition.run(this.context(this.sql), args);
     return this.sql.transaction().execute((trx) => definition.run(this.context(trx), args));
   }
 

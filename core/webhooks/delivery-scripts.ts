@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { chunked, inBatches, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import { chunked, inBatches, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
 import {
   INSERT_ATTEMPTS,
   INSERT_DELIVERIES,
@@ -50,7 +50,7 @@ export const DELIVERY_SCRIPTS = {
   ...LANE_SCRIPTS,
 
   /** Whether any outbox row waits for its fan-out: a read that takes no write lock. */
-  outboxWaiting: read(async ({ sql: db }, _: object): Promise<boolean> => {
+  outboxWaiting: probe(async ({ sql: db }, _: object): Promise<boolean> => {
     const row = await db
       .selectFrom('OutboxEvent')
       .select('seq')
@@ -282,3 +282,6 @@ export const scriptNamed = <N extends ScriptName>(name: N): ScriptDefinition<Scr
 
 /** Whether the script `name` writes (runs in a transaction). */
 export const writes = (name: ScriptName): boolean => DELIVERY_SCRIPTS[name].mode === 'write';
+
+/** Whether the script `name` is a probe: a few index entries read, asked often while idle. */
+export const probes = (name: ScriptName): boolean => DELIVERY_SCRIPTS[name].mode === 'probe';

@@ -4,7 +4,7 @@
 import type { DestinationScope } from '../entities/webhook-destination.entity.ts';
 import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './contract.ts';
-import { chunked, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import { chunked, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
 
 /** What a lane knows of its destination besides the URL and the secrets. */
 export interface TargetSettings {
@@ -75,7 +75,7 @@ export const LANE_SCRIPTS = {
   }),
 
   /** Active destinations that have deliveries waiting. */
-  destinationsWithWork: read(async ({ sql: db }, _: object): Promise<string[]> => {
+  destinationsWithWork: probe(async ({ sql: db }, _: object): Promise<string[]> => {
     // One index probe per destination (the lane index), not a scan of every waiting delivery.
     const rows = await db
       .selectFrom('WebhookDestination as w')

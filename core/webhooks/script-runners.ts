@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { type Database, type DatabaseKind, sqliteHandle } from '../db/orm.ts';
 import { ScriptExecutor } from '../db/scripts.ts';
-import { scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { probes, scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */
 export interface ScriptRunner {
@@ -40,53 +40,104 @@ interface Reply {
   error?: { message: string; code?: string };
 }
 
+export interface SqliteRunnerOptions {
+  /** How long the thread stays without a call that needs it before it stops. @default 30 s */
+  idleMs?: number;
+  /** Told when the thread starts, and when it has stopped for idleness. */
+  onThread?: (event: 'started' | 'stopped') => void;
+}
+
+/** How long the SQLite thread stays without a call before it stops (see SqliteThreadRunner). */
+const THREAD_IDLE_MS = 30_000;
+
 /**
  * Runs scripts on a thread of their own, over a SQLite connection of its own (sqlite-thread.ts).
  * SQLite calls are synchronous: on the main thread, a fan-out of thousands of rows or a commit
  * held up by a checkpoint would stall every API request, and the dispatcher's sends with it.
  * Here they run beside the event loop, on the machine's other core.
+ *
+ * The thread runs only while there is webhook work. It starts on the first call that is not a
+ * probe and stops after `idleMs` without one; while it is stopped, probes (a few index entries
+ * read, asked many times a second by an idle dispatcher) are answered on the caller's own
+ * connection. An instance that sends no webhooks so never holds the thread, its isolate and
+ * its ORM (about 50 MiB).
  */
 export class SqliteThreadRunner implements ScriptRunner {
   readonly kind = 'sqlite' as const;
-  private worker: Worker | undefined;
-  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  private nextId = 1;
+  private thread: ScriptThread | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** A thread stopped for idleness, until it has exited. */
+  private stopping: Promise<void> | undefined;
+  private local: ScriptExecutor | undefined;
   private closed = false;
 
+  private readonly db: Database;
   private readonly path: string;
+  private readonly idleMs: number;
+  private readonly onThread: ((event: 'started' | 'stopped') => void) | undefined;
 
-  constructor(path: string) {
-    this.path = path;
+  constructor(db: Database, options: SqliteRunnerOptions = {}) {
+    this.db = db;
+    this.path = db.config.get('dbName')!;
+    this.idleMs = options.idleMs ?? THREAD_IDLE_MS;
+    this.onThread = options.onThread;
+  }
+
+  /** Whether the thread runs now. */
+  get threadRunning(): boolean {
+    return this.thread !== undefined;
   }
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
-    const worker = this.thread();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ id, name, args });
-    });
+    if (!this.thread && probes(name)) {
+      this.local ??= new ScriptExecutor(this.db, 'sqlite');
+      return this.local.run(name, scriptNamed(name), args);
+    }
+    clearTimeout(this.idleTimer);
+    // Started on first use, and again after a crash (the calls in flight then failed).
+    if (this.thread?.ended) this.thread = undefined;
+    if (!this.thread) {
+      this.thread = new ScriptThread(this.path, () => this.threadIdle());
+      this.onThread?.('started');
+    }
+    return this.thread.call(name, args) as Promise<ScriptResult<N>>;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const worker = this.worker;
-    this.worker = undefined;
-    if (!worker) return;
-    // Calls already sent finish first: the thread handles its messages in order. The thread is
-    // unref'd while it serves; waiting for its exit must keep the process alive.
-    worker.ref();
-    await new Promise<void>((resolve) => {
-      worker.once('exit', () => resolve());
-      worker.postMessage({ close: true });
-    });
+    clearTimeout(this.idleTimer);
+    const thread = this.thread;
+    this.thread = undefined;
+    await Promise.all([thread?.close(), this.stopping]);
   }
 
-  /** The thread, started on first use and again after a crash (calls in flight then fail). */
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), { workerData: { path: this.path } });
+  /** Called when the thread has answered every call: it stops unless another comes within `idleMs`. */
+  private threadIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const thread = this.thread;
+      if (!thread || thread.busy) return;
+      this.thread = undefined;
+      const stopping = thread.close().then(() => this.onThread?.('stopped'));
+      this.stopping = stopping;
+      void stopping.finally(() => {
+        if (this.stopping === stopping) this.stopping = undefined;
+      });
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+}
+
+/** One run of the SQLite thread: its calls in flight fail if it stops before answering them. */
+class ScriptThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private stopped: Error | undefined;
+
+  constructor(path: string, idle: () => void) {
+    const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), { workerData: { path } });
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);
@@ -94,16 +145,45 @@ export class SqliteThreadRunner implements ScriptRunner {
       this.waiting.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
       else waiter.resolve(reply.result);
+      if (this.waiting.size === 0 && !this.stopped) idle();
     });
     const lost = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
+      this.stopped ??= error;
       for (const waiter of this.waiting.values()) waiter.reject(error);
       this.waiting.clear();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`The delivery database thread stopped (exit code ${code})`)));
     this.worker = worker;
-    return worker;
+  }
+
+  get busy(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  /** Whether the thread has stopped (closed, or crashed). */
+  get ended(): boolean {
+    return this.stopped !== undefined;
+  }
+
+  call(name: ScriptName, args: unknown): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, name, args });
+    });
+  }
+
+  /** Calls already sent finish first: the thread handles its messages in order. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    // The thread is unref'd while it serves; waiting for its exit must keep the process alive.
+    this.worker.ref();
+    await new Promise<void>((resolve) => {
+      this.worker.once('exit', () => resolve());
+      this.worker.postMessage({ close: true });
+    });
   }
 }
 
@@ -112,5 +192,5 @@ export class SqliteThreadRunner implements ScriptRunner {
  * same file); on PostgreSQL the ORM's own pool.
  */
 export function createScriptRunner(db: Database): ScriptRunner {
-  return sqliteHandle(db) ? new SqliteThreadRunner(db.config.get('dbName')!) : new PostgresScriptRunner(db);
+  return sqliteHandle(db) ? new SqliteThreadRunner(db) : new PostgresScriptRunner(db);
 }
