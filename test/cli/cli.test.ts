@@ -964,8 +964,10 @@ describe('packline start', () => {
     expect(banner.graphql).toBe(`http://127.0.0.1:${banner.port}/graphql`);
     expect(banner.text).toMatch(env.DATABASE_URL ? /Database\s+PostgreSQL/ : /Database\s+SQLite/);
     expect(banner.demoKey).toMatch(/^live_[0-9A-Za-z]{36}$/);
-    // The process started is the server: it re-executed itself in place with its young-generation cap.
-    expect(readFileSync(`/proc/${first.process.child.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=16');
+    // The process started is the server: it re-executed itself in place with its heap sizes.
+    const flags = readFileSync(`/proc/${first.process.child.pid}/cmdline`, 'utf8').split('\0');
+    expect(flags).toContain('--max-semi-space-size=16');
+    expect(flags).toContain('--max-old-space-size=1024');
 
     // The generated internal token is the one kept in DATA_DIR, readable by the owner only.
     const tokenFile = join(env.DATA_DIR!, 'internal-api-token');
@@ -987,7 +989,11 @@ describe('packline start', () => {
     expect(await first.process.stop('SIGTERM'), lastLines(first.process)).toEqual({ code: 0, signal: null });
 
     // Second start on the same DATA_DIR (and database): same key, same token, no second load.
-    const second = await start(env);
+    // An operator's own old-generation size (here in NODE_OPTIONS) wins over the server's.
+    const second = await start({ ...env, NODE_OPTIONS: '--max_old_space_size=700' });
+    const secondFlags = readFileSync(`/proc/${second.process.child.pid}/cmdline`, 'utf8').split('\0');
+    expect(secondFlags).toContain('--max-semi-space-size=16');
+    expect(secondFlags.some((flag) => flag.startsWith('--max-old-space-size'))).toBe(false);
     expect(second.banner.demoKey).toBe(banner.demoKey);
     expect(second.banner.token).toBe(banner.token);
     const after = await internalGraphql<Counts>(second.banner, COUNT);
