@@ -65,7 +65,8 @@ const THREAD_IDLE_MS = 30_000;
 export class SqliteThreadRunner implements ScriptRunner {
   readonly kind = 'sqlite' as const;
   private thread: ScriptThread | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** Looks, a few times per `idleMs`, whether the thread has been idle that long. */
+  private idleCheck: NodeJS.Timeout | undefined;
   /** A thread stopped for idleness, until it has exited. */
   private stopping: Promise<void> | undefined;
   private local: ScriptExecutor | undefined;
@@ -94,11 +95,11 @@ export class SqliteThreadRunner implements ScriptRunner {
       this.local ??= new ScriptExecutor(this.db, 'sqlite');
       return this.local.run(name, scriptNamed(name), args);
     }
-    clearTimeout(this.idleTimer);
     // Started on first use, and again after a crash (the calls in flight then failed).
     if (this.thread?.ended) this.thread = undefined;
     if (!this.thread) {
-      this.thread = new ScriptThread(this.path, () => this.threadIdle());
+      this.thread = new ScriptThread(this.path);
+      this.watchIdleness();
       this.onThread?.('started');
     }
     return this.thread.call(name, args) as Promise<ScriptResult<N>>;
@@ -106,26 +107,31 @@ export class SqliteThreadRunner implements ScriptRunner {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.idleTimer);
+    clearInterval(this.idleCheck);
     const thread = this.thread;
     this.thread = undefined;
     await Promise.all([thread?.close(), this.stopping]);
   }
 
-  /** Called when the thread has answered every call: it stops unless another comes within `idleMs`. */
-  private threadIdle(): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
+  /**
+   * Stops the thread once it has had no call in flight for `idleMs`. A periodic look rather than a
+   * timer reset on every call: a busy dispatcher makes thousands of calls a second.
+   */
+  private watchIdleness(): void {
+    clearInterval(this.idleCheck);
+    this.idleCheck = setInterval(() => {
       const thread = this.thread;
-      if (!thread || thread.busy) return;
+      if (!thread) return clearInterval(this.idleCheck);
+      if (thread.busy || Date.now() - thread.lastActive < this.idleMs) return;
+      clearInterval(this.idleCheck);
       this.thread = undefined;
       const stopping = thread.close().then(() => this.onThread?.('stopped'));
       this.stopping = stopping;
       void stopping.finally(() => {
         if (this.stopping === stopping) this.stopping = undefined;
       });
-    }, this.idleMs);
-    this.idleTimer.unref();
+    }, Math.max(1, Math.floor(this.idleMs / 4)));
+    this.idleCheck.unref();
   }
 }
 
@@ -135,8 +141,10 @@ class ScriptThread {
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextId = 1;
   private stopped: Error | undefined;
+  /** When a call was last sent or answered (Date.now()). */
+  lastActive = Date.now();
 
-  constructor(path: string, idle: () => void) {
+  constructor(path: string) {
     const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), { workerData: { path } });
     worker.unref();
     worker.on('message', (reply: Reply) => {
@@ -145,7 +153,7 @@ class ScriptThread {
       this.waiting.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
       else waiter.resolve(reply.result);
-      if (this.waiting.size === 0 && !this.stopped) idle();
+      this.lastActive = Date.now();
     });
     const lost = (error: Error) => {
       this.stopped ??= error;
@@ -169,6 +177,7 @@ class ScriptThread {
   call(name: ScriptName, args: unknown): Promise<unknown> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
+    this.lastActive = Date.now();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ id, name, args });
