@@ -1,9 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD_COST } from '../test/support/setup.ts';
 import { checkPassword, hashPassword, PASSWORD_COST, setPasswordCost, verifyPassword } from './passwords.ts';
 
 describe('passwords', () => {
   // The suite's setup lowers the cost for every other file; here the service's own applies.
   beforeAll(() => setPasswordCost(PASSWORD_COST));
+  // Test files share their worker's modules (vitest.config.ts): the next file gets the suite's cost back.
+  afterAll(() => setPasswordCost(TEST_PASSWORD_COST));
 
   it('hashes with scrypt and a fresh salt each time, and verifies', async () => {
     const a = await hashPassword('correct horse battery staple');
@@ -15,7 +18,7 @@ describe('passwords', () => {
   });
 
   it('verifies a hash by the cost it records, whatever the cost of new hashes', async () => {
-    setPasswordCost({ N: 2 ** 10, r: 8, p: 1 });
+    setPasswordCost(TEST_PASSWORD_COST);
     const cheap = await hashPassword('correct horse battery staple');
     setPasswordCost(PASSWORD_COST);
     expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);

@@ -119,18 +119,21 @@ export class SqliteThreadRunner implements ScriptRunner {
    */
   private watchIdleness(): void {
     clearInterval(this.idleCheck);
-    this.idleCheck = setInterval(() => {
-      const thread = this.thread;
-      if (!thread) return clearInterval(this.idleCheck);
-      if (thread.busy || Date.now() - thread.lastActive < this.idleMs) return;
-      clearInterval(this.idleCheck);
-      this.thread = undefined;
-      const stopping = thread.close().then(() => this.onThread?.('stopped'));
-      this.stopping = stopping;
-      void stopping.finally(() => {
-        if (this.stopping === stopping) this.stopping = undefined;
-      });
-    }, Math.max(1, Math.floor(this.idleMs / 4)));
+    this.idleCheck = setInterval(
+      () => {
+        const thread = this.thread;
+        if (!thread) return clearInterval(this.idleCheck);
+        if (thread.busy || Date.now() - thread.lastActive < this.idleMs) return;
+        clearInterval(this.idleCheck);
+        this.thread = undefined;
+        const stopping = thread.close().then(() => this.onThread?.('stopped'));
+        this.stopping = stopping;
+        void stopping.finally(() => {
+          if (this.stopping === stopping) this.stopping = undefined;
+        });
+      },
+      Math.max(1, Math.floor(this.idleMs / 4)),
+    );
     this.idleCheck.unref();
   }
 }

@@ -2,6 +2,8 @@
 // (the suite signs in thousands of times; at the service's cost each one takes tens of
 // milliseconds of CPU). core/passwords.test.ts checks the service's own cost; processes the tests
 // start (`packline start`) keep it.
-import { setPasswordCost } from '../../core/passwords.ts';
+import { type PasswordCost, setPasswordCost } from '../../core/passwords.ts';
 
-setPasswordCost({ N: 2 ** 10, r: 8, p: 1 });
+export const TEST_PASSWORD_COST: PasswordCost = { N: 2 ** 10, r: 8, p: 1 };
+
+setPasswordCost(TEST_PASSWORD_COST);
