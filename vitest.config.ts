@@ -22,7 +22,7 @@ export default defineConfig({
           name: 'unit',
           // Unit test files share their worker process's modules: the code (about 900 modules)
           // loads once per worker, not once per file, which was half of this project's time
-          // (24 s → 11 s). Each file still opens a database of its own and closes what it opens;
+          // (24 s → 12 s). Each file still opens a database of its own and closes what it opens;
           // nothing here uses vi.mock, and a test that changes a module's setting
           // (core/passwords.test.ts) sets it back.
           isolate: false,
