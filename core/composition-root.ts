@@ -136,7 +136,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
       liveLimits = limits;
     },
     async close() {
-      feed.stop();
+      await feed.stop();
       await bus?.close();
       await keys.close();
       await usage.close();

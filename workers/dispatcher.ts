@@ -77,6 +77,8 @@ export class Dispatcher {
   private watch: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private ticking: Promise<void> | undefined;
+  /** The outbox watch's look in flight: `stop()` waits for it, so the database is not closed under it. */
+  private watching: Promise<void> | undefined;
   private tickAgain = false;
   private lastRenew = 0;
   private lastScan = 0;
@@ -124,10 +126,15 @@ export class Dispatcher {
     // Signals written by other processes (the CLI, other instances): a cheap look at the outbox,
     // more often than the change feed's poll.
     this.watch = setInterval(() => {
-      if (this.ticking) return;
-      this.store.outboxWaiting().then(
-        (waiting) => waiting && this.tick(),
-        () => undefined,
+      if (this.ticking || this.watching) return;
+      this.watching = this.store.outboxWaiting().then(
+        (waiting) => {
+          this.watching = undefined;
+          if (waiting) this.tick();
+        },
+        () => {
+          this.watching = undefined;
+        },
       );
     }, OUTBOX_WATCH_MS);
     this.watch.unref();
@@ -143,7 +150,7 @@ export class Dispatcher {
     clearInterval(this.watch);
     const lanes = [...this.lanes.values()];
     const finished = await Promise.race([
-      Promise.all([this.ticking, ...lanes.map((lane) => lane.close())]).then(() => true),
+      Promise.all([this.ticking, this.watching, ...lanes.map((lane) => lane.close())]).then(() => true),
       new Promise<boolean>((r) => setTimeout(r, graceMs, false).unref()),
     ]);
     this.cutOff = !finished;

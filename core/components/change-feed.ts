@@ -111,7 +111,8 @@ export class ChangeFeed {
   private lastPollAt = 0;
   private lastPruneAt = 0;
   private timer: NodeJS.Timeout | undefined;
-  private polling = false;
+  /** The poll in flight: `stop()` waits for it, so the database is not closed under it. */
+  private polling: Promise<void> | undefined;
   private bus: ChangeBus | undefined;
   private readonly intervalMs: number;
   private readonly keepMs: number;
@@ -130,9 +131,11 @@ export class ChangeFeed {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** Stops polling; resolves once the poll in flight, if any, is over. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.polling;
   }
 
   /** Publishes this process's changes on the bus and applies those of others as they arrive. */
@@ -174,16 +177,17 @@ export class ChangeFeed {
   }
 
   /** Reads the changes other processes committed since the last poll; exposed so tests and start-up need not wait. */
-  async poll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      await this.read();
-    } catch {
-      // The database is unreachable: caches keep serving; the next poll retries.
-    } finally {
-      this.polling = false;
-    }
+  poll(): Promise<void> {
+    this.polling ??= this.read().then(
+      () => {
+        this.polling = undefined;
+      },
+      () => {
+        // The database is unreachable: caches keep serving; the next poll retries.
+        this.polling = undefined;
+      },
+    );
+    return this.polling;
   }
 
   private async read(): Promise<void> {

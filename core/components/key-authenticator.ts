@@ -31,6 +31,7 @@ export class KeyAuthenticator {
   private readonly cache: LRUCache<string, Lookup>;
   private readonly lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
 
   private readonly db: Database;
 
@@ -87,8 +88,17 @@ export class KeyAuthenticator {
     }
   }
 
-  /** Writes pending last-use times. */
-  async flush(): Promise<void> {
+  /**
+   * Writes pending last-use times. Flushes run one after another (the timer's and `close()`'s), so
+   * closing waits for one in flight before the database is closed.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.write());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(): Promise<void> {
     if (this.lastUsed.size === 0) return;
     const pending = [...this.lastUsed];
     this.lastUsed.clear();

@@ -28,6 +28,7 @@ export class UsageRecorder {
   /** Answers not written yet, per organization, then `day key class`. */
   private answers = new Map<string, Map<string, number>>();
   private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
 
   private readonly db: Database;
 
@@ -106,7 +107,17 @@ export class UsageRecorder {
     return rows.map((r) => ({ day: r.day, calls: Number(r.calls) }));
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Writes what is pending. Flushes run one after another (the timer's and `close()`'s), so
+   * closing waits for one in flight before the database is closed.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.write());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(): Promise<void> {
     await this.flushAnswers();
     if (this.pending.size === 0) return;
     const batch = [...this.pending].flatMap(([organizationId, days]) => [...days].map(([day, calls]) => ({ organizationId, day, calls })));

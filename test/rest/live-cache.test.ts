@@ -135,7 +135,7 @@ describe('changes made by another process', () => {
     expect(await title(untouched)).toBe(kept);
     await behindTheBack('needs', ids.b, `${kept}, changed unseen again`);
     // With Redis the poll is not needed: stop it, so only the bus can tell.
-    if (stack.config.redisUrl) stack.app.core.feed.stop();
+    if (stack.config.redisUrl) await stack.app.core.feed.stop();
     try {
       await elsewhere.services().needs.withdraw(INTERNAL, id);
       expect(await eventually(async () => (await stack.get(path, { key: key.key })).status === 404, 3_000)).toBe(true);
