@@ -149,7 +149,45 @@ describe('sign-in and account forms', () => {
           if (res.status === 429) expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
         },
       ),
-      { numRuns: 200 },
+      {
+        numRuns: 200,
+        // Besides the random runs, one wrong password on each form, as a browser posts it: the
+        // checks below then hold whatever the random runs happen to draw.
+        examples: [
+          [
+            '/account/login',
+            {
+              kind: 'form',
+              pairs: [
+                ['email', EMAIL],
+                ['password', 'not the password'],
+              ],
+            },
+            'application/x-www-form-urlencoded',
+            '203.0.113.7',
+            'https://packline.test',
+            true,
+            false,
+            true,
+          ],
+          [
+            '/account/password',
+            {
+              kind: 'form',
+              pairs: [
+                ['current_password', 'not the password'],
+                ['new_password', 'a new long passphrase here'],
+              ],
+            },
+            'application/x-www-form-urlencoded',
+            '203.0.113.8',
+            'https://packline.test',
+            true,
+            true,
+            false,
+          ],
+        ],
+      },
     );
     // The runs went past the form checks: wrong passwords (401) and the password form's answer (303).
     expect(reached[401]).toBeGreaterThan(0);
