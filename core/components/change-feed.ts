@@ -176,7 +176,10 @@ export class ChangeFeed {
     return this.tags.get(tag) ?? this.floor;
   }
 
-  /** Reads the changes other processes committed since the last poll; exposed so tests and start-up need not wait. */
+  /**
+   * Reads the changes other processes committed since the last poll (a call while a poll runs gets
+   * that poll); exposed so tests and start-up need not wait.
+   */
   poll(): Promise<void> {
     this.polling ??= this.read().then(
       () => {
