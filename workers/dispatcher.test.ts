@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../core/logger.ts';
-import { SecretBox } from '../core/secret-box.ts';
-import { DeliveryStore } from '../core/webhooks/delivery-store.ts';
 import { createScriptRunner, type ScriptRunner } from '../core/webhooks/script-runners.ts';
+import { dispatcherOver } from '../test/support/dispatcher.ts';
 import { openTestCore } from '../test/support/test-core.ts';
-import { Dispatcher } from './dispatcher.ts';
 
 // The process closes the database right after the dispatcher stops, so stopping waits for every
 // look at the database the dispatcher has in flight. (A pooled PostgreSQL connection handed out
@@ -48,15 +44,7 @@ describe('Dispatcher.stop', () => {
       },
       close: () => runner.close(),
     };
-    const store = new DeliveryStore(slow, SecretBox.fromBase64Key(randomBytes(32).toString('base64')));
-    const dispatcher = new Dispatcher({
-      store,
-      preparer: { prepare: async () => [], close: async () => undefined },
-      feed: opened.core.feed,
-      policy: opened.core.urlPolicy,
-      log: createLogger('silent'),
-      retrySchedule: [1],
-    });
+    const { store, dispatcher } = dispatcherOver(slow, opened.core);
     dispatcher.start();
     await watchLooks;
     await dispatcher.stop();

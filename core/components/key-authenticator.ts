@@ -3,6 +3,7 @@ import { hashApiKey, isWellFormedApiKey } from '../api-key-format.ts';
 import type { Database } from '../db/orm.ts';
 import { ApiKeyEntity, type ApiScope, type Plan } from '../entities/index.ts';
 import type { ChangeFeed, ChangeNotice } from './change-feed.ts';
+import { serially } from './serially.ts';
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -31,7 +32,6 @@ export class KeyAuthenticator {
   private readonly cache: LRUCache<string, Lookup>;
   private readonly lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
 
   private readonly db: Database;
 
@@ -88,15 +88,8 @@ export class KeyAuthenticator {
     }
   }
 
-  /**
-   * Writes pending last-use times. Flushes run one after another (the timer's and `close()`'s), so
-   * closing waits for one in flight before the database is closed.
-   */
-  flush(): Promise<void> {
-    const run = this.flushing.then(() => this.write());
-    this.flushing = run.catch(() => undefined);
-    return run;
-  }
+  /** Writes pending last-use times; the timer's and `close()`'s flushes run one after another. */
+  readonly flush = serially(() => this.write());
 
   private async write(): Promise<void> {
     if (this.lastUsed.size === 0) return;

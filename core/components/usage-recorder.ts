@@ -1,6 +1,7 @@
 import type { Database } from '../db/orm.ts';
 import { sqlOf } from '../db/sql.ts';
 import type { AnswerClass } from '../entities/index.ts';
+import { serially } from './serially.ts';
 
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export const utcMonth = (at: Date) => at.toISOString().slice(0, 7);
@@ -28,7 +29,6 @@ export class UsageRecorder {
   /** Answers not written yet, per organization, then `day key class`. */
   private answers = new Map<string, Map<string, number>>();
   private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
 
   private readonly db: Database;
 
@@ -107,15 +107,8 @@ export class UsageRecorder {
     return rows.map((r) => ({ day: r.day, calls: Number(r.calls) }));
   }
 
-  /**
-   * Writes what is pending. Flushes run one after another (the timer's and `close()`'s), so
-   * closing waits for one in flight before the database is closed.
-   */
-  flush(): Promise<void> {
-    const run = this.flushing.then(() => this.write());
-    this.flushing = run.catch(() => undefined);
-    return run;
-  }
+  /** Writes what is pending; the timer's, the readers' and `close()`'s flushes run one after another. */
+  readonly flush = serially(() => this.write());
 
   private async write(): Promise<void> {
     await this.flushAnswers();

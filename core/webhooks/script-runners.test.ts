@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatcherOver } from '../../test/support/dispatcher.ts';
 import { openTestCore, type TestCore } from '../../test/support/test-core.ts';
-import { Dispatcher } from '../../workers/dispatcher.ts';
 import { INTERNAL } from '../actor.ts';
-import { createLogger } from '../logger.ts';
-import { SecretBox } from '../secret-box.ts';
-import { DeliveryStore } from './delivery-store.ts';
 import { type ScriptRunner, SqliteThreadRunner } from './script-runners.ts';
 
 // The SQLite runner's thread runs only while there is webhook work. These tests open a SQLite
@@ -98,15 +94,7 @@ describe('the SQLite script runner', () => {
       },
       close: () => runner.close(),
     };
-    const store = new DeliveryStore(counting, SecretBox.fromBase64Key(randomBytes(32).toString('base64')));
-    const dispatcher = new Dispatcher({
-      store,
-      preparer: { prepare: async () => [], close: async () => undefined },
-      feed: idle.core.feed,
-      policy: idle.core.urlPolicy,
-      log: createLogger('silent'),
-      retrySchedule: [1],
-    });
+    const { store, dispatcher } = dispatcherOver(counting, idle.core);
     dispatcher.start();
     await scannedTwice;
     await dispatcher.stop();
