@@ -7,8 +7,8 @@ import { STATEMENTS, type EventRow, type NeedRow } from './public-statements.ts'
 
 // The public read path: the prepared statements of public-statements.ts, their records turned
 // straight into the visibility module's views (no entity, no unit of work). Reads by
-// id are batched: the ids asked for in one tick, by every request of the process, go out as one
-// statement.
+// id are batched: the ids asked for in one turn of the event loop, by every request of the
+// process, go out as one statement (core/db/read-turn.ts).
 
 /** A page of rows in keyset order, with each view's position. */
 export interface RowPage<V> {
@@ -38,7 +38,7 @@ export class PublicReads {
           const found = await load(ids);
           return ids.map((id) => found.get(id) ?? null);
         },
-        { cache: false, maxBatchSize: MAX_BATCH },
+        { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
       );
     this.needs = loader(async (ids) => byId(await statements.all(STATEMENTS.needsById, { ids }), (row) => this.needOf(row)));
     this.events = loader(async (ids) => byId(await statements.all(STATEMENTS.eventsById, { ids }), (row) => this.eventOf(row)));

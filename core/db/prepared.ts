@@ -3,6 +3,7 @@ import { type OperationNode, SelectQueryNode } from 'kysely';
 import type { Pool } from 'pg';
 import { sqlAttributes, tracingOn, withSpan } from '../telemetry.ts';
 import { type Database, type DatabaseKind, postgresPool, sqliteHandle } from './orm.ts';
+import { ReadTurn } from './read-turn.ts';
 import { converter, type Field, propertyOf, recordOf, selections, tableIndex } from './row-decoding.ts';
 import type { SqliteHandle } from './sqlite-dialect.ts';
 import { type CompiledStatement, compileStatement, type StatementDefinition } from './statement-compiler.ts';
@@ -30,6 +31,8 @@ export class PreparedStatements {
   private readonly pool: Pool | undefined;
   /** The query builder statements are compiled with: compiling runs no query and binds to no transaction. */
   private readonly builder: Sql;
+  /** The reads of one turn of the event loop, run together (read-turn.ts); loaders batch by it too. */
+  readonly turn = new ReadTurn();
 
   constructor(db: Database) {
     this.db = db;
@@ -60,6 +63,10 @@ export class PreparedStatements {
   }
 
   private async run(compiled: Compiled, values: unknown[]): Promise<unknown[][]> {
+    // A read waits for the check phase of the turn it was asked in, and goes with the other
+    // requests' reads of that turn (read-turn.ts); asked from that phase (a loader's batch), it
+    // goes at once.
+    if (!this.turn.running) await this.turn.next();
     const handle = this.sqlite;
     if (handle) {
       // libsql runs a statement to completion synchronously: while no one holds the connection
@@ -73,11 +80,16 @@ export class PreparedStatements {
       }
     }
     const client = await this.pool!.connect();
+    let rows: unknown[][];
     try {
-      return (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
+      rows = (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
     } finally {
       client.release();
     }
+    // Each answer from PostgreSQL comes in a poll callback of its own: its rows go on in the check
+    // phase, with the other answers that came in the same turn.
+    await this.turn.next();
+    return rows;
   }
 
   private compile(statement: StatementDefinition<never, unknown>): Compiled {
