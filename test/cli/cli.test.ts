@@ -968,6 +968,7 @@ describe('packline start', () => {
     const flags = readFileSync(`/proc/${first.process.child.pid}/cmdline`, 'utf8').split('\0');
     expect(flags).toContain('--max-semi-space-size=16');
     expect(flags).toContain('--max-old-space-size=1024');
+    expect(readFileSync(`/proc/${first.process.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
 
     // The generated internal token is the one kept in DATA_DIR, readable by the owner only.
     const tokenFile = join(env.DATA_DIR!, 'internal-api-token');
@@ -1002,6 +1003,12 @@ describe('packline start', () => {
     const again = await fetch(`${second.banner.rest}/organization`, { headers: { authorization: `Bearer ${second.banner.demoKey}` } });
     expect(again.status).toBe(200);
     expect(await second.process.stop('SIGTERM'), lastLines(second.process)).toEqual({ code: 0, signal: null });
+    // And an operator's own MALLOC_ARENA_MAX, with every flag given, starts without a re-execution.
+    const third = await start({ ...env, MALLOC_ARENA_MAX: '4', NODE_OPTIONS: '--max-old-space-size=700 --max-semi-space-size=8' });
+    const thirdLine = readFileSync(`/proc/${third.process.child.pid}/cmdline`, 'utf8').split('\0');
+    expect(thirdLine.some((flag) => flag.startsWith('--max-semi-space-size'))).toBe(false);
+    expect(readFileSync(`/proc/${third.process.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=4');
+    expect(await third.process.stop('SIGTERM'), lastLines(third.process)).toEqual({ code: 0, signal: null });
   }, 120_000);
 
   it('--no-demo on a fresh DATA_DIR loads nothing and prints no demo key', async () => {

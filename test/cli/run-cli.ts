@@ -27,6 +27,7 @@ const SERVICE_VARIABLES = [
   'NODE_ENV',
   'ROLE',
   'SHUTDOWN_GRACE_SECONDS',
+  'MALLOC_ARENA_MAX',
 ];
 
 export interface CliResult {
