@@ -37,7 +37,15 @@ function inTwoCallbacks<A, B>(first: () => Promise<A>, second: () => Promise<B>)
 
 it('reads by id asked in different callbacks of one turn go out as one statement', async () => {
   const public_ = reads();
-  const all = vi.spyOn(opened.core.statements, 'all');
+  const { statements } = opened.core;
+  const original = statements.all;
+  // Whether each statement was asked for from the turn's own tasks, so that it runs at once, in
+  // this turn, rather than waiting for the next one.
+  const inTurn: boolean[] = [];
+  const all = vi.spyOn(statements, 'all').mockImplementation((statement, params) => {
+    inTurn.push(statements.turn.running);
+    return original.call(statements, statement, params);
+  });
   try {
     const [a, b] = await inTwoCallbacks(
       () => public_.need(ids[0]!),
@@ -46,6 +54,7 @@ it('reads by id asked in different callbacks of one turn go out as one statement
     expect([a?.id, b?.id]).toEqual([ids[0], ids[1]]);
     const byId = all.mock.calls.filter(([statement]) => statement === STATEMENTS.needsById);
     expect(byId.map(([, params]) => params)).toEqual([{ ids: [ids[0], ids[1]] }]);
+    expect(inTurn).toEqual([true]);
   } finally {
     all.mockRestore();
   }

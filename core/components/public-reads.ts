@@ -38,7 +38,7 @@ export class PublicReads {
           const found = await load(ids);
           return ids.map((id) => found.get(id) ?? null);
         },
-        { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+        { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: statements.turn.schedule },
       );
     this.needs = loader(async (ids) => byId(await statements.all(STATEMENTS.needsById, { ids }), (row) => this.needOf(row)));
     this.events = loader(async (ids) => byId(await statements.all(STATEMENTS.eventsById, { ids }), (row) => this.eventOf(row)));
