@@ -20,6 +20,8 @@ const schema = new GraphQLSchema({
           return { text: `hello ${id}` };
         },
       },
+      // A resolver that gives a number for a String: graphql serializes it to "42".
+      serial: { type: GraphQLString, resolve: () => 42 },
     },
   }),
   mutation: new GraphQLObjectType({
@@ -52,6 +54,7 @@ const generated = {
     { update: string },
     { input: { title?: string | null; city?: string | null } }
   >,
+  SerialDocument: parse('query Serial { serial }') as TypedDocumentNode<{ serial: string | null }, Record<string, never>>,
   GreetingTextFragmentDoc: parse('fragment GreetingText on Greeting { text }') as TypedDocumentNode<{ text: string }, unknown>,
 };
 const context = {} as Context;
@@ -90,6 +93,13 @@ describe('Operations', () => {
     // @ts-expect-error: the result comes from the document, never from a type argument
     const outcome = await operations.run<{ greeting: { colour: string } }>('Greeting', { id: 'ada' }, context);
     expect(outcome).toEqual({ ok: true, data: { greeting: { text: 'hello ada' } } });
+  });
+
+  it('serializes built-in scalars unless told to trust the leaves as the resolvers give them', async () => {
+    expect(await operations.run('Serial', {}, context)).toEqual({ ok: true, data: { serial: '42' } });
+    const trusting = Operations.generated(schema, generated, { trustLeaves: true });
+    expect(await trusting.run('Serial', {}, context)).toEqual({ ok: true, data: { serial: 42 } });
+    expect(await trusting.run('Greeting', { id: 'ada' }, context)).toEqual({ ok: true, data: { greeting: { text: 'hello ada' } } });
   });
 
   it('refuses, at start-up, documents the schema does not validate', () => {

@@ -91,7 +91,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const rest = createRestApi({
     hsts,
     contexts,
-    operations: Operations.generated(schema, restDocuments),
+    operations: Operations.generated(schema, restDocuments, { trustLeaves: true }),
     limits: apiLimits,
     cache: pageCache,
     openapi: openApiDocument(config.publicBaseUrl),
@@ -123,7 +123,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const memberFamily = (url: string) => memberConnector.handles(url) || webPages.handles(url);
   const publicMcp = createPublicMcp({
     contexts,
-    operations: Operations.generated(schema, publicMcpDocuments),
+    operations: Operations.generated(schema, publicMcpDocuments, { trustLeaves: true }),
     feed: core.feed,
     limits: new McpLimits({
       perMinute: config.mcp.ratePerMinute,
