@@ -43,9 +43,12 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
   // The dispatcher serves no API: the demo data and its key are the API processes' business.
   const demoKey = p.values.demo === false || config.role === 'dispatcher' ? undefined : await demoData(app.core, config);
   const address = await app.listen();
+  // Stops on a signal from before the banner: whoever reads it may signal at once (a test read
+  // the banner and sent SIGTERM before the listener was in place, and the process died of it).
+  const stopped = serveUntilSignal(app, config, log);
   if (config.role === 'dispatcher') {
     print(dispatcherBanner(config, `http://${address.address}:${address.port}`, `${address.address}:${address.port}`));
-    return serveUntilSignal(app, config, log);
+    return stopped;
   }
   // A live key printed to stdout ends up in logs: in production only when asked for.
   const keyFile = join(config.dataDir, DEMO_KEY_FILE);
@@ -77,7 +80,7 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       '',
     ].join('\n'),
   );
-  return serveUntilSignal(app, config, log);
+  return stopped;
 }
 
 function dispatcherBanner(config: Config, base: string, address: string): string {
@@ -93,7 +96,8 @@ function dispatcherBanner(config: Config, base: string, address: string): string
 
 /**
  * Runs until SIGINT or SIGTERM, then shuts down gracefully (App.close) and resolves, so the process
- * exits 0. Should closing hang past the grace and a margin, the process exits 1 regardless.
+ * exits 0. Should closing hang past the grace and a margin, the process exits 1 regardless. The
+ * signal listeners are in place when it returns.
  */
 async function serveUntilSignal(app: App, config: Config, log: Logger): Promise<undefined> {
   await new Promise<void>((resolve, reject) => {
