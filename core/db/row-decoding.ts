@@ -118,7 +118,8 @@ export function converter(prop: EntityProperty, platform: Platform, relation: 'k
 /** A stored date as the ORM reads it: a value without a zone is taken in the platform's time zone. */
 function dateParser(platform: Platform): Convert {
   const zone = platform.getTimezone();
-  if (!zone || zone === 'local') return (value) => (value instanceof Date ? value : (utcInstant(value) ?? platform.parseDate(value as string | number)));
+  if (!zone || zone === 'local')
+    return (value) => (value instanceof Date ? value : (utcInstant(value) ?? platform.parseDate(value as string | number)));
   return (value) => {
     if (value instanceof Date) return value;
     const utc = utcInstant(value);
