@@ -53,6 +53,13 @@ export class PreparedStatements {
       : await this.run(compiled, values);
     const decoded = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) decoded[i] = compiled.decode(rows[i]!) as Row;
+    // Emptied once decoded. node-postgres's result object, which holds this array, is often in
+    // V8's old generation (its allocation site pretenured, or promoted while the query ran); dead
+    // or not, it then keeps the rows, and through them every string of every row, alive through
+    // each young-generation collection until the next full one. Measured on a PostgreSQL list
+    // page under 50 connections (docs/benchmarks.md): 29.9 KB promoted per answer before, 4.2 after,
+    // and full collections from 16 to 6 in 8 s.
+    rows.length = 0;
     return decoded;
   }
 
