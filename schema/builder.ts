@@ -42,6 +42,9 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     nodeQueryOptions: false,
+    // `nodes` beside `edges`: the REST lists select it, one resolver call a page where
+    // `edges { node }` ran one per item, with its resolve info and path (about 7 KB less a page).
+    nodesOnConnection: { description: 'The items of this page, in the order of the list: the nodes of edges, without their cursors.' },
     nodesQueryOptions: false,
     // Every list pages forward only (keyset): `last` and `before` exist for relay clients and are refused.
     pageInfoTypeOptions: { description: 'Where a page of a list stands: whether more follows, and the cursors to ask for it.' },

@@ -64,7 +64,7 @@ export function peerPathFor(endpoint: PeerEndpoint, organizationId: string): str
 /** How the two answers differ in form, whatever their data. */
 export const SHAPE_NOTE =
   'Shapes differ by design: Packline answers its REST contract (lists as { data, meta.next_cursor }, snake_case keys), ' +
-  'SOFA the GraphQL result of the root field (lists as { edges[].node, pageInfo }, camelCase keys); ' +
+  'SOFA the GraphQL result of the root field (lists as { nodes, pageInfo }, camelCase keys); ' +
   'the data are compared after renaming the keys and unwrapping the connection.';
 
 /** camelCase keys to snake_case, recursively. */
@@ -75,7 +75,7 @@ export function snakeKeys(value: unknown): unknown {
 }
 
 interface PeerConnection {
-  edges: { node: unknown }[];
+  nodes: unknown[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
@@ -84,7 +84,7 @@ export function restView(kind: EndpointKind, peerBody: unknown): unknown {
   if (kind !== 'list') return snakeKeys(peerBody);
   const connection = peerBody as PeerConnection;
   return {
-    data: connection.edges.map((edge) => snakeKeys(edge.node)),
+    data: connection.nodes.map(snakeKeys),
     meta: { next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null },
   };
 }

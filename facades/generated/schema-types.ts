@@ -346,6 +346,8 @@ export type DeliveryOutcomes = {
 export type DirectoryConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<DirectoryEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<Organization>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
@@ -460,6 +462,8 @@ export type EventChangesInput = {
 export type EventConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<EventEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<Event>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
@@ -1216,6 +1220,8 @@ export type NeedChangesInput = {
 export type NeedConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<NeedEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<Opportunity>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
@@ -1427,6 +1433,8 @@ export type Opportunity = {
 export type OpportunityConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<OpportunityEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<Opportunity>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
@@ -1509,6 +1517,8 @@ export type OrganizationAdministrationUsageArgs = {
 export type OrganizationConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<OrganizationEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<Organization>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };
@@ -2217,6 +2227,8 @@ export type WebhookDelivery = {
 export type WebhookDeliveryConnection = {
   /** The items of this page, each with its cursor, in the order of the list. */
   edges: Array<WebhookDeliveryEdge>;
+  /** The items of this page, in the order of the list: the nodes of edges, without their cursors. */
+  nodes: Array<WebhookDelivery>;
   /** Whether another page follows, and the cursor to read it. */
   pageInfo: PageInfo;
 };

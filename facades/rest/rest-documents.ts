@@ -12,7 +12,7 @@ export const REST_OPERATIONS = /* GraphQL */ `
 
   query RestOpportunities($first: Int!, $after: String) {
     opportunities(first: $first, after: $after) {
-      edges { node { ...RestOpportunity } }
+      nodes { ...RestOpportunity }
       pageInfo { hasNextPage endCursor }
     }
   }
@@ -23,7 +23,7 @@ export const REST_OPERATIONS = /* GraphQL */ `
 
   query RestEvents($first: Int!, $after: String) {
     events(first: $first, after: $after) {
-      edges { node { ...RestEvent } }
+      nodes { ...RestEvent }
       pageInfo { hasNextPage endCursor }
     }
   }

@@ -99,12 +99,12 @@ export function ifNoneMatch(header: string | undefined, etag: string): boolean {
 
 /** A GraphQL connection as the list operations select it. */
 export interface Connection<T> {
-  edges: { node: T }[];
+  nodes: T[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 /** A list route's body: the page's items and the cursor of the next page, if any. */
 export const listJson = <T, R>(connection: Connection<T>, map: (node: T) => R) => ({
-  data: connection.edges.map((edge) => map(edge.node)),
+  data: connection.nodes.map(map),
   meta: { next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null },
 });

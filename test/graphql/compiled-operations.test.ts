@@ -70,8 +70,8 @@ describe('compiled facade operations', () => {
       expect(pages).toBeGreaterThan(1);
     }
     const firstNeed = JSON.parse((await same(restDocuments.RestOpportunitiesDocument, 'RestOpportunities', { first: 1 })).data!)
-      .opportunities.edges[0].node.id;
-    const firstEvent = JSON.parse((await same(restDocuments.RestEventsDocument, 'RestEvents', { first: 1 })).data!).events.edges[0].node.id;
+      .opportunities.nodes[0].id;
+    const firstEvent = JSON.parse((await same(restDocuments.RestEventsDocument, 'RestEvents', { first: 1 })).data!).events.nodes[0].id;
     await same(restDocuments.RestOpportunityDocument, 'RestOpportunity', { id: firstNeed });
     await same(restDocuments.RestEventDocument, 'RestEvent', { id: firstEvent });
     await same(restDocuments.RestOrganizationDocument, 'RestOrganization', { id: 'atelier-nord' });
