@@ -12,19 +12,20 @@ import { parse, print } from 'graphql';
 import { PUBLIC_MCP_OPERATIONS } from '../facades/mcp/public/public-documents.ts';
 import { REST_OPERATIONS } from '../facades/rest/rest-documents.ts';
 import { PUBLIC_PAGE_OPERATIONS } from '../facades/web/public/public-page-documents.ts';
+import { ADMIN_OPERATIONS } from '../facades/web/admin/admin-documents.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Each facade's operations: the file they are written in (or, for the REST API and the public
- * connector, their text, derived from the resources' declarations), by the module generated for them.
+ * Each facade's operations: the file they are written in (or, where they select resources, their
+ * text, derived from the resources' declarations), by the module generated for them.
  */
 export const FACADE_DOCUMENTS: Record<string, string> = {
   'rest.ts': print(parse(REST_OPERATIONS)),
   'mcp-public.ts': print(parse(PUBLIC_MCP_OPERATIONS)),
   'mcp-member.ts': 'facades/mcp/member/member-documents.ts',
   'web-account.ts': 'facades/web/account/account-documents.ts',
-  'web-admin.ts': 'facades/web/admin/admin-documents.ts',
+  'web-admin.ts': print(parse(ADMIN_OPERATIONS)),
   'cli.ts': 'facades/cli/cli-documents.ts',
   'integrations.ts': 'facades/integrations/integration-documents.ts',
   'web-public.ts': print(parse(PUBLIC_PAGE_OPERATIONS)),

@@ -1,8 +1,12 @@
 // How a resource of the public API is declared once: each JSON name (snake_case, docs/service-contract.md#resources) with
-// the GraphQL field it is copied from, typed against the schema's generated types, and its JSON
-// schema. The GraphQL selection, the JSON mapper and the OpenAPI schema are all derived from the
-// declaration, so a field the schema gains reaches the API by one line here (and `npm run codegen`),
-// and the compiler refuses a field the type lacks or a JSON schema that does not fit its values.
+// the GraphQL field it comes from, typed against the schema's generated types, and its JSON
+// schema. The GraphQL selection and the OpenAPI schema are derived from the declaration, so a field
+// the schema gains reaches the API by one line here (and `npm run codegen`), and the compiler
+// refuses a field the type lacks or a JSON schema that does not fit its values.
+//
+// The selection names each field by its JSON name, a GraphQL alias (`remote_allowed:
+// remoteAllowed`): a document that selects a resource's fragment alone gets the resource's JSON as
+// its result, in the declared order, and nothing else. No layer copies it into another shape.
 
 /** A JSON schema, as written in the OpenAPI document. */
 export type JsonSchema = Record<string, unknown>;
@@ -34,16 +38,21 @@ export const nullableDateTime = () => value<string | null>(nullable('string', { 
  */
 export const alwaysPresent = <T>(schema: ValueSchema<T>) => schema as ValueSchema<T | null>;
 
-/** A resource, or a nested object of one: maps a GraphQL result of type `In` to its JSON, `Out`. */
-export interface Representation<In, Out = unknown> {
-  /** The GraphQL selection, e.g. `id name place { city region country }`. */
+/** A resource, or a nested object of one, of the GraphQL type `Source`, whose JSON is `Json`. */
+export interface Representation<Json = unknown, Source = unknown> {
+  /** The GraphQL selection, each field aliased to its JSON name: `id name logo_url: logoUrl place { city region country }`. */
   readonly selection: string;
-  json(node: In): Out;
+  /**
+   * The JSON of a result selected with `selection` (typed by its generated document): the result
+   * itself. The compiler holds the document's type to the declared JSON.
+   */
+  json(node: Json): Json;
   /** The object's JSON schema, closed (`additionalProperties: false`). */
   readonly schema: JsonSchema;
   /** Named in the OpenAPI document's components: nested uses are `$ref`s to it. */
   readonly component: string | undefined;
-  readonly accepts?: (node: In) => void;
+  /** Never set: types the GraphQL object it is declared against, so a nested use must be of that type. */
+  readonly accepts?: (source: Source) => void;
 }
 
 type Key<N> = keyof N & string;
@@ -57,21 +66,16 @@ interface CopiedField<N, K extends Key<N>> {
 /** A JSON object built from the GraphQL object field `from` by another representation. */
 type NestedField<N, K extends Key<N>> = {
   from: K;
-  of: Representation<NonNullable<N[K]>>;
+  of: Representation<unknown, NonNullable<N[K]>>;
   /** Said of a nested object whose JSON schema is written out in place. */
   description?: string;
 } & (null extends N[K] ? { nullable: true } : { nullable?: false });
 
 type FieldOf<N> = { [K in Key<N>]: CopiedField<N, K> | NestedField<N, K> }[Key<N>];
 
-/** What the mapper needs of a GraphQL result: the declared fields, nested ones as their representation needs them. */
-export type InputOf<N, S extends Record<string, FieldOf<N>>> = {
-  [J in keyof S as S[J]['from']]: S[J] extends { of: Representation<infer M> } ? M | Extract<N[S[J]['from']], null> : N[S[J]['from']];
-};
-
-/** The JSON the mapper gives: the declared names, each with its GraphQL field's value or its nested JSON. */
+/** The JSON of a declaration: the declared names, each with its GraphQL field's value or its nested JSON. */
 export type JsonOf<N, S extends Record<string, FieldOf<N>>> = {
-  -readonly [J in keyof S]: S[J] extends { of: Representation<never, infer O> } ? O | Extract<N[S[J]['from']], null> : N[S[J]['from']];
+  -readonly [J in keyof S]: S[J] extends { of: Representation<infer O, never> } ? O | Extract<N[S[J]['from']], null> : N[S[J]['from']];
 };
 
 interface Options {
@@ -85,9 +89,14 @@ interface Options {
  * { from: 'startsAt', schema: dateTime() }, … })`. JSON fields keep the declaration's order.
  */
 export function representation<N>() {
-  return <const S extends Record<string, FieldOf<N>>>(fields: S, options: Options = {}): Representation<InputOf<N, S>, JsonOf<N, S>> => {
+  return <const S extends Record<string, FieldOf<N>>>(fields: S, options: Options = {}): Representation<JsonOf<N, S>, N> => {
     const entries = Object.entries(fields) as [string, FieldOf<N>][];
-    const selection = entries.map(([, field]) => ('of' in field ? `${field.from} { ${field.of.selection} }` : field.from)).join(' ');
+    const selection = entries
+      .map(([name, field]) => {
+        const aliased = name === field.from ? name : `${name}: ${field.from}`;
+        return 'of' in field ? `${aliased} { ${field.of.selection} }` : aliased;
+      })
+      .join(' ');
     const properties: Record<string, JsonSchema> = {};
     for (const [name, field] of entries) properties[name] = 'of' in field ? nestedSchema(field) : field.schema.schema;
     const schema = {
@@ -97,20 +106,11 @@ export function representation<N>() {
       additionalProperties: false,
       properties,
     };
-    const json = (node: InputOf<N, S>) => {
-      const source = node as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const [name, field] of entries) {
-        const v = source[field.from];
-        out[name] = 'of' in field ? (v === null ? null : (field.of as Representation<unknown>).json(v)) : v;
-      }
-      return out as JsonOf<N, S>;
-    };
-    return { selection, json, schema, component: options.component };
+    return { selection, json: (node) => node, schema, component: options.component };
   };
 }
 
-function nestedSchema(field: { of: Representation<never>; nullable?: boolean; description?: string }): JsonSchema {
+function nestedSchema(field: { of: Representation<unknown, never>; nullable?: boolean; description?: string }): JsonSchema {
   const { of } = field;
   const description = field.description === undefined ? {} : { description: field.description };
   if (of.component === undefined) return { ...of.schema, ...description };
@@ -122,5 +122,5 @@ function nestedSchema(field: { of: Representation<never>; nullable?: boolean; de
 }
 
 /** The OpenAPI components of these representations, by name. */
-export const components = (...representations: Representation<never>[]) =>
+export const components = (...representations: Representation<unknown, never>[]) =>
   Object.fromEntries(representations.map((r) => [r.component!, r.schema]));

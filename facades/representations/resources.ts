@@ -111,6 +111,6 @@ export const event = representation<Schema.Event>()(
   { component: 'Event' },
 );
 
-/** What the organization's mapper reads. */
-export type OrganizationNode = Parameters<typeof organization.json>[0];
-export const organizationJson = (node: OrganizationNode) => organization.json(node);
+/** An organization's JSON, as its selection gives it. */
+export type OrganizationJson = Parameters<typeof organization.json>[0];
+export const organizationJson = (node: OrganizationJson) => organization.json(node);

@@ -2,7 +2,7 @@
 // representations/resources.ts (as the REST API gives it), with the tool output schema the
 // connector announces, which the compiler holds to the declaration.
 import { z } from 'zod';
-import { organization, type OrganizationNode } from '../../representations/resources.ts';
+import { organization } from '../../representations/resources.ts';
 
 const count = z.number().int().min(0);
 
@@ -44,7 +44,7 @@ type DeclaredJson = ReturnType<typeof organization.json>;
 const sameJson: [OrganizationJson, DeclaredJson] extends [DeclaredJson, OrganizationJson] ? true : never = true;
 void sameJson;
 
-export const organizationJson = (node: OrganizationNode): OrganizationJson => organization.json(node);
+export const organizationJson = (node: DeclaredJson): OrganizationJson => organization.json(node);
 
 /** Plain text of a profile, for `fetch`. */
 export function organizationText(o: OrganizationJson): string {

@@ -1,12 +1,10 @@
+import { organization } from '../../representations/resources.ts';
+
 // The named GraphQL operations behind the administration pages, run as the signed-in member
 // (the services check that member administers the organization). Parsed and validated at start-up.
+// The profile is the public one, selected as the REST API selects it (representations/resources.ts).
 export const ADMIN_OPERATIONS = /* GraphQL */ `
-  fragment AdminProfile on Organization {
-    id name description website logoUrl sectors capabilities networks profileUrl updatedAt
-    place { city region country }
-    partnerPayment { confirmedRatePercent partnersCount }
-    proofs { completedPacks references certifications }
-  }
+  fragment AdminProfile on Organization { ${organization.selection} }
   fragment AdminKey on ApiKey { id name prefix scopes createdAt expiresAt lastUsedAt revokedAt rolledAt status }
   fragment AdminDestination on WebhookDestination {
     id organizationId name description format url receiverUrl language kinds scope connectedVia status disabledReason secret previousSecretExpiresAt createdAt

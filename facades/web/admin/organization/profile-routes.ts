@@ -17,7 +17,7 @@ function currentValues(org: AdminOrganization): Record<string, string> {
     name: p.name,
     description: p.description,
     website: p.website ?? '',
-    logo_url: p.logoUrl ?? '',
+    logo_url: p.logo_url ?? '',
     city: p.place.city ?? '',
     region: p.place.region ?? '',
     country: p.place.country ?? '',
