@@ -92,6 +92,7 @@ export async function measureRounds({
         out.push({ endpoint: endpoint.kind, server, round: round + 1, load: r, cpuUsPerAnswer, databaseCpuUsPerAnswer });
         say(
           `${endpoint.kind} round ${round + 1} ${server === 'hand' ? 'hand-written' : 'Packline'}: ${formatInt(r.reqPerSec)} req/s, p50 ${formatMs(r.p50Ms)} ms, p99 ${formatMs(r.p99Ms)} ms, ${formatInt(cpuUsPerAnswer)} µs CPU/answer${databaseCpuUsPerAnswer === undefined ? '' : ` (+ ${formatInt(databaseCpuUsPerAnswer)} µs in PostgreSQL)`}, others ${r.otherCpuPercent} % CPU` +
+            (r.otherCpuPercent > 1 && r.otherProcesses ? ` (${r.otherProcesses})` : '') +
             (clean(r) ? '' : `, NON-2XX ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}`),
         );
       }
@@ -156,7 +157,8 @@ export function summarize(endpoint: Endpoint, rounds: Round[], noisePercent: num
   const valid = mine.every((r) => clean(r.load));
   const met = valid && ratio >= endpoint.target;
   let verdict = !valid ? 'INVALID (non-2xx answers or errors)' : met ? 'OK' : `MISSED (${ratio.toFixed(2)} < ${endpoint.target})`;
-  const noise = Math.max(...mine.map((r) => r.load.otherCpuPercent));
-  if (noise > noisePercent) verdict += `, NOISY (others took up to ${noise} % of the CPU)`;
+  const noisiest = mine.reduce((a, b) => (b.load.otherCpuPercent > a.load.otherCpuPercent ? b : a));
+  const noise = noisiest.load.otherCpuPercent;
+  if (noise > noisePercent) verdict += `, NOISY (others took up to ${noise} % of the CPU: ${noisiest.load.otherProcesses})`;
   return { endpoint: endpoint.name, kind: endpoint.kind, packline, hand, ratio, cpuRatio, target: endpoint.target, valid, met, verdict };
 }

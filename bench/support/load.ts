@@ -1,5 +1,5 @@
 // Load and CPU accounting: autocannon runs and the share of the machine other processes took.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,11 +10,14 @@ export interface CpuSnapshot {
   machineBusyMs: number;
   /** CPU ms of the watched processes (Linux /proc; 0 where unreadable). */
   watchedMs: number;
+  /** The same per process; a process that has ended is absent. */
+  perProcess: Map<number, number>;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-function processCpuMs(pid: number): number {
+/** A process's CPU ms so far, or undefined once it has ended. */
+function processCpuMs(pid: number): number | undefined {
   if (pid === process.pid) {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1000;
@@ -24,13 +27,82 @@ function processCpuMs(pid: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** CPU ms and a readable name of every process now running (Linux /proc; empty elsewhere). */
+function processTable(): Map<number, { name: string; ms: number }> {
+  const table = new Map<number, { name: string; ms: number }>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return table;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      const name = (command || stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))).slice(0, 60);
+      table.set(Number(entry), { name, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return table;
+}
+
+/**
+ * The processes outside `watched` that used the most CPU between two tables, % of all cores:
+ * "postgres: autovacuum worker packline 31.2 %, …"; what processes that ended meanwhile used shows
+ * as "ended or unseen".
+ */
+function otherProcesses(
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+  watched: number[],
+  otherMs: number,
+  capacityMs: number,
+): string {
+  if (capacityMs <= 0) return '';
+  const percent = (ms: number) => Math.round((ms / capacityMs) * 1000) / 10;
+  const used: { name: string; ms: number }[] = [];
+  for (const [pid, now] of after) {
+    if (watched.includes(pid)) continue;
+    const ms = now.ms - (before.get(pid)?.ms ?? 0);
+    if (ms > 0) used.push({ name: `${now.name} (${pid})`, ms });
+  }
+  used.sort((a, b) => b.ms - a.ms);
+  const seen = used.reduce((sum, p) => sum + p.ms, 0);
+  const parts = used.slice(0, 3).map((p) => `${p.name} ${percent(p.ms)} %`);
+  if (otherMs - seen > capacityMs * 0.01) parts.push(`ended or unseen ${percent(otherMs - seen)} %`);
+  return parts.join(', ');
 }
 
 export function cpuSnapshot(pids: number[] = []): CpuSnapshot {
   const machineBusyMs = cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
-  return { at: performance.now(), machineBusyMs, watchedMs: pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) };
+  const perProcess = new Map<number, number>();
+  for (const pid of pids) {
+    const ms = processCpuMs(pid);
+    if (ms !== undefined) perProcess.set(pid, ms);
+  }
+  let watchedMs = 0;
+  for (const ms of perProcess.values()) watchedMs += ms;
+  return { at: performance.now(), machineBusyMs, watchedMs, perProcess };
+}
+
+/**
+ * CPU ms the watched processes used between two snapshots. A process that ended meanwhile counts
+ * for nothing (its last reading is gone with it) rather than for minus all it had used: a database
+ * backend closing during a run once read as other processes taking more than the whole machine.
+ */
+export function watchedDeltaMs(before: CpuSnapshot, after: CpuSnapshot): number {
+  let ms = 0;
+  for (const [pid, now] of after.perProcess) ms += now - (before.perProcess.get(pid) ?? now);
+  return ms;
 }
 
 /** Busy share of the whole machine between two snapshots, all processes and the others only. */
@@ -38,7 +110,7 @@ export function cpuShare(before: CpuSnapshot, after: CpuSnapshot): { machinePerc
   const capacity = (after.at - before.at) * cpus().length;
   if (capacity <= 0) return { machinePercent: 0, otherPercent: 0 };
   const busy = after.machineBusyMs - before.machineBusyMs;
-  const other = Math.max(0, busy - (after.watchedMs - before.watchedMs));
+  const other = Math.max(0, busy - watchedDeltaMs(before, after));
   return { machinePercent: Math.round((busy / capacity) * 1000) / 10, otherPercent: Math.round((other / capacity) * 1000) / 10 };
 }
 
@@ -170,6 +242,8 @@ export interface LoadResult {
   machineCpuPercent: number;
   /** CPU taken by processes other than this one and `pids`, % of all cores: noise when > a few %. */
   otherCpuPercent: number;
+  /** Which processes those were, the largest first (see `otherProcesses`). */
+  otherProcesses: string;
 }
 
 /** One autocannon run from this process (pipelining 1). Latencies count 2xx answers only. */
@@ -177,9 +251,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const { url, connections = 100, duration, headers = {}, pids = [] } = options;
   const requests = requestsFor(options);
   const watched = [process.pid, ...pids];
+  const tableBefore = processTable();
   const before = cpuSnapshot(watched);
   const result = await autocannon({ url, connections, pipelining: 1, duration, timeout: 10, ...(requests ? { requests } : { headers }) });
-  const cpu = cpuShare(before, cpuSnapshot(watched));
+  const after = cpuSnapshot(watched);
+  const cpu = cpuShare(before, after);
+  const capacityMs = (after.at - before.at) * cpus().length;
   return {
     url,
     connections,
@@ -198,6 +275,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     bytesPerSec: result.throughput.average,
     machineCpuPercent: cpu.machinePercent,
     otherCpuPercent: cpu.otherPercent,
+    otherProcesses: otherProcesses(tableBefore, processTable(), watched, (cpu.otherPercent / 100) * capacityMs, capacityMs),
   };
 }
 

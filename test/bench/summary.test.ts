@@ -23,6 +23,7 @@ const load = (reqPerSec: number, p50Ms: number, p99Ms: number, extra: Partial<Lo
   bytesPerSec: 1,
   machineCpuPercent: 90,
   otherCpuPercent: 1,
+  otherProcesses: '',
   ...extra,
 });
 
