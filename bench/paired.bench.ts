@@ -1,0 +1,212 @@
+/**
+ * Paired runs against another checkout: `npm run bench:paired -- --against DIR [--benchmarks
+ * rest,churn,webhooks] [--pairs N]`.
+ *
+ * Does a change keep the benchmarks' ratios? Runs each named benchmark (`npm run bench:NAME`) in
+ * the checkout at DIR and in this one, one after the other, N times (the order flipped every pair:
+ * other, this; this, other; …), and reads the ratios each run wrote to its results file (REST
+ * against the bare node:http ceiling, churn's phase-to-phase rates, the webhook dispatcher against
+ * the bare undici loop). Each benchmark runs on its own checkout's Node and dependencies, so an
+ * older checkout runs as it was released (its scripts, its loader, its Node).
+ *
+ * Per ratio: every run's value, the two medians, their change, a 90 % bootstrap interval of that
+ * change (resampling whole pairs, so that the machine's drift between pairs stays inside a pair),
+ * and a verdict against a fall of 5 % of the ratio's value: holds (the whole interval above −5 %),
+ * falls (the whole interval below), or undecided (more pairs narrow the interval).
+ *
+ * DIR: a checkout with its dependencies installed, e.g. `git worktree add /tmp/before <commit> &&
+ * (cd /tmp/before && npm ci)`. Every BENCH_* variable passes through to both sides. Each run's
+ * output goes to a log file (its path is printed). Results: printed, and written to
+ * bench/results-paired.json. The exit code is 1 when a run failed, 0 otherwise.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve, sep } from 'node:path';
+import { ROOT } from './support/processes.ts';
+import { PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, ratiosOf, type PairedBench } from './support/paired.ts';
+import { formatPercent, machine, writeResults } from './support/report.ts';
+import { positive } from './support/settings.ts';
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+interface Options {
+  against: string;
+  benches: PairedBench[];
+  pairs: number;
+}
+
+function options(argv: string[]): Options {
+  let against: string | undefined;
+  let benches: PairedBench[] = [...PAIRED_BENCHES];
+  let pairs = positive('BENCH_PAIRS', 3, { integer: true });
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--against') against = resolve(value());
+    else if (arg === '--benchmarks') {
+      const names = value()
+        .split(',')
+        .map((n) => n.trim());
+      const unknown = names.filter((n) => !(PAIRED_BENCHES as readonly string[]).includes(n));
+      if (unknown.length > 0 || names.length === 0)
+        throw new UsageError(`--benchmarks takes ${PAIRED_BENCHES.join(', ')} (got '${unknown.join(', ') || '(none)'}')`);
+      benches = names as PairedBench[];
+    } else if (arg === '--pairs') {
+      pairs = Number(value());
+      if (!Number.isInteger(pairs) || pairs < 1) throw new UsageError(`--pairs takes a positive whole number (got '${argv[i]}')`);
+    } else throw new UsageError(`unknown argument '${arg}'`);
+  }
+  if (!against) throw new UsageError('--against DIR is required: a checkout to compare with, its dependencies installed');
+  if (against === ROOT) throw new UsageError('--against names this checkout: give another one');
+  const manifest = join(against, 'package.json');
+  if (!existsSync(manifest)) throw new UsageError(`${against} holds no package.json`);
+  if (!existsSync(join(against, 'node_modules'))) throw new UsageError(`${against} has no node_modules: run npm ci there first`);
+  const scripts = (JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const missing = benches.filter((b) => !scripts[`bench:${b}`]);
+  if (missing.length > 0) throw new UsageError(`${against} has no ${missing.map((b) => `bench:${b}`).join(', ')} script`);
+  return { against, benches, pairs };
+}
+
+class UsageError extends Error {}
+
+/**
+ * The environment a checkout's `npm run` gets: this one's without its own node_modules/.bin (which
+ * holds this checkout's Node) and without the npm_* variables of the `npm run` that started this
+ * process, so that the other checkout finds its own Node and package settings.
+ */
+function environmentFor(): NodeJS.ProcessEnv {
+  const mine = `${ROOT}${sep}`;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !(dir.startsWith(mine) && dir.includes('node_modules')))
+    .join(delimiter);
+  return env;
+}
+
+const commitOf = (dir: string) => {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+
+interface Run {
+  bench: PairedBench;
+  side: 'against' | 'current';
+  pair: number;
+  exitCode: number | null;
+  seconds: number;
+  log: string;
+  node?: string;
+  ratios: Map<string, number>;
+}
+
+async function runOnce(bench: PairedBench, dir: string, logDir: string, label: string): Promise<Omit<Run, 'side' | 'pair'>> {
+  const log = join(logDir, `${label}.log`);
+  const out = createWriteStream(log);
+  const started = Date.now();
+  const child = spawn('npm', ['run', '--silent', `bench:${bench}`], { cwd: dir, env: environmentFor(), stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  const exitCode = await new Promise<number | null>((done) => child.once('close', (code) => done(code)));
+  out.end();
+  const file = join(dir, RESULTS_FILES[bench]);
+  const fresh = existsSync(file) && statSync(file).mtimeMs >= started;
+  const results = fresh ? (JSON.parse(readFileSync(file, 'utf8')) as { machine?: { node?: string } }) : undefined;
+  return {
+    bench,
+    exitCode,
+    seconds: Math.round((Date.now() - started) / 1000),
+    log,
+    ...(results?.machine?.node ? { node: results.machine.node } : {}),
+    ratios: results ? ratiosOf(bench, results) : new Map(),
+  };
+}
+
+async function main(): Promise<number> {
+  const { against, benches, pairs } = options(process.argv.slice(2));
+  const logDir = mkdtempSync(join(tmpdir(), 'packline-paired-'));
+  const sides = { against: { dir: against, commit: commitOf(against) }, current: { dir: ROOT, commit: commitOf(ROOT) } };
+  say('# Paired benchmark runs');
+  say();
+  say(`Machine: ${machine().cpu}, ${machine().cores} cores`);
+  say(`Other checkout: ${against} (${sides.against.commit}); this checkout: ${ROOT} (${sides.current.commit})`);
+  say(`${pairs} pair(s) of ${benches.map((b) => `bench:${b}`).join(', ')}, the order flipped every pair; logs in ${logDir}`);
+  say();
+
+  const runs: Run[] = [];
+  for (const bench of benches) {
+    for (let pair = 1; pair <= pairs; pair++) {
+      const order: Run['side'][] = pair % 2 === 1 ? ['against', 'current'] : ['current', 'against'];
+      for (const side of order) {
+        const dir = sides[side].dir;
+        const run = { ...(await runOnce(bench, dir, logDir, `${bench}-${pair}-${side}`)), side, pair };
+        runs.push(run);
+        const figures = [...run.ratios].map(([name, value]) => `${name} ${formatPercent(value)}`).join('; ');
+        say(
+          `bench:${bench} pair ${pair}/${pairs}, ${side === 'against' ? 'other' : 'this'} checkout (Node ${run.node ?? '?'}), ${run.seconds} s: ` +
+            (run.exitCode === 0 && run.ratios.size > 0 ? figures : `FAILED (exit ${run.exitCode}, no fresh results; see ${run.log})`),
+        );
+      }
+    }
+  }
+
+  say();
+  say('## Ratios, paired');
+  say();
+  const tables: Record<string, string> = {};
+  const judgements = benches.flatMap((bench) => {
+    const of = (side: Run['side']) =>
+      Array.from(
+        { length: pairs },
+        (_, i) => runs.find((r) => r.bench === bench && r.side === side && r.pair === i + 1)?.ratios ?? new Map(),
+      );
+    const judged = pairUp(of('against'), of('current'));
+    tables[bench] = pairedTable(bench, judged);
+    say(tables[bench]);
+    say();
+    return judged.map((j) => ({ bench, ...j }));
+  });
+  const failed = runs.filter((r) => r.exitCode !== 0 || r.ratios.size === 0);
+  if (failed.length > 0) say(`FAILED runs: ${failed.map((r) => `${r.bench} pair ${r.pair} ${r.side} (${r.log})`).join('; ')}`);
+  const falls = judgements.filter((j) => j.verdict === 'falls');
+  const undecided = judgements.filter((j) => j.verdict === 'undecided');
+  say(
+    falls.length === 0 && undecided.length === 0
+      ? 'Every ratio holds within 5 % of its value.'
+      : `${falls.length} ratio(s) fall by more than 5 %, ${undecided.length} undecided (${pairs} pairs; more pairs narrow the intervals).`,
+  );
+  const file = join(ROOT, 'bench/results-paired.json');
+  writeResults(file, {
+    benchmark: 'paired',
+    at: new Date().toISOString(),
+    machine: machine(),
+    sides,
+    pairs,
+    runs: runs.map((r) => ({ ...r, ratios: Object.fromEntries(r.ratios) })),
+    judgements,
+    tables,
+  });
+  say(`Written to ${file}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bench:paired: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

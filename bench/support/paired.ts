@@ -1,0 +1,141 @@
+// bench:paired's arithmetic: the ratios each benchmark's results file holds, and whether a ratio of
+// one checkout held against another's over pairs of runs made one after the other.
+import { formatPercent, markdownTable, median } from './report.ts';
+
+export const PAIRED_BENCHES = ['rest', 'churn', 'webhooks'] as const;
+export type PairedBench = (typeof PAIRED_BENCHES)[number];
+
+/** The results file a benchmark writes, relative to its checkout. */
+export const RESULTS_FILES: Record<PairedBench, string> = {
+  rest: 'bench/results-rest.json',
+  churn: 'bench/results-churn.json',
+  webhooks: 'bench/results-webhooks.json',
+};
+
+/** How far a ratio may fall, as a share of its value, and still hold. */
+export const TOLERANCE = 0.05;
+
+/** Fewer pairs than this give no verdict: one or two resample into an interval that means nothing. */
+export const MIN_PAIRS = 3;
+
+/**
+ * The ratios a results file holds, by a name that is the same in every version of the
+ * benchmark: the REST endpoints' Packline/ceiling rates, churn's phase-to-phase rates (the target
+ * left out of the label, so a changed target names the same figure), the webhook dispatcher's
+ * backlog and live rates against the bare undici loop. Unknown shapes give no figures.
+ */
+export function ratiosOf(bench: PairedBench, results: unknown): Map<string, number> {
+  const figures = new Map<string, number>();
+  const put = (name: unknown, value: unknown) => {
+    if (typeof name === 'string' && typeof value === 'number' && Number.isFinite(value)) figures.set(name, value);
+  };
+  const r = (results ?? {}) as Record<string, unknown>;
+  if (bench === 'rest') {
+    for (const e of asArray(r.endpoints)) put(`${String(e.endpoint)} / ceiling`, e.ratio);
+  } else if (bench === 'churn') {
+    for (const v of asArray(r.verdicts)) put(`${String(v.database)}: ${String(v.label).replace(/\s*≥.*$/, '')}`, v.ratio);
+  } else {
+    const d = (r.deliveries ?? {}) as Record<string, unknown>;
+    put('backlog / bare undici loop', d.ratio);
+    put('live / bare undici loop', d.liveRatio);
+  }
+  return figures;
+}
+
+const asArray = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+
+/** One pair: the same figure from the other checkout's run and from this one's, made one after the other. */
+export interface Pair {
+  against: number;
+  current: number;
+}
+
+export interface Judgement {
+  figure: string;
+  against: number[];
+  current: number[];
+  /** median(current) / median(against) − 1. */
+  change: number;
+  /** A 90 % bootstrap interval of that change, resampling whole pairs. */
+  interval: [number, number];
+  verdict: 'holds' | 'falls' | 'undecided' | 'unpaired';
+}
+
+/** A seeded generator (mulberry32): the same pairs give the same interval in every run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const changeOf = (pairs: readonly Pair[]) => median(pairs.map((p) => p.current)) / median(pairs.map((p) => p.against)) - 1;
+
+/**
+ * Whether a ratio held: the change of its median and a 90 % bootstrap interval of that change
+ * (2,000 resamples of the pairs, so that a drift of the machine between pairs stays inside a pair).
+ * It holds when even the interval's lower end is above −5 %, falls when even its upper end is
+ * below, and is undecided between (and with fewer than MIN_PAIRS pairs): more pairs narrow the
+ * interval.
+ */
+export function judge(figure: string, pairs: readonly Pair[], resamples = 2_000): Judgement {
+  const against = pairs.map((p) => p.against);
+  const current = pairs.map((p) => p.current);
+  if (pairs.length === 0) return { figure, against, current, change: Number.NaN, interval: [Number.NaN, Number.NaN], verdict: 'unpaired' };
+  const change = changeOf(pairs);
+  const next = random(0x5eed ^ pairs.length);
+  const changes: number[] = [];
+  for (let i = 0; i < resamples; i++) {
+    const sample = pairs.map(() => pairs[Math.floor(next() * pairs.length)]!);
+    changes.push(changeOf(sample));
+  }
+  changes.sort((a, b) => a - b);
+  const interval: [number, number] = [changes[Math.floor(resamples * 0.05)]!, changes[Math.ceil(resamples * 0.95) - 1]!];
+  const verdict =
+    pairs.length < MIN_PAIRS ? 'undecided' : interval[0] >= -TOLERANCE ? 'holds' : interval[1] < -TOLERANCE ? 'falls' : 'undecided';
+  return { figure, against, current, change, interval, verdict };
+}
+
+/**
+ * Pairs each figure's values run by run: run i of the other checkout with run i of this one. A
+ * figure only one side gave is reported, unpaired.
+ */
+export function pairUp(against: readonly Map<string, number>[], current: readonly Map<string, number>[]): Judgement[] {
+  const names = new Set([...against, ...current].flatMap((m) => [...m.keys()]));
+  return [...names].map((figure) => {
+    const pairs: Pair[] = [];
+    for (let i = 0; i < Math.min(against.length, current.length); i++) {
+      const a = against[i]!.get(figure);
+      const c = current[i]!.get(figure);
+      if (a !== undefined && c !== undefined) pairs.push({ against: a, current: c });
+    }
+    if (pairs.length > 0) return judge(figure, pairs);
+    const only = (side: readonly Map<string, number>[]) => side.flatMap((m) => (m.has(figure) ? [m.get(figure)!] : []));
+    return { ...judge(figure, []), against: only(against), current: only(current) };
+  });
+}
+
+const signed = (ratio: number) => `${ratio >= 0 ? '+' : '−'}${formatPercent(Math.abs(ratio))}`;
+const values = (list: number[]) => (list.length === 0 ? '—' : list.map((v) => formatPercent(v)).join(', '));
+
+/** The judgements as a markdown table. */
+export function pairedTable(bench: PairedBench, judgements: readonly Judgement[]): string {
+  return markdownTable(
+    ['benchmark', 'ratio', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (±5 %)'],
+    judgements.map((j) => [
+      bench,
+      j.figure,
+      values(j.against),
+      values(j.current),
+      j.verdict === 'unpaired' ? '—' : `${formatPercent(median(j.against))} → ${formatPercent(median(j.current))}`,
+      Number.isNaN(j.change) ? '—' : signed(j.change),
+      Number.isNaN(j.interval[0]) ? '—' : `${signed(j.interval[0])} … ${signed(j.interval[1])}`,
+      j.verdict,
+    ]),
+  );
+}

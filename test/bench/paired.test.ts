@@ -1,0 +1,102 @@
+// bench:paired's arithmetic: the ratios read from each benchmark's results, and the verdicts.
+import { describe, expect, it } from 'vitest';
+import { judge, pairedTable, pairUp, ratiosOf } from '../../bench/support/paired.ts';
+
+describe('ratiosOf', () => {
+  it('reads the REST endpoints, churn verdicts without their targets, and the webhook ratios', () => {
+    expect(
+      ratiosOf('rest', {
+        endpoints: [
+          { endpoint: 'GET /a', ratio: 0.8 },
+          { endpoint: 'GET /b', ratio: 0.6 },
+        ],
+      }),
+    ).toEqual(
+      new Map([
+        ['GET /a / ceiling', 0.8],
+        ['GET /b / ceiling', 0.6],
+      ]),
+    );
+    expect(
+      ratiosOf('churn', { verdicts: [{ database: 'sqlite', label: 'computed by-id / cached by-id ≥ 12.0 %', ratio: 0.175 }] }),
+    ).toEqual(new Map([['sqlite: computed by-id / cached by-id', 0.175]]));
+    expect(ratiosOf('webhooks', { deliveries: { ratio: 0.5, liveRatio: 0.27 } })).toEqual(
+      new Map([
+        ['backlog / bare undici loop', 0.5],
+        ['live / bare undici loop', 0.27],
+      ]),
+    );
+  });
+
+  it('gives no figures for a file of another shape', () => {
+    expect(ratiosOf('rest', { endpoints: 'none' }).size).toBe(0);
+    expect(ratiosOf('webhooks', null).size).toBe(0);
+    expect(ratiosOf('churn', { verdicts: [{ database: 'sqlite', label: 'x', ratio: 'high' }] }).size).toBe(0);
+  });
+});
+
+describe('judge', () => {
+  it('holds when every pair moves by little, falls when every pair loses a fifth, is undecided on wide spread', () => {
+    const steady = [0.8, 0.7, 0.9, 0.75, 0.85].map((v, i) => ({ against: v, current: v * (i % 2 === 0 ? 1.01 : 0.99) }));
+    expect(judge('x', steady).verdict).toBe('holds');
+
+    const lost = [0.8, 0.7, 0.9, 0.75, 0.85].map((v) => ({ against: v, current: v * 0.8 }));
+    const fell = judge('x', lost);
+    expect(fell.verdict).toBe('falls');
+    expect(fell.change).toBeCloseTo(-0.2, 5);
+    expect(fell.interval[1]).toBeLessThan(-0.05);
+
+    const spread = [
+      { against: 0.8, current: 0.6 },
+      { against: 0.6, current: 0.85 },
+      { against: 0.7, current: 0.7 },
+    ];
+    const unsure = judge('x', spread);
+    expect(unsure.verdict).toBe('undecided');
+    expect(unsure.interval[0]).toBeLessThan(-0.05);
+    expect(unsure.interval[1]).toBeGreaterThanOrEqual(-0.05);
+  });
+
+  it('gives no verdict on fewer than three pairs', () => {
+    expect(judge('x', [{ against: 0.5, current: 0.5 }]).verdict).toBe('undecided');
+    expect(
+      judge('x', [
+        { against: 0.5, current: 0.5 },
+        { against: 0.5, current: 0.5 },
+      ]).verdict,
+    ).toBe('undecided');
+  });
+
+  it('gives the same interval for the same pairs', () => {
+    const pairs = [
+      { against: 0.5, current: 0.52 },
+      { against: 0.45, current: 0.4 },
+      { against: 0.6, current: 0.61 },
+    ];
+    expect(judge('x', pairs).interval).toEqual(judge('x', pairs).interval);
+  });
+});
+
+describe('pairUp', () => {
+  it('pairs run i with run i, and reports a figure only one side gave as unpaired', () => {
+    const against = [new Map([['a', 0.5]]), new Map([['a', 0.6]]), new Map([['a', 0.55]])];
+    const current = [
+      new Map([
+        ['a', 0.5],
+        ['b', 0.9],
+      ]),
+      new Map([['a', 0.6]]),
+      new Map([['a', 0.56]]),
+    ];
+    const judged = pairUp(against, current);
+    expect(judged.map((j) => [j.figure, j.verdict])).toEqual([
+      ['a', 'holds'],
+      ['b', 'unpaired'],
+    ]);
+    expect(judged[1]!.current).toEqual([0.9]);
+    const table = pairedTable('rest', judged);
+    expect(table).toContain('| rest');
+    expect(table).toContain('50.0 %, 60.0 %, 55.0 %');
+    expect(table).toContain('unpaired');
+  });
+});
