@@ -9,22 +9,24 @@
  * the bare undici loop). Each benchmark runs on its own checkout's Node and dependencies, so an
  * older checkout runs as it was released (its scripts, its loader, its Node).
  *
- * Per ratio: every run's value, the two medians, their change, a 90 % bootstrap interval of that
- * change (resampling whole pairs, so that the machine's drift between pairs stays inside a pair),
- * and a verdict against a fall of 5 % of the ratio's value: holds (the whole interval above −5 %),
- * falls (the whole interval below), or undecided (more pairs narrow the interval).
+ * Per ratio, and per rate behind it (Packline's and the ceiling's own, per second: a new runtime
+ * moves the bare ceilings too): every run's value, the two medians, their change, a 90 % bootstrap
+ * interval of that change (resampling whole pairs, so that the machine's drift between pairs stays
+ * inside a pair), and a verdict against a fall of 5 % of the value: holds (the whole interval above
+ * −5 %), falls (the whole interval below), or undecided (more pairs narrow the interval; fewer
+ * than three pairs give no verdict).
  *
  * DIR: a checkout with its dependencies installed, e.g. `git worktree add /tmp/before <commit> &&
  * (cd /tmp/before && npm ci)`. Every BENCH_* variable passes through to both sides. Each run's
- * output goes to a log file (its path is printed). Results: printed, and written to
- * bench/results-paired.json. The exit code is 1 when a run failed, 0 otherwise.
+ * output goes to a log file and its results file is copied beside it (the folder is printed).
+ * Results: printed, and written to bench/results-paired.json. The exit code is 1 when a run failed, 0 otherwise.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve, sep } from 'node:path';
 import { ROOT } from './support/processes.ts';
-import { PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, ratiosOf, type PairedBench } from './support/paired.ts';
+import { figuresOf, PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, type Figure, type PairedBench } from './support/paired.ts';
 import { formatPercent, machine, writeResults } from './support/report.ts';
 import { positive } from './support/settings.ts';
 
@@ -106,7 +108,7 @@ interface Run {
   seconds: number;
   log: string;
   node?: string;
-  ratios: Map<string, number>;
+  figures: Map<string, Figure>;
 }
 
 async function runOnce(bench: PairedBench, dir: string, logDir: string, label: string): Promise<Omit<Run, 'side' | 'pair'>> {
@@ -121,13 +123,14 @@ async function runOnce(bench: PairedBench, dir: string, logDir: string, label: s
   const file = join(dir, RESULTS_FILES[bench]);
   const fresh = existsSync(file) && statSync(file).mtimeMs >= started;
   const results = fresh ? (JSON.parse(readFileSync(file, 'utf8')) as { machine?: { node?: string } }) : undefined;
+  if (fresh) copyFileSync(file, join(logDir, `${label}.json`));
   return {
     bench,
     exitCode,
     seconds: Math.round((Date.now() - started) / 1000),
     log,
     ...(results?.machine?.node ? { node: results.machine.node } : {}),
-    ratios: results ? ratiosOf(bench, results) : new Map(),
+    figures: results ? figuresOf(bench, results) : new Map(),
   };
 }
 
@@ -150,10 +153,12 @@ async function main(): Promise<number> {
         const dir = sides[side].dir;
         const run = { ...(await runOnce(bench, dir, logDir, `${bench}-${pair}-${side}`)), side, pair };
         runs.push(run);
-        const figures = [...run.ratios].map(([name, value]) => `${name} ${formatPercent(value)}`).join('; ');
+        const ratios = [...run.figures]
+          .flatMap(([name, f]) => (f.kind === 'ratio' ? [`${name} ${formatPercent(f.value)}`] : []))
+          .join('; ');
         say(
           `bench:${bench} pair ${pair}/${pairs}, ${side === 'against' ? 'other' : 'this'} checkout (Node ${run.node ?? '?'}), ${run.seconds} s: ` +
-            (run.exitCode === 0 && run.ratios.size > 0 ? figures : `FAILED (exit ${run.exitCode}, no fresh results; see ${run.log})`),
+            (run.exitCode === 0 && run.figures.size > 0 ? ratios : `FAILED (exit ${run.exitCode}, no fresh results; see ${run.log})`),
         );
       }
     }
@@ -167,7 +172,7 @@ async function main(): Promise<number> {
     const of = (side: Run['side']) =>
       Array.from(
         { length: pairs },
-        (_, i) => runs.find((r) => r.bench === bench && r.side === side && r.pair === i + 1)?.ratios ?? new Map(),
+        (_, i) => runs.find((r) => r.bench === bench && r.side === side && r.pair === i + 1)?.figures ?? new Map<string, Figure>(),
       );
     const judged = pairUp(of('against'), of('current'));
     tables[bench] = pairedTable(bench, judged);
@@ -175,15 +180,19 @@ async function main(): Promise<number> {
     say();
     return judged.map((j) => ({ bench, ...j }));
   });
-  const failed = runs.filter((r) => r.exitCode !== 0 || r.ratios.size === 0);
+  const failed = runs.filter((r) => r.exitCode !== 0 || r.figures.size === 0);
   if (failed.length > 0) say(`FAILED runs: ${failed.map((r) => `${r.bench} pair ${r.pair} ${r.side} (${r.log})`).join('; ')}`);
-  const falls = judgements.filter((j) => j.verdict === 'falls');
-  const undecided = judgements.filter((j) => j.verdict === 'undecided');
+  const ratios = judgements.filter((j) => j.kind === 'ratio');
+  const falls = ratios.filter((j) => j.verdict === 'falls');
+  const undecided = ratios.filter((j) => j.verdict === 'undecided');
   say(
     falls.length === 0 && undecided.length === 0
       ? 'Every ratio holds within 5 % of its value.'
-      : `${falls.length} ratio(s) fall by more than 5 %, ${undecided.length} undecided (${pairs} pairs; more pairs narrow the intervals).`,
+      : `Ratios: ${falls.length} fall by more than 5 % (${falls.map((j) => `${j.bench} ${j.figure}`).join('; ') || 'none'}), ` +
+          `${undecided.length} undecided (${pairs} pairs; more pairs narrow the intervals).`,
   );
+  const packlineFalls = judgements.filter((j) => j.kind === 'rate' && j.verdict === 'falls' && /Packline/.test(j.figure));
+  if (packlineFalls.length > 0) say(`Packline's own rates that fall: ${packlineFalls.map((j) => `${j.bench} ${j.figure}`).join('; ')}.`);
   const file = join(ROOT, 'bench/results-paired.json');
   writeResults(file, {
     benchmark: 'paired',
@@ -191,7 +200,7 @@ async function main(): Promise<number> {
     machine: machine(),
     sides,
     pairs,
-    runs: runs.map((r) => ({ ...r, ratios: Object.fromEntries(r.ratios) })),
+    runs: runs.map((r) => ({ ...r, figures: Object.fromEntries(r.figures) })),
     judgements,
     tables,
   });

@@ -1,6 +1,6 @@
 // bench:paired's arithmetic: the ratios each benchmark's results file holds, and whether a ratio of
 // one checkout held against another's over pairs of runs made one after the other.
-import { formatPercent, markdownTable, median } from './report.ts';
+import { formatInt, formatPercent, markdownTable, median } from './report.ts';
 
 export const PAIRED_BENCHES = ['rest', 'churn', 'webhooks'] as const;
 export type PairedBench = (typeof PAIRED_BENCHES)[number];
@@ -18,29 +18,50 @@ export const TOLERANCE = 0.05;
 /** Fewer pairs than this give no verdict: one or two resample into an interval that means nothing. */
 export const MIN_PAIRS = 3;
 
+/** A figure of a run: a ratio (the benchmarks' verdicts) or a rate (what the ratio divides). */
+export interface Figure {
+  kind: 'ratio' | 'rate';
+  value: number;
+}
+
 /**
- * The ratios a results file holds, by a name that is the same in every version of the
- * benchmark: the REST endpoints' Packline/ceiling rates, churn's phase-to-phase rates (the target
- * left out of the label, so a changed target names the same figure), the webhook dispatcher's
- * backlog and live rates against the bare undici loop. Unknown shapes give no figures.
+ * The figures a results file holds, by a name that is the same in every version of the benchmark.
+ * Ratios: the REST endpoints' Packline/ceiling rates, churn's phase-to-phase rates (the target left
+ * out of the label, so a changed target names the same figure), the webhook dispatcher's backlog
+ * and live rates against the bare undici loop. Rates: Packline's and the ceiling's own, per second,
+ * so that a ratio that moved can be told apart from a ceiling that moved (a new runtime speeds the
+ * bare servers up too). Unknown shapes give no figures.
  */
-export function ratiosOf(bench: PairedBench, results: unknown): Map<string, number> {
-  const figures = new Map<string, number>();
-  const put = (name: unknown, value: unknown) => {
-    if (typeof name === 'string' && typeof value === 'number' && Number.isFinite(value)) figures.set(name, value);
+export function figuresOf(bench: PairedBench, results: unknown): Map<string, Figure> {
+  const figures = new Map<string, Figure>();
+  const put = (kind: Figure['kind'], name: unknown, value: unknown) => {
+    if (typeof name === 'string' && typeof value === 'number' && Number.isFinite(value)) figures.set(name, { kind, value });
   };
-  const r = (results ?? {}) as Record<string, unknown>;
+  const r = record(results);
   if (bench === 'rest') {
-    for (const e of asArray(r.endpoints)) put(`${String(e.endpoint)} / ceiling`, e.ratio);
+    for (const e of asArray(r.endpoints)) {
+      put('ratio', `${String(e.endpoint)} / ceiling`, e.ratio);
+      put('rate', `Packline ${String(e.endpoint)}, req/s`, record(e.packline).reqPerSec);
+      put('rate', `ceiling ${String(e.endpoint)}, req/s`, record(e.ceiling).reqPerSec);
+    }
   } else if (bench === 'churn') {
-    for (const v of asArray(r.verdicts)) put(`${String(v.database)}: ${String(v.label).replace(/\s*≥.*$/, '')}`, v.ratio);
+    for (const v of asArray(r.verdicts)) put('ratio', `${String(v.database)}: ${String(v.label).replace(/\s*≥.*$/, '')}`, v.ratio);
+    for (const run of asArray(r.runs))
+      for (const phase of asArray(run.phases))
+        put('rate', `${String(run.database)}: ${String(phase.label)}, req/s`, record(phase.result).reqPerSec);
   } else {
-    const d = (r.deliveries ?? {}) as Record<string, unknown>;
-    put('backlog / bare undici loop', d.ratio);
-    put('live / bare undici loop', d.liveRatio);
+    const d = record(r.deliveries);
+    put('ratio', 'backlog / bare undici loop', d.ratio);
+    put('ratio', 'live / bare undici loop', d.liveRatio);
+    put('rate', 'Packline backlog, deliveries/s', record(d.backlog).perSecond);
+    put('rate', 'Packline live, deliveries/s', record(record(d.packline).check).perSecond);
+    put('rate', 'bare undici loop, requests/s', record(record(record(d.ceiling).median).result).perSecond);
   }
   return figures;
 }
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 const asArray = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
@@ -53,6 +74,7 @@ export interface Pair {
 
 export interface Judgement {
   figure: string;
+  kind: Figure['kind'];
   against: number[];
   current: number[];
   /** median(current) / median(against) − 1. */
@@ -83,10 +105,11 @@ const changeOf = (pairs: readonly Pair[]) => median(pairs.map((p) => p.current))
  * below, and is undecided between (and with fewer than MIN_PAIRS pairs): more pairs narrow the
  * interval.
  */
-export function judge(figure: string, pairs: readonly Pair[], resamples = 2_000): Judgement {
+export function judge(figure: string, pairs: readonly Pair[], kind: Figure['kind'] = 'ratio', resamples = 2_000): Judgement {
   const against = pairs.map((p) => p.against);
   const current = pairs.map((p) => p.current);
-  if (pairs.length === 0) return { figure, against, current, change: Number.NaN, interval: [Number.NaN, Number.NaN], verdict: 'unpaired' };
+  if (pairs.length === 0)
+    return { figure, kind, against, current, change: Number.NaN, interval: [Number.NaN, Number.NaN], verdict: 'unpaired' };
   const change = changeOf(pairs);
   const next = random(0x5eed ^ pairs.length);
   const changes: number[] = [];
@@ -98,41 +121,45 @@ export function judge(figure: string, pairs: readonly Pair[], resamples = 2_000)
   const interval: [number, number] = [changes[Math.floor(resamples * 0.05)]!, changes[Math.ceil(resamples * 0.95) - 1]!];
   const verdict =
     pairs.length < MIN_PAIRS ? 'undecided' : interval[0] >= -TOLERANCE ? 'holds' : interval[1] < -TOLERANCE ? 'falls' : 'undecided';
-  return { figure, against, current, change, interval, verdict };
+  return { figure, kind, against, current, change, interval, verdict };
 }
 
 /**
  * Pairs each figure's values run by run: run i of the other checkout with run i of this one. A
  * figure only one side gave is reported, unpaired.
  */
-export function pairUp(against: readonly Map<string, number>[], current: readonly Map<string, number>[]): Judgement[] {
-  const names = new Set([...against, ...current].flatMap((m) => [...m.keys()]));
-  return [...names].map((figure) => {
+export function pairUp(against: readonly Map<string, Figure>[], current: readonly Map<string, Figure>[]): Judgement[] {
+  const names = new Map<string, Figure['kind']>();
+  for (const m of [...against, ...current]) for (const [name, f] of m) names.set(name, f.kind);
+  const judged = [...names].map(([figure, kind]) => {
     const pairs: Pair[] = [];
     for (let i = 0; i < Math.min(against.length, current.length); i++) {
       const a = against[i]!.get(figure);
       const c = current[i]!.get(figure);
-      if (a !== undefined && c !== undefined) pairs.push({ against: a, current: c });
+      if (a !== undefined && c !== undefined) pairs.push({ against: a.value, current: c.value });
     }
-    if (pairs.length > 0) return judge(figure, pairs);
-    const only = (side: readonly Map<string, number>[]) => side.flatMap((m) => (m.has(figure) ? [m.get(figure)!] : []));
-    return { ...judge(figure, []), against: only(against), current: only(current) };
+    if (pairs.length > 0) return judge(figure, pairs, kind);
+    const only = (side: readonly Map<string, Figure>[]) => side.flatMap((m) => (m.has(figure) ? [m.get(figure)!.value] : []));
+    return { ...judge(figure, [], kind), against: only(against), current: only(current) };
   });
+  // The ratios first, then the rates behind them.
+  return [...judged.filter((j) => j.kind === 'ratio'), ...judged.filter((j) => j.kind === 'rate')];
 }
 
 const signed = (ratio: number) => `${ratio >= 0 ? '+' : '−'}${formatPercent(Math.abs(ratio))}`;
-const values = (list: number[]) => (list.length === 0 ? '—' : list.map((v) => formatPercent(v)).join(', '));
+const shown = (kind: Figure['kind'], v: number) => (kind === 'ratio' ? formatPercent(v) : formatInt(v));
+const values = (kind: Figure['kind'], list: number[]) => (list.length === 0 ? '—' : list.map((v) => shown(kind, v)).join(', '));
 
 /** The judgements as a markdown table. */
 export function pairedTable(bench: PairedBench, judgements: readonly Judgement[]): string {
   return markdownTable(
-    ['benchmark', 'ratio', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (±5 %)'],
+    ['benchmark', 'figure', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (±5 %)'],
     judgements.map((j) => [
       bench,
       j.figure,
-      values(j.against),
-      values(j.current),
-      j.verdict === 'unpaired' ? '—' : `${formatPercent(median(j.against))} → ${formatPercent(median(j.current))}`,
+      values(j.kind, j.against),
+      values(j.kind, j.current),
+      j.verdict === 'unpaired' ? '—' : `${shown(j.kind, median(j.against))} → ${shown(j.kind, median(j.current))}`,
       Number.isNaN(j.change) ? '—' : signed(j.change),
       Number.isNaN(j.interval[0]) ? '—' : `${signed(j.interval[0])} … ${signed(j.interval[1])}`,
       j.verdict,

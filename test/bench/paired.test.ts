@@ -1,6 +1,10 @@
 // bench:paired's arithmetic: the ratios read from each benchmark's results, and the verdicts.
 import { describe, expect, it } from 'vitest';
-import { judge, pairedTable, pairUp, ratiosOf } from '../../bench/support/paired.ts';
+import { figuresOf, judge, pairedTable, pairUp, type Figure, type PairedBench } from '../../bench/support/paired.ts';
+
+/** The ratios alone of `figuresOf`. */
+const ratiosOf = (bench: PairedBench, results: unknown) =>
+  new Map([...figuresOf(bench, results)].flatMap(([name, f]) => (f.kind === 'ratio' ? [[name, f.value] as const] : [])));
 
 describe('ratiosOf', () => {
   it('reads the REST endpoints, churn verdicts without their targets, and the webhook ratios', () => {
@@ -77,16 +81,38 @@ describe('judge', () => {
   });
 });
 
+describe('figuresOf', () => {
+  it('reads the rates behind the ratios: Packline and its ceiling per endpoint, churn phases, webhook deliveries', () => {
+    const rest = figuresOf('rest', {
+      endpoints: [{ endpoint: 'GET /a', ratio: 0.8, packline: { reqPerSec: 800 }, ceiling: { reqPerSec: 1000 } }],
+    });
+    expect(rest.get('Packline GET /a, req/s')).toEqual({ kind: 'rate', value: 800 });
+    expect(rest.get('ceiling GET /a, req/s')).toEqual({ kind: 'rate', value: 1000 });
+    expect(rest.get('GET /a / ceiling')).toEqual({ kind: 'ratio', value: 0.8 });
+    const churn = figuresOf('churn', { runs: [{ database: 'sqlite', phases: [{ label: 'hot by id', result: { reqPerSec: 9000 } }] }] });
+    expect(churn.get('sqlite: hot by id, req/s')).toEqual({ kind: 'rate', value: 9000 });
+    const webhooks = figuresOf('webhooks', {
+      deliveries: {
+        backlog: { perSecond: 12_000 },
+        packline: { check: { perSecond: 5000 } },
+        ceiling: { median: { result: { perSecond: 24_000 } } },
+      },
+    });
+    expect([...webhooks.values()].map((f) => f.value)).toEqual([12_000, 5000, 24_000]);
+  });
+});
+
 describe('pairUp', () => {
+  const ratio = (value: number): Figure => ({ kind: 'ratio', value });
   it('pairs run i with run i, and reports a figure only one side gave as unpaired', () => {
-    const against = [new Map([['a', 0.5]]), new Map([['a', 0.6]]), new Map([['a', 0.55]])];
+    const against = [new Map([['a', ratio(0.5)]]), new Map([['a', ratio(0.6)]]), new Map([['a', ratio(0.55)]])];
     const current = [
       new Map([
-        ['a', 0.5],
-        ['b', 0.9],
+        ['a', ratio(0.5)],
+        ['b', ratio(0.9)],
       ]),
-      new Map([['a', 0.6]]),
-      new Map([['a', 0.56]]),
+      new Map([['a', ratio(0.6)]]),
+      new Map([['a', ratio(0.56)]]),
     ];
     const judged = pairUp(against, current);
     expect(judged.map((j) => [j.figure, j.verdict])).toEqual([
@@ -98,5 +124,19 @@ describe('pairUp', () => {
     expect(table).toContain('| rest');
     expect(table).toContain('50.0 %, 60.0 %, 55.0 %');
     expect(table).toContain('unpaired');
+  });
+
+  it('lists the ratios before the rates, and shows rates as numbers', () => {
+    const run = (r: number, v: number) =>
+      new Map<string, Figure>([
+        ['Packline x, req/s', { kind: 'rate', value: v }],
+        ['x / ceiling', { kind: 'ratio', value: r }],
+      ]);
+    const judged = pairUp([run(0.5, 1000), run(0.5, 1000), run(0.5, 1000)], [run(0.4, 1200), run(0.4, 1200), run(0.4, 1200)]);
+    expect(judged.map((j) => [j.figure, j.verdict])).toEqual([
+      ['x / ceiling', 'falls'],
+      ['Packline x, req/s', 'holds'],
+    ]);
+    expect(pairedTable('rest', judged)).toContain('1,000 → 1,200');
   });
 });
