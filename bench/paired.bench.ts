@@ -9,12 +9,13 @@
  * the bare undici loop). Each benchmark runs on its own checkout's Node and dependencies, so an
  * older checkout runs as it was released (its scripts, its loader, its Node).
  *
- * Per ratio, and per rate behind it (Packline's and the ceiling's own, per second: a new runtime
- * moves the bare ceilings too): every run's value, the two medians, their change, a 90 % bootstrap
- * interval of that change (resampling whole pairs, so that the machine's drift between pairs stays
- * inside a pair), and a verdict against a fall of 5 % of the value: holds (the whole interval above
- * −5 %), falls (the whole interval below), or undecided (more pairs narrow the interval; fewer
- * than three pairs give no verdict).
+ * Per ratio, per latency target (churn's p99s) and per rate behind the ratios (Packline's and the
+ * ceiling's own, per second: a new runtime moves the bare ceilings too): every run's value, the two
+ * medians, their change, a 90 % bootstrap interval of that change (resampling whole pairs, so that
+ * the machine's drift between pairs stays inside a pair), and a verdict against a move of 5 % of
+ * the value the wrong way (a ratio or rate falling, a latency rising): holds (the whole interval
+ * on the right side of 5 %), worse (the whole interval beyond it), or undecided (more pairs narrow
+ * the interval; fewer than three pairs give no verdict).
  *
  * DIR: a checkout with its dependencies installed, e.g. `git worktree add /tmp/before <commit> &&
  * (cd /tmp/before && npm ci)`. Every BENCH_* variable passes through to both sides. Each run's
@@ -182,17 +183,17 @@ async function main(): Promise<number> {
   });
   const failed = runs.filter((r) => r.exitCode !== 0 || r.figures.size === 0);
   if (failed.length > 0) say(`FAILED runs: ${failed.map((r) => `${r.bench} pair ${r.pair} ${r.side} (${r.log})`).join('; ')}`);
-  const ratios = judgements.filter((j) => j.kind === 'ratio');
-  const falls = ratios.filter((j) => j.verdict === 'falls');
-  const undecided = ratios.filter((j) => j.verdict === 'undecided');
+  const judged = judgements.filter((j) => j.kind !== 'rate');
+  const worse = judged.filter((j) => j.verdict === 'worse');
+  const undecided = judged.filter((j) => j.verdict === 'undecided');
   say(
-    falls.length === 0 && undecided.length === 0
-      ? 'Every ratio holds within 5 % of its value.'
-      : `Ratios: ${falls.length} fall by more than 5 % (${falls.map((j) => `${j.bench} ${j.figure}`).join('; ') || 'none'}), ` +
+    worse.length === 0 && undecided.length === 0
+      ? 'Every ratio and latency holds within 5 % of its value.'
+      : `Ratios and latencies: ${worse.length} worse by more than 5 % (${worse.map((j) => `${j.bench} ${j.figure}`).join('; ') || 'none'}), ` +
           `${undecided.length} undecided (${pairs} pairs; more pairs narrow the intervals).`,
   );
-  const packlineFalls = judgements.filter((j) => j.kind === 'rate' && j.verdict === 'falls' && /Packline/.test(j.figure));
-  if (packlineFalls.length > 0) say(`Packline's own rates that fall: ${packlineFalls.map((j) => `${j.bench} ${j.figure}`).join('; ')}.`);
+  const packlineWorse = judgements.filter((j) => j.kind === 'rate' && j.verdict === 'worse' && /Packline/.test(j.figure));
+  if (packlineWorse.length > 0) say(`Packline's own rates that fell: ${packlineWorse.map((j) => `${j.bench} ${j.figure}`).join('; ')}.`);
   const file = join(ROOT, 'bench/results-paired.json');
   writeResults(file, {
     benchmark: 'paired',

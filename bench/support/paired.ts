@@ -1,6 +1,6 @@
 // bench:paired's arithmetic: the ratios each benchmark's results file holds, and whether a ratio of
 // one checkout held against another's over pairs of runs made one after the other.
-import { formatInt, formatPercent, markdownTable, median } from './report.ts';
+import { formatInt, formatMs, formatPercent, markdownTable, median } from './report.ts';
 
 export const PAIRED_BENCHES = ['rest', 'churn', 'webhooks'] as const;
 export type PairedBench = (typeof PAIRED_BENCHES)[number];
@@ -12,15 +12,18 @@ export const RESULTS_FILES: Record<PairedBench, string> = {
   webhooks: 'bench/results-webhooks.json',
 };
 
-/** How far a ratio may fall, as a share of its value, and still hold. */
+/** How far a figure may move the wrong way, as a share of its value, and still hold. */
 export const TOLERANCE = 0.05;
 
 /** Fewer pairs than this give no verdict: one or two resample into an interval that means nothing. */
 export const MIN_PAIRS = 3;
 
-/** A figure of a run: a ratio (the benchmarks' verdicts) or a rate (what the ratio divides). */
+/**
+ * A figure of a run: a ratio (the benchmarks' verdicts), a rate (what a ratio divides), both better
+ * higher; or a latency in ms (churn's p99 targets), better lower.
+ */
 export interface Figure {
-  kind: 'ratio' | 'rate';
+  kind: 'ratio' | 'rate' | 'latency';
   value: number;
 }
 
@@ -45,7 +48,12 @@ export function figuresOf(bench: PairedBench, results: unknown): Map<string, Fig
       put('rate', `ceiling ${String(e.endpoint)}, req/s`, record(e.ceiling).reqPerSec);
     }
   } else if (bench === 'churn') {
-    for (const v of asArray(r.verdicts)) put('ratio', `${String(v.database)}: ${String(v.label).replace(/\s*≥.*$/, '')}`, v.ratio);
+    for (const v of asArray(r.verdicts)) {
+      // "… ≥ 12.0 %" judges a ratio; "p99 of … ≤ 25 ms" a latency, in the same field.
+      const label = String(v.label);
+      const latency = label.includes('≤');
+      put(latency ? 'latency' : 'ratio', `${String(v.database)}: ${label.replace(/\s*[≥≤].*$/, '')}`, v.ratio);
+    }
     for (const run of asArray(r.runs))
       for (const phase of asArray(run.phases))
         put('rate', `${String(run.database)}: ${String(phase.label)}, req/s`, record(phase.result).reqPerSec);
@@ -81,7 +89,8 @@ export interface Judgement {
   change: number;
   /** A 90 % bootstrap interval of that change, resampling whole pairs. */
   interval: [number, number];
-  verdict: 'holds' | 'falls' | 'undecided' | 'unpaired';
+  /** worse: a ratio or rate fell, or a latency rose, by more than TOLERANCE. */
+  verdict: 'holds' | 'worse' | 'undecided' | 'unpaired';
 }
 
 /** A seeded generator (mulberry32): the same pairs give the same interval in every run. */
@@ -101,9 +110,9 @@ const changeOf = (pairs: readonly Pair[]) => median(pairs.map((p) => p.current))
 /**
  * Whether a ratio held: the change of its median and a 90 % bootstrap interval of that change
  * (2,000 resamples of the pairs, so that a drift of the machine between pairs stays inside a pair).
- * It holds when even the interval's lower end is above −5 %, falls when even its upper end is
- * below, and is undecided between (and with fewer than MIN_PAIRS pairs): more pairs narrow the
- * interval.
+ * It holds when even the interval's lower end is above −5 %, is worse when even its upper end is
+ * below (for a latency, the same the other way round), and is undecided between (and with fewer
+ * than MIN_PAIRS pairs): more pairs narrow the interval.
  */
 export function judge(figure: string, pairs: readonly Pair[], kind: Figure['kind'] = 'ratio', resamples = 2_000): Judgement {
   const against = pairs.map((p) => p.against);
@@ -119,8 +128,9 @@ export function judge(figure: string, pairs: readonly Pair[], kind: Figure['kind
   }
   changes.sort((a, b) => a - b);
   const interval: [number, number] = [changes[Math.floor(resamples * 0.05)]!, changes[Math.ceil(resamples * 0.95) - 1]!];
-  const verdict =
-    pairs.length < MIN_PAIRS ? 'undecided' : interval[0] >= -TOLERANCE ? 'holds' : interval[1] < -TOLERANCE ? 'falls' : 'undecided';
+  // A latency is worse when it rises: judge its change the other way round.
+  const [low, high] = kind === 'latency' ? [-interval[1], -interval[0]] : interval;
+  const verdict = pairs.length < MIN_PAIRS ? 'undecided' : low >= -TOLERANCE ? 'holds' : high < -TOLERANCE ? 'worse' : 'undecided';
   return { figure, kind, against, current, change, interval, verdict };
 }
 
@@ -142,18 +152,20 @@ export function pairUp(against: readonly Map<string, Figure>[], current: readonl
     const only = (side: readonly Map<string, Figure>[]) => side.flatMap((m) => (m.has(figure) ? [m.get(figure)!.value] : []));
     return { ...judge(figure, [], kind), against: only(against), current: only(current) };
   });
-  // The ratios first, then the rates behind them.
-  return [...judged.filter((j) => j.kind === 'ratio'), ...judged.filter((j) => j.kind === 'rate')];
+  // The ratios first, then the latencies, then the rates behind the ratios.
+  const order: Figure['kind'][] = ['ratio', 'latency', 'rate'];
+  return order.flatMap((kind) => judged.filter((j) => j.kind === kind));
 }
 
 const signed = (ratio: number) => `${ratio >= 0 ? '+' : '−'}${formatPercent(Math.abs(ratio))}`;
-const shown = (kind: Figure['kind'], v: number) => (kind === 'ratio' ? formatPercent(v) : formatInt(v));
+const shown = (kind: Figure['kind'], v: number) =>
+  kind === 'ratio' ? formatPercent(v) : kind === 'latency' ? `${formatMs(v)} ms` : formatInt(v);
 const values = (kind: Figure['kind'], list: number[]) => (list.length === 0 ? '—' : list.map((v) => shown(kind, v)).join(', '));
 
 /** The judgements as a markdown table. */
 export function pairedTable(bench: PairedBench, judgements: readonly Judgement[]): string {
   return markdownTable(
-    ['benchmark', 'figure', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (±5 %)'],
+    ['benchmark', 'figure', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (5 % worse?)'],
     judgements.map((j) => [
       bench,
       j.figure,

@@ -40,13 +40,13 @@ describe('ratiosOf', () => {
 });
 
 describe('judge', () => {
-  it('holds when every pair moves by little, falls when every pair loses a fifth, is undecided on wide spread', () => {
+  it('holds when every pair moves by little, is worse when every pair loses a fifth, is undecided on wide spread', () => {
     const steady = [0.8, 0.7, 0.9, 0.75, 0.85].map((v, i) => ({ against: v, current: v * (i % 2 === 0 ? 1.01 : 0.99) }));
     expect(judge('x', steady).verdict).toBe('holds');
 
     const lost = [0.8, 0.7, 0.9, 0.75, 0.85].map((v) => ({ against: v, current: v * 0.8 }));
     const fell = judge('x', lost);
-    expect(fell.verdict).toBe('falls');
+    expect(fell.verdict).toBe('worse');
     expect(fell.change).toBeCloseTo(-0.2, 5);
     expect(fell.interval[1]).toBeLessThan(-0.05);
 
@@ -59,6 +59,13 @@ describe('judge', () => {
     expect(unsure.verdict).toBe('undecided');
     expect(unsure.interval[0]).toBeLessThan(-0.05);
     expect(unsure.interval[1]).toBeGreaterThanOrEqual(-0.05);
+  });
+
+  it('judges a latency the other way round: a rise is worse, a fall holds', () => {
+    const slower = [4, 5, 6, 5].map((ms) => ({ against: ms, current: ms * 1.5 }));
+    expect(judge('p99', slower, 'latency').verdict).toBe('worse');
+    const faster = [4, 5, 6, 5].map((ms) => ({ against: ms, current: ms * 0.8 }));
+    expect(judge('p99', faster, 'latency').verdict).toBe('holds');
   });
 
   it('gives no verdict on fewer than three pairs', () => {
@@ -91,6 +98,8 @@ describe('figuresOf', () => {
     expect(rest.get('GET /a / ceiling')).toEqual({ kind: 'ratio', value: 0.8 });
     const churn = figuresOf('churn', { runs: [{ database: 'sqlite', phases: [{ label: 'hot by id', result: { reqPerSec: 9000 } }] }] });
     expect(churn.get('sqlite: hot by id, req/s')).toEqual({ kind: 'rate', value: 9000 });
+    const p99 = figuresOf('churn', { verdicts: [{ database: 'postgresql', label: 'p99 of list page 1 (hits) ≤ 25 ms', ratio: 6 }] });
+    expect(p99.get('postgresql: p99 of list page 1 (hits)')).toEqual({ kind: 'latency', value: 6 });
     const webhooks = figuresOf('webhooks', {
       deliveries: {
         backlog: { perSecond: 12_000 },
@@ -134,7 +143,7 @@ describe('pairUp', () => {
       ]);
     const judged = pairUp([run(0.5, 1000), run(0.5, 1000), run(0.5, 1000)], [run(0.4, 1200), run(0.4, 1200), run(0.4, 1200)]);
     expect(judged.map((j) => [j.figure, j.verdict])).toEqual([
-      ['x / ceiling', 'falls'],
+      ['x / ceiling', 'worse'],
       ['Packline x, req/s', 'holds'],
     ]);
     expect(pairedTable('rest', judged)).toContain('1,000 → 1,200');
