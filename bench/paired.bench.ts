@@ -22,10 +22,11 @@
  * output goes to a log file and its results file is copied beside it (the folder is printed).
  * Results: printed, and written to bench/results-paired.json. The exit code is 1 when a run failed, 0 otherwise.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
+import { commitOf, otherCheckout, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
 import { ROOT } from './support/processes.ts';
 import { figuresOf, PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, type Figure, type PairedBench } from './support/paired.ts';
 import { formatPercent, machine, writeResults } from './support/report.ts';
@@ -50,7 +51,7 @@ function options(argv: string[]): Options {
       if (v === undefined) throw new UsageError(`${arg} needs a value`);
       return v;
     };
-    if (arg === '--against') against = resolve(value());
+    if (arg === '--against') against = value();
     else if (arg === '--benchmarks') {
       const names = value()
         .split(',')
@@ -65,41 +66,11 @@ function options(argv: string[]): Options {
     } else throw new UsageError(`unknown argument '${arg}'`);
   }
   if (!against) throw new UsageError('--against DIR is required: a checkout to compare with, its dependencies installed');
-  if (against === ROOT) throw new UsageError('--against names this checkout: give another one');
-  const manifest = join(against, 'package.json');
-  if (!existsSync(manifest)) throw new UsageError(`${against} holds no package.json`);
-  if (!existsSync(join(against, 'node_modules'))) throw new UsageError(`${against} has no node_modules: run npm ci there first`);
-  const scripts = (JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  const missing = benches.filter((b) => !scripts[`bench:${b}`]);
-  if (missing.length > 0) throw new UsageError(`${against} has no ${missing.map((b) => `bench:${b}`).join(', ')} script`);
-  return { against, benches, pairs };
+  const other = otherCheckout(against);
+  const missing = benches.filter((b) => !other.scripts[`bench:${b}`]);
+  if (missing.length > 0) throw new UsageError(`${other.dir} has no ${missing.map((b) => `bench:${b}`).join(', ')} script`);
+  return { against: other.dir, benches, pairs };
 }
-
-class UsageError extends Error {}
-
-/**
- * The environment a checkout's `npm run` gets: this one's without its own node_modules/.bin (which
- * holds this checkout's Node) and without the npm_* variables of the `npm run` that started this
- * process, so that the other checkout finds its own Node and package settings.
- */
-function environmentFor(): NodeJS.ProcessEnv {
-  const mine = `${ROOT}${sep}`;
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
-  env.PATH = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => !(dir.startsWith(mine) && dir.includes('node_modules')))
-    .join(delimiter);
-  return env;
-}
-
-const commitOf = (dir: string) => {
-  try {
-    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-};
 
 interface Run {
   bench: PairedBench;
@@ -116,7 +87,11 @@ async function runOnce(bench: PairedBench, dir: string, logDir: string, label: s
   const log = join(logDir, `${label}.log`);
   const out = createWriteStream(log);
   const started = Date.now();
-  const child = spawn('npm', ['run', '--silent', `bench:${bench}`], { cwd: dir, env: environmentFor(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', `bench:${bench}`], {
+    cwd: dir,
+    env: otherCheckoutEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });
   const exitCode = await new Promise<number | null>((done) => child.once('close', (code) => done(code)));

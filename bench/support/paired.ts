@@ -20,10 +20,10 @@ export const MIN_PAIRS = 3;
 
 /**
  * A figure of a run: a ratio (the benchmarks' verdicts), a rate (what a ratio divides), both better
- * higher; or a latency in ms (churn's p99 targets), better lower.
+ * higher; a latency in ms (churn's p99 targets) or a cost in µs of CPU per answer, better lower.
  */
 export interface Figure {
-  kind: 'ratio' | 'rate' | 'latency';
+  kind: 'ratio' | 'rate' | 'latency' | 'cost';
   value: number;
 }
 
@@ -128,8 +128,8 @@ export function judge(figure: string, pairs: readonly Pair[], kind: Figure['kind
   }
   changes.sort((a, b) => a - b);
   const interval: [number, number] = [changes[Math.floor(resamples * 0.05)]!, changes[Math.ceil(resamples * 0.95) - 1]!];
-  // A latency is worse when it rises: judge its change the other way round.
-  const [low, high] = kind === 'latency' ? [-interval[1], -interval[0]] : interval;
+  // A latency or a cost is worse when it rises: judge its change the other way round.
+  const [low, high] = kind === 'latency' || kind === 'cost' ? [-interval[1], -interval[0]] : interval;
   const verdict = pairs.length < MIN_PAIRS ? 'undecided' : low >= -TOLERANCE ? 'holds' : high < -TOLERANCE ? 'worse' : 'undecided';
   return { figure, kind, against, current, change, interval, verdict };
 }
@@ -152,18 +152,19 @@ export function pairUp(against: readonly Map<string, Figure>[], current: readonl
     const only = (side: readonly Map<string, Figure>[]) => side.flatMap((m) => (m.has(figure) ? [m.get(figure)!.value] : []));
     return { ...judge(figure, [], kind), against: only(against), current: only(current) };
   });
-  // The ratios first, then the latencies, then the rates behind the ratios.
-  const order: Figure['kind'][] = ['ratio', 'latency', 'rate'];
+  // The ratios first, then the latencies and costs, then the rates behind the ratios.
+  const order: Figure['kind'][] = ['ratio', 'latency', 'cost', 'rate'];
   return order.flatMap((kind) => judged.filter((j) => j.kind === kind));
 }
 
 const signed = (ratio: number) => `${ratio >= 0 ? '+' : '−'}${formatPercent(Math.abs(ratio))}`;
+const UNITS: Partial<Record<Figure['kind'], string>> = { latency: 'ms', cost: 'µs' };
 const shown = (kind: Figure['kind'], v: number) =>
-  kind === 'ratio' ? formatPercent(v) : kind === 'latency' ? `${formatMs(v)} ms` : formatInt(v);
+  kind === 'ratio' ? formatPercent(v) : UNITS[kind] ? `${formatMs(Math.round(v * 10) / 10)} ${UNITS[kind]}` : formatInt(v);
 const values = (kind: Figure['kind'], list: number[]) => (list.length === 0 ? '—' : list.map((v) => shown(kind, v)).join(', '));
 
 /** The judgements as a markdown table. */
-export function pairedTable(bench: PairedBench, judgements: readonly Judgement[]): string {
+export function pairedTable(bench: string, judgements: readonly Judgement[]): string {
   return markdownTable(
     ['benchmark', 'figure', 'other checkout', 'this checkout', 'medians', 'change', '90 % interval', 'verdict (5 % worse?)'],
     judgements.map((j) => [

@@ -149,6 +149,8 @@ export interface StartPacklineOptions {
   timeoutMs?: number;
   /** The checkout whose bin/packline.js runs (another version of the code). @default ROOT */
   root?: string;
+  /** The Node that runs it. @default this process's */
+  node?: string;
 }
 
 /**
@@ -161,13 +163,14 @@ export async function startPackline({
   args = [],
   timeoutMs = 90_000,
   root = ROOT,
+  node = process.execPath,
 }: StartPacklineOptions = {}): Promise<PacklineServer> {
   const port = await freePort();
   const childEnv = packlineEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const logFile = join(dataDir, 'server.log');
   const fd = openSync(logFile, 'a');
   const child = track(
-    spawn(process.execPath, [join(root, 'bin/packline.js'), 'start', ...args], { cwd: root, env: childEnv, stdio: ['ignore', fd, fd] }),
+    spawn(node, [join(root, 'bin/packline.js'), 'start', ...args], { cwd: root, env: childEnv, stdio: ['ignore', fd, fd] }),
   );
   closeSync(fd);
 

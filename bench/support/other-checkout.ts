@@ -1,0 +1,54 @@
+// Another checkout of Packline to measure beside this one (bench:paired, bench:server-cost): its
+// directory checked, the environment and the Node it runs with, its commit.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, join, resolve, sep } from 'node:path';
+import { ROOT } from './processes.ts';
+
+/** A bad command line: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** `dir` resolved, once checked to be another checkout with its dependencies installed. */
+export function otherCheckout(dir: string): { dir: string; scripts: Record<string, string> } {
+  const resolved = resolve(dir);
+  if (resolved === ROOT) throw new UsageError('--against names this checkout: give another one');
+  const manifest = join(resolved, 'package.json');
+  if (!existsSync(manifest)) throw new UsageError(`${resolved} holds no package.json`);
+  if (!existsSync(join(resolved, 'node_modules'))) throw new UsageError(`${resolved} has no node_modules: run npm ci there first`);
+  const scripts = (JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  return { dir: resolved, scripts };
+}
+
+/**
+ * The environment another checkout runs in: this one's without its own node_modules/.bin (which
+ * holds this checkout's Node) and without the npm_* variables of the `npm run` that started this
+ * process, so that the other checkout finds its own Node and package settings.
+ */
+export function otherCheckoutEnv(): NodeJS.ProcessEnv {
+  const mine = `${ROOT}${sep}`;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !(dir.startsWith(mine) && dir.includes('node_modules')))
+    .join(delimiter);
+  return env;
+}
+
+/** The `node` that `env`'s PATH finds first, or undefined. */
+export function nodeOnPath(env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'node');
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The short commit of a checkout, or 'unknown'. */
+export function commitOf(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
