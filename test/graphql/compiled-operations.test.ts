@@ -91,7 +91,7 @@ describe('compiled facade operations', () => {
     };
     const directory = await same(mcpDocuments.McpSearchOrganizationsDocument, 'McpSearchOrganizations', { first: 5 });
     expect(directory.ok).toBe(true);
-    const someId = JSON.parse(directory.data!).directoryOrganizations.edges[0].node.id;
+    const someId = JSON.parse(directory.data!).directoryOrganizations.nodes[0].id;
     await same(mcpDocuments.McpOrganizationDocument, 'McpOrganization', { id: someId });
     expect(await same(mcpDocuments.McpOrganizationDocument, 'McpOrganization', { id: 'no-such-org' })).toMatchObject({
       ok: false,

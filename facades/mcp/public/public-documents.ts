@@ -9,7 +9,7 @@ import { organization } from '../../representations/resources.ts';
 export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
   query McpSearchOrganizations($filter: DirectoryFilter, $first: Int!, $after: String) {
     directoryOrganizations(filter: $filter, first: $first, after: $after) {
-      edges { node { ...McpOrganization } }
+      nodes { ...McpOrganization }
       pageInfo { hasNextPage endCursor }
     }
   }
@@ -31,7 +31,7 @@ export const PUBLIC_MCP_OPERATIONS = /* GraphQL */ `
   }
 
   query McpSearch($text: String!, $first: Int!, $faqLimit: Int!) {
-    directoryOrganizations(filter: { text: $text }, first: $first) { edges { node { id name profileUrl } } }
+    directoryOrganizations(filter: { text: $text }, first: $first) { nodes { id name profileUrl } }
     faqSearch(query: $text, limit: $faqLimit) { entry { id question faqUrl } }
   }
 

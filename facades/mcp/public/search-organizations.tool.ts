@@ -45,9 +45,9 @@ export function registerSearchOrganizations(server: McpServer, deps: ToolDeps): 
         const filter = { capability: args.capability, sector: args.sector, place: args.place, network: args.network, text: args.query };
         const found = await query(deps, 'McpSearchOrganizations', { filter, first: args.limit ?? 10, after: args.cursor ?? null });
         if (!found.ok) return found.result;
-        const { edges, pageInfo } = found.data.directoryOrganizations;
+        const { nodes, pageInfo } = found.data.directoryOrganizations;
         return structured({
-          organizations: edges.map((e) => organizationJson(e.node)),
+          organizations: nodes.map((node) => organizationJson(node)),
           next_cursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
         });
       }),

@@ -45,7 +45,7 @@ export function registerSearch(server: McpServer, deps: ToolDeps): void {
         const { directoryOrganizations, faqSearch } = found.data;
         return structured({
           results: [
-            ...directoryOrganizations.edges.map(({ node }) => ({ id: `org:${node.id}`, title: node.name, url: node.profileUrl })),
+            ...directoryOrganizations.nodes.map((node) => ({ id: `org:${node.id}`, title: node.name, url: node.profileUrl })),
             ...faqSearch.map(({ entry }) => ({ id: `faq:${entry.id}`, title: entry.question, url: entry.faqUrl })),
           ],
         });
