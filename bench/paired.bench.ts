@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitOf, otherCheckout, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import { checkoutOptions, commitOf, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
 import { ROOT } from './support/processes.ts';
 import { figuresOf, PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, type Figure, type PairedBench } from './support/paired.ts';
 import { formatPercent, machine, writeResults } from './support/report.ts';
@@ -41,32 +41,17 @@ interface Options {
 }
 
 function options(argv: string[]): Options {
-  let against: string | undefined;
+  const { other, values } = checkoutOptions(argv, ['benchmarks', 'pairs']);
   let benches: PairedBench[] = [...PAIRED_BENCHES];
-  let pairs = positive('BENCH_PAIRS', 3, { integer: true });
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--against') against = value();
-    else if (arg === '--benchmarks') {
-      const names = value()
-        .split(',')
-        .map((n) => n.trim());
-      const unknown = names.filter((n) => !(PAIRED_BENCHES as readonly string[]).includes(n));
-      if (unknown.length > 0 || names.length === 0)
-        throw new UsageError(`--benchmarks takes ${PAIRED_BENCHES.join(', ')} (got '${unknown.join(', ') || '(none)'}')`);
-      benches = names as PairedBench[];
-    } else if (arg === '--pairs') {
-      pairs = Number(value());
-      if (!Number.isInteger(pairs) || pairs < 1) throw new UsageError(`--pairs takes a positive whole number (got '${argv[i]}')`);
-    } else throw new UsageError(`unknown argument '${arg}'`);
+  if (values.benchmarks !== undefined) {
+    const names = values.benchmarks.split(',').map((n) => n.trim());
+    const unknown = names.filter((n) => !(PAIRED_BENCHES as readonly string[]).includes(n));
+    if (unknown.length > 0 || names.length === 0)
+      throw new UsageError(`--benchmarks takes ${PAIRED_BENCHES.join(', ')} (got '${unknown.join(', ') || '(none)'}')`);
+    benches = names as PairedBench[];
   }
-  if (!against) throw new UsageError('--against DIR is required: a checkout to compare with, its dependencies installed');
-  const other = otherCheckout(against);
+  const pairs = values.pairs === undefined ? positive('BENCH_PAIRS', 3, { integer: true }) : Number(values.pairs);
+  if (!Number.isInteger(pairs) || pairs < 1) throw new UsageError(`--pairs takes a positive whole number (got '${values.pairs}')`);
   const missing = benches.filter((b) => !other.scripts[`bench:${b}`]);
   if (missing.length > 0) throw new UsageError(`${other.dir} has no ${missing.map((b) => `bench:${b}`).join(', ')} script`);
   return { against: other.dir, benches, pairs };

@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import { capture } from './support/ceiling.ts';
 import { cpuMs } from './support/computed.ts';
 import { load } from './support/load.ts';
-import { commitOf, nodeOnPath, otherCheckout, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import { checkoutOptions, commitOf, nodeOnPath, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
 import { pairedTable, pairUp, type Figure } from './support/paired.ts';
 import { ROOT, startPackline, type PacklineServer } from './support/processes.ts';
 import { formatInt, machine, writeResults } from './support/report.ts';
@@ -43,26 +43,10 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 const run = promisify(execFile);
 
 function options(argv: string[]) {
-  let against: string | undefined;
-  let node: string | undefined;
-  let rounds = 4;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--against') against = value();
-    else if (arg === '--node') node = value();
-    else if (arg === '--rounds') {
-      rounds = Number(value());
-      if (!Number.isInteger(rounds) || rounds < 3) throw new UsageError(`--rounds takes a whole number of at least 3 (got '${argv[i]}')`);
-    } else throw new UsageError(`unknown argument '${arg}'`);
-  }
-  if (!against) throw new UsageError('--against DIR is required: a checkout to compare with, its dependencies installed');
-  const other = otherCheckout(against);
-  const otherNode = node ?? nodeOnPath(otherCheckoutEnv());
+  const { other, values } = checkoutOptions(argv, ['node', 'rounds']);
+  const rounds = values.rounds === undefined ? 4 : Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 3) throw new UsageError(`--rounds takes a whole number of at least 3 (got '${values.rounds}')`);
+  const otherNode = values.node ?? nodeOnPath(otherCheckoutEnv());
   if (!otherNode) throw new UsageError('no node found on PATH for the other checkout: give --node PATH');
   return { against: other.dir, otherNode, rounds };
 }
@@ -104,11 +88,30 @@ async function open(name: Side['name'], root: string, node: string, orgs: number
   return { name, root, node, server, version, keys, byIdPath: `/api/v1/opportunities/${encodeURIComponent(id)}` };
 }
 
+interface Endpoint {
+  name: string;
+  path: (side: Side) => string;
+}
+
+/** One autocannon run on `side`'s endpoint, `pids` watched; a refused or failed answer stops the benchmark. */
+async function loaded(side: Side, endpoint: Endpoint, duration: number, pids: number[], what = '') {
+  const r = await load({
+    url: side.server.origin + endpoint.path(side),
+    connections: CONNECTIONS,
+    duration,
+    authorizations: side.keys,
+    pids,
+  });
+  if (r.non2xx > 0 || r.errors > 0)
+    throw new Error(`${what}${side.name} ${endpoint.name}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+  return r;
+}
+
 async function main() {
   const { against, otherNode, rounds } = options(process.argv.slice(2));
-  const endpoints = [
-    { name: `GET ${LIST}`, path: (_side: Side) => LIST },
-    { name: 'GET /api/v1/opportunities/{id}', path: (s: Side) => s.byIdPath },
+  const endpoints: Endpoint[] = [
+    { name: `GET ${LIST}`, path: () => LIST },
+    { name: 'GET /api/v1/opportunities/{id}', path: (s) => s.byIdPath },
   ];
   const orgs = Math.ceil((endpoints.length * (rounds * DURATION + WARMUP) * MOST_PER_SECOND) / CALLS_PER_ORG);
   say("# A cached answer: the server's CPU, side by side with another checkout");
@@ -124,15 +127,7 @@ async function main() {
   try {
     for (const endpoint of endpoints) {
       for (const s of sides) {
-        const warm = await load({
-          url: s.server.origin + endpoint.path(s),
-          connections: CONNECTIONS,
-          duration: WARMUP,
-          authorizations: s.keys,
-          pids,
-        });
-        if (warm.non2xx > 0 || warm.errors > 0)
-          throw new Error(`warm-up of ${s.name} ${endpoint.name}: ${JSON.stringify(warm.statusCodes)}, ${warm.errors} errors`);
+        await loaded(s, endpoint, WARMUP, pids, 'warm-up of ');
       }
     }
     for (let round = 0; round < rounds; round++) {
@@ -141,16 +136,8 @@ async function main() {
         for (const endpoint of endpoints) {
           const pid = s.server.child.pid!;
           const before = cpuMs(pid);
-          const r = await load({
-            url: s.server.origin + endpoint.path(s),
-            connections: CONNECTIONS,
-            duration: DURATION,
-            authorizations: s.keys,
-            pids,
-          });
+          const r = await loaded(s, endpoint, DURATION, pids);
           const cost = ((cpuMs(pid) - before) * 1000) / Math.max(1, r.total);
-          if (r.non2xx > 0 || r.errors > 0)
-            throw new Error(`${s.name} ${endpoint.name}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
           measured.set(`${endpoint.name}, CPU per answer`, { kind: 'cost', value: cost });
           measured.set(`${endpoint.name}, req/s`, { kind: 'rate', value: r.reqPerSec });
           say(

@@ -3,10 +3,30 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
 import { ROOT } from './processes.ts';
 
 /** A bad command line: printed as one line, exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * The `--name value` options of a benchmark's command line (Node's parseArgs, strict), with
+ * `--against` required and checked to be another checkout; a bad line throws a UsageError.
+ */
+export function checkoutOptions<Name extends string>(
+  argv: string[],
+  names: readonly Name[],
+): { other: ReturnType<typeof otherCheckout>; values: Partial<Record<Name, string>> } {
+  let values: Record<string, string | undefined>;
+  try {
+    const options = Object.fromEntries(['against', ...names].map((name) => [name, { type: 'string' as const }]));
+    values = parseArgs({ args: argv, options, strict: true }).values as Record<string, string | undefined>;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (!values.against) throw new UsageError('--against DIR is required: a checkout to compare with, its dependencies installed');
+  return { other: otherCheckout(values.against), values: values as Partial<Record<Name, string>> };
+}
 
 /** `dir` resolved, once checked to be another checkout with its dependencies installed. */
 export function otherCheckout(dir: string): { dir: string; scripts: Record<string, string> } {

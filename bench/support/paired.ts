@@ -1,5 +1,6 @@
 // bench:paired's arithmetic: the ratios each benchmark's results file holds, and whether a ratio of
 // one checkout held against another's over pairs of runs made one after the other.
+import { randomSource } from '../../core/demo/bulk-data.ts';
 import { formatInt, formatMs, formatPercent, markdownTable, median } from './report.ts';
 
 export const PAIRED_BENCHES = ['rest', 'churn', 'webhooks'] as const;
@@ -93,18 +94,6 @@ export interface Judgement {
   verdict: 'holds' | 'worse' | 'undecided' | 'unpaired';
 }
 
-/** A seeded generator (mulberry32): the same pairs give the same interval in every run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const changeOf = (pairs: readonly Pair[]) => median(pairs.map((p) => p.current)) / median(pairs.map((p) => p.against)) - 1;
 
 /**
@@ -120,7 +109,8 @@ export function judge(figure: string, pairs: readonly Pair[], kind: Figure['kind
   if (pairs.length === 0)
     return { figure, kind, against, current, change: Number.NaN, interval: [Number.NaN, Number.NaN], verdict: 'unpaired' };
   const change = changeOf(pairs);
-  const next = random(0x5eed ^ pairs.length);
+  // Seeded: the same pairs give the same interval in every run.
+  const next = randomSource(0x5eed ^ pairs.length);
   const changes: number[] = [];
   for (let i = 0; i < resamples; i++) {
     const sample = pairs.map(() => pairs[Math.floor(next() * pairs.length)]!);
