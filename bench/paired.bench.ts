@@ -1,13 +1,16 @@
 /**
  * Paired runs against another checkout: `npm run bench:paired -- --against DIR [--benchmarks
- * rest,churn,webhooks] [--pairs N]`.
+ * rest,churn,webhooks] [--pairs N] [--node PATH]`.
  *
  * Does a change keep the benchmarks' ratios? Runs each named benchmark (`npm run bench:NAME`) in
  * the checkout at DIR and in this one, one after the other, N times (the order flipped every pair:
  * other, this; this, other; …), and reads the ratios each run wrote to its results file (REST
  * against the bare node:http ceiling, churn's phase-to-phase rates, the webhook dispatcher against
  * the bare undici loop). Each benchmark runs on its own checkout's Node and dependencies, so an
- * older checkout runs as it was released (its scripts, its loader, its Node).
+ * older checkout runs as it was released (its scripts, its loader, its Node). With --node PATH the
+ * other checkout runs on that Node instead (put first on its PATH; a checkout whose dependencies
+ * carry a `node` package still runs its own, and every run prints the version it ran on): the
+ * code's own effect, apart from the runtime's.
  *
  * Per ratio, per latency target (churn's p99s) and per rate behind the ratios (Packline's and the
  * ceiling's own, per second: a new runtime moves the bare ceilings too): every run's value, the two
@@ -26,7 +29,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkoutOptions, commitOf, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import { checkoutOptions, commitOf, nodeExecutable, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
 import { ROOT } from './support/processes.ts';
 import { figuresOf, PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, type Figure, type PairedBench } from './support/paired.ts';
 import { formatPercent, machine, writeResults } from './support/report.ts';
@@ -38,10 +41,12 @@ interface Options {
   against: string;
   benches: PairedBench[];
   pairs: number;
+  /** The Node the other checkout runs on, when not its own. */
+  node: string | undefined;
 }
 
 function options(argv: string[]): Options {
-  const { other, values } = checkoutOptions(argv, ['benchmarks', 'pairs']);
+  const { other, values } = checkoutOptions(argv, ['benchmarks', 'pairs', 'node']);
   let benches: PairedBench[] = [...PAIRED_BENCHES];
   if (values.benchmarks !== undefined) {
     const names = values.benchmarks.split(',').map((n) => n.trim());
@@ -54,7 +59,12 @@ function options(argv: string[]): Options {
   if (!Number.isInteger(pairs) || pairs < 1) throw new UsageError(`--pairs takes a positive whole number (got '${values.pairs}')`);
   const missing = benches.filter((b) => !other.scripts[`bench:${b}`]);
   if (missing.length > 0) throw new UsageError(`${other.dir} has no ${missing.map((b) => `bench:${b}`).join(', ')} script`);
-  return { against: other.dir, benches, pairs };
+  return {
+    against: other.dir,
+    benches,
+    pairs,
+    node: values.node === undefined ? undefined : nodeExecutable(values.node, { onPath: true }),
+  };
 }
 
 interface Run {
@@ -68,13 +78,19 @@ interface Run {
   figures: Map<string, Figure>;
 }
 
-async function runOnce(bench: PairedBench, dir: string, logDir: string, label: string): Promise<Omit<Run, 'side' | 'pair'>> {
+async function runOnce(
+  bench: PairedBench,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  label: string,
+): Promise<Omit<Run, 'side' | 'pair'>> {
   const log = join(logDir, `${label}.log`);
   const out = createWriteStream(log);
   const started = Date.now();
   const child = spawn('npm', ['run', '--silent', `bench:${bench}`], {
     cwd: dir,
-    env: otherCheckoutEnv(),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.pipe(out, { end: false });
@@ -96,13 +112,19 @@ async function runOnce(bench: PairedBench, dir: string, logDir: string, label: s
 }
 
 async function main(): Promise<number> {
-  const { against, benches, pairs } = options(process.argv.slice(2));
+  const { against, benches, pairs, node } = options(process.argv.slice(2));
   const logDir = mkdtempSync(join(tmpdir(), 'packline-paired-'));
-  const sides = { against: { dir: against, commit: commitOf(against) }, current: { dir: ROOT, commit: commitOf(ROOT) } };
+  const sides = {
+    against: { dir: against, commit: commitOf(against), ...(node ? { node } : {}) },
+    current: { dir: ROOT, commit: commitOf(ROOT) },
+  };
+  const envs = { against: otherCheckoutEnv(node), current: otherCheckoutEnv() };
   say('# Paired benchmark runs');
   say();
   say(`Machine: ${machine().cpu}, ${machine().cores} cores`);
-  say(`Other checkout: ${against} (${sides.against.commit}); this checkout: ${ROOT} (${sides.current.commit})`);
+  say(
+    `Other checkout: ${against} (${sides.against.commit}${node ? `, on ${node}` : ''}); this checkout: ${ROOT} (${sides.current.commit})`,
+  );
   say(`${pairs} pair(s) of ${benches.map((b) => `bench:${b}`).join(', ')}, the order flipped every pair; logs in ${logDir}`);
   say();
 
@@ -111,8 +133,7 @@ async function main(): Promise<number> {
     for (let pair = 1; pair <= pairs; pair++) {
       const order: Run['side'][] = pair % 2 === 1 ? ['against', 'current'] : ['current', 'against'];
       for (const side of order) {
-        const dir = sides[side].dir;
-        const run = { ...(await runOnce(bench, dir, logDir, `${bench}-${pair}-${side}`)), side, pair };
+        const run = { ...(await runOnce(bench, sides[side].dir, envs[side], logDir, `${bench}-${pair}-${side}`)), side, pair };
         runs.push(run);
         const ratios = [...run.figures]
           .flatMap(([name, f]) => (f.kind === 'ratio' ? [`${name} ${formatPercent(f.value)}`] : []))

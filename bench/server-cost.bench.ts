@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import { capture } from './support/ceiling.ts';
 import { cpuMs } from './support/computed.ts';
 import { load } from './support/load.ts';
-import { checkoutOptions, commitOf, nodeOnPath, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import { checkoutOptions, commitOf, nodeExecutable, nodeOnPath, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
 import { pairedTable, pairUp, type Figure } from './support/paired.ts';
 import { ROOT, startPackline, type PacklineServer } from './support/processes.ts';
 import { formatInt, machine, writeResults } from './support/report.ts';
@@ -46,7 +46,7 @@ function options(argv: string[]) {
   const { other, values } = checkoutOptions(argv, ['node', 'rounds']);
   const rounds = values.rounds === undefined ? 4 : Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 3) throw new UsageError(`--rounds takes a whole number of at least 3 (got '${values.rounds}')`);
-  const otherNode = values.node ?? nodeOnPath(otherCheckoutEnv());
+  const otherNode = values.node === undefined ? nodeOnPath(otherCheckoutEnv()) : nodeExecutable(values.node);
   if (!otherNode) throw new UsageError('no node found on PATH for the other checkout: give --node PATH');
   return { against: other.dir, otherNode, rounds };
 }

@@ -1,8 +1,8 @@
 // Another checkout of Packline to measure beside this one (bench:paired, bench:server-cost): its
 // directory checked, the environment and the Node it runs with, its commit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, delimiter, dirname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './processes.ts';
 
@@ -42,17 +42,33 @@ export function otherCheckout(dir: string): { dir: string; scripts: Record<strin
 /**
  * The environment another checkout runs in: this one's without its own node_modules/.bin (which
  * holds this checkout's Node) and without the npm_* variables of the `npm run` that started this
- * process, so that the other checkout finds its own Node and package settings.
+ * process, so that the other checkout finds its own Node and package settings; with `node`, that
+ * Node's folder first on the PATH.
  */
-export function otherCheckoutEnv(): NodeJS.ProcessEnv {
+export function otherCheckoutEnv(node?: string): NodeJS.ProcessEnv {
   const mine = `${ROOT}${sep}`;
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('npm_')) env[key] = value;
-  env.PATH = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => !(dir.startsWith(mine) && dir.includes('node_modules')))
-    .join(delimiter);
+  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !(dir.startsWith(mine) && dir.includes('node_modules')));
+  env.PATH = (node ? [dirname(node), ...path] : path).join(delimiter);
   return env;
+}
+
+/**
+ * `path` resolved, once checked to be an executable file; else a UsageError. With `onPath`, also
+ * named `node`: a checkout's npm scripts find it by a PATH lookup (bench:paired).
+ */
+export function nodeExecutable(path: string, { onPath = false } = {}): string {
+  const resolved = resolve(path);
+  try {
+    accessSync(resolved, constants.X_OK);
+    if (!statSync(resolved).isFile()) throw new Error('not a file');
+  } catch {
+    throw new UsageError(`--node takes an executable Node (got '${path}')`);
+  }
+  if (onPath && basename(resolved) !== 'node')
+    throw new UsageError(`--node takes a file named node, which the other checkout's PATH then finds (got '${path}')`);
+  return resolved;
 }
 
 /** The `node` that `env`'s PATH finds first, or undefined. */

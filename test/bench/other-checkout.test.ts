@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeOnPath, otherCheckout, otherCheckoutEnv, UsageError } from '../../bench/support/other-checkout.ts';
+import { nodeExecutable, nodeOnPath, otherCheckout, otherCheckoutEnv, UsageError } from '../../bench/support/other-checkout.ts';
 import { ROOT } from '../../bench/support/processes.ts';
 
 const made: string[] = [];
@@ -47,5 +47,34 @@ describe('otherCheckoutEnv and nodeOnPath', () => {
       if (saved.npm_lifecycle_event === undefined) delete process.env.npm_lifecycle_event;
       else process.env.npm_lifecycle_event = saved.npm_lifecycle_event;
     }
+  });
+});
+
+describe('otherCheckoutEnv with a Node, and nodeExecutable', () => {
+  it("puts the given Node's folder first on the other checkout's PATH", () => {
+    const bin = folder();
+    const saved = process.env.PATH;
+    process.env.PATH = [join(ROOT, 'node_modules', '.bin'), '/usr/bin'].join(delimiter);
+    try {
+      expect(otherCheckoutEnv(join(bin, 'node')).PATH).toBe([bin, '/usr/bin'].join(delimiter));
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  it('takes an executable file (named node when found on a PATH), and refuses anything else in one line', () => {
+    const bin = folder();
+    const node = join(bin, 'node');
+    writeFileSync(node, '#!/bin/sh\n', { mode: 0o755 });
+    expect(nodeExecutable(node)).toBe(node);
+    expect(nodeExecutable(node, { onPath: true })).toBe(node);
+    writeFileSync(join(bin, 'node20'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(nodeExecutable(join(bin, 'node20'))).toBe(join(bin, 'node20'));
+    expect(() => nodeExecutable(join(bin, 'node20'), { onPath: true })).toThrow(/--node takes a file named node/);
+    const plain = join(folder(), 'node');
+    writeFileSync(plain, '', { mode: 0o644 });
+    expect(() => nodeExecutable(plain)).toThrow(new UsageError(`--node takes an executable Node (got '${plain}')`));
+    expect(() => nodeExecutable(bin)).toThrow(/--node takes an executable Node/);
+    expect(() => nodeExecutable(join(bin, 'missing'))).toThrow(/--node takes an executable Node/);
   });
 });
