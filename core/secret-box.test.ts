@@ -180,8 +180,9 @@ describe('maskSecret', () => {
     for (let i = 0; i < 100; i++) {
       const body = randomBytes(24).toString('base64');
       const masked = maskSecret(`whsec_${body}`);
+      // Exactly the prefix, a fixed mask and the last 4: nothing else of the body (the mask's
+      // length says nothing of the secret's).
       expect(masked).toBe(`whsec_••••••••${body.slice(-4)}`);
-      for (let j = 0; j + 4 < body.length - 4; j++) expect(masked).not.toContain(body.slice(j, j + 4));
     }
   });
 });

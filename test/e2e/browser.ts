@@ -147,6 +147,7 @@ interface AxeViolation {
 export async function expectNoSeriousAxeViolation(page: Page, name: string): Promise<void> {
   for (const viewport of Object.values(VIEWPORTS)) {
     await atViewport(page, viewport, async () => {
+      await quiet(page);
       if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
       const violations = await page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } })
@@ -172,6 +173,36 @@ export async function snapshot(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
   await expectNoSeriousAxeViolation(page, name);
   await screenshot(page, name);
+}
+
+/**
+ * Resolves once the page's DOM has not changed for two animation frames in a row (at most 5 s): a
+ * page that re-renders on a resize, and the scripts that repair what it renders (the API
+ * reference's ARIA repairs run once per frame), have finished before axe-core looks.
+ */
+async function quiet(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let calm = 0;
+        const observer = new MutationObserver(() => {
+          calm = 0;
+        });
+        observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+        const done = () => {
+          observer.disconnect();
+          resolve();
+        };
+        const limit = setTimeout(done, 5_000);
+        const frame = () => {
+          if (++calm >= 2) {
+            clearTimeout(limit);
+            done();
+          } else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
 }
 
 async function atViewport<T>(page: Page, viewport: { width: number; height: number }, run: () => Promise<T>): Promise<T> {
