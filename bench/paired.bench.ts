@@ -29,7 +29,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkoutOptions, commitOf, nodeExecutable, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import { checkoutOptions, commitOf, nodeExecutable, otherCheckoutEnv, runScript, UsageError } from './support/other-checkout.ts';
 import { ROOT } from './support/processes.ts';
 import { figuresOf, PAIRED_BENCHES, pairedTable, pairUp, RESULTS_FILES, type Figure, type PairedBench } from './support/paired.ts';
 import { formatPercent, machine, writeResults } from './support/report.ts';
@@ -190,14 +190,4 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`bench:paired: ${error.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runScript('bench:paired', main);

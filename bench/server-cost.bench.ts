@@ -24,7 +24,15 @@ import { promisify } from 'node:util';
 import { capture } from './support/ceiling.ts';
 import { cpuMs } from './support/computed.ts';
 import { load } from './support/load.ts';
-import { checkoutOptions, commitOf, nodeExecutable, nodeOnPath, otherCheckoutEnv, UsageError } from './support/other-checkout.ts';
+import {
+  checkoutOptions,
+  commitOf,
+  nodeExecutable,
+  nodeOnPath,
+  otherCheckoutEnv,
+  runScript,
+  UsageError,
+} from './support/other-checkout.ts';
 import { pairedTable, pairUp, type Figure } from './support/paired.ts';
 import { ROOT, startPackline, type PacklineServer } from './support/processes.ts';
 import { formatInt, machine, writeResults } from './support/report.ts';
@@ -107,7 +115,7 @@ async function loaded(side: Side, endpoint: Endpoint, duration: number, pids: nu
   return r;
 }
 
-async function main() {
+async function main(): Promise<number> {
   const { against, otherNode, rounds } = options(process.argv.slice(2));
   const endpoints: Endpoint[] = [
     { name: `GET ${LIST}`, path: () => LIST },
@@ -173,16 +181,7 @@ async function main() {
     table,
   });
   say(`Written to ${file}`);
+  return 0;
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`bench:server-cost: ${error.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runScript('bench:server-cost', main);

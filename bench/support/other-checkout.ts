@@ -10,6 +10,24 @@ import { ROOT } from './processes.ts';
 export class UsageError extends Error {}
 
 /**
+ * Runs a benchmark script's `main` and exits with the code it gives: a UsageError
+ * prints one line, `<script>: <message>`, and exits 2; any other failure prints its stack, exit 1.
+ */
+export function runScript(script: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${script}: ${error.message}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+/**
  * The `--name value` options of a benchmark's command line (Node's parseArgs, strict), with
  * `--against` required and checked to be another checkout; a bad line throws a UsageError.
  */
