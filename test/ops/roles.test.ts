@@ -1,7 +1,7 @@
 // `packline start --role api|dispatcher` as real processes over one database: the API process
 // delivers nothing, the dispatcher serves nothing but its operator endpoints, and SIGTERM stops
 // either gracefully (requests and attempts in flight, leases given back, exit code 0).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,18 @@ describe('roles: an API process and a dispatcher process over one database', () 
     return { proc, origin: `http://127.0.0.1:${port}` };
   }
 
+  /**
+   * How `packline start` sized the process's heap: the V8 flags it re-executed itself with, and the
+   * malloc arenas it set (run-cli.ts passes no MALLOC_ARENA_MAX of its own).
+   */
+  function heapSizing(proc: CliProcess) {
+    const read = (file: string) => readFileSync(`/proc/${proc.child.pid}/${file}`, 'utf8').split('\0');
+    return {
+      flags: read('cmdline').filter((arg) => /^--max-(semi|old)-space-size=/.test(arg)),
+      arenas: read('environ').find((variable) => variable.startsWith('MALLOC_ARENA_MAX=')),
+    };
+  }
+
   async function graphql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const res = await fetch(`${api.origin}/graphql`, {
       method: 'POST',
@@ -116,6 +128,11 @@ describe('roles: an API process and a dispatcher process over one database', () 
 
   it('--role api serves the API and delivers nothing: changes wait in the outbox', async () => {
     api = await start('api');
+    // Sized for the API's memory (facades/cli/server-sizing.js).
+    expect(heapSizing(api.proc)).toEqual({
+      flags: ['--max-semi-space-size=16', '--max-old-space-size=1024'],
+      arenas: 'MALLOC_ARENA_MAX=2',
+    });
     expect(api.proc.stdout()).toMatch(/Webhooks\s+not delivered by this process \(--role api\)/);
     demoKey = api.proc.stdout().match(/Demo API key\s+(live_\S+)/)![1]!;
     const list = await fetch(`${api.origin}/api/v1/opportunities?limit=1`, { headers: { authorization: `Bearer ${demoKey}` } });
@@ -144,6 +161,8 @@ describe('roles: an API process and a dispatcher process over one database', () 
 
   it('--role dispatcher delivers what waits, and answers /healthz, /readyz and /metrics only', async () => {
     dispatcher = await start('dispatcher', { SHUTDOWN_GRACE_SECONDS: String(DISPATCHER_GRACE_S) });
+    // No API here: V8's own heap sizing and glibc's own arenas.
+    expect(heapSizing(dispatcher.proc)).toEqual({ flags: [], arenas: undefined });
     const [delivered] = await receiver.waitFor((received) => received.length >= 1, 'the delivery made by the dispatcher process');
     expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'need.created', data: { title: 'Hydrologist for a river survey' } });
     await eventually(
