@@ -2,9 +2,11 @@
 // response_headers): one `name: value` line per header, as HTTP writes them, small and bounded.
 // A line needs no escaping (HTTP allows no line break in a header), so the text costs the
 // dispatcher a concatenation per header, or for a usual answer one copy of its bytes; rows written
-// before kept a JSON list of [name, value] pairs, and both read alike. Receivers' cookies are never kept; the signing secret is never among
-// them (only the signatures computed with it).
+// before kept a JSON list of [name, value] pairs, and both read alike. Receivers' cookies are never
+// kept; the signing secret is never among them (only the signatures computed with it).
 
+/** Longest header name kept; a longer one is cut. */
+const HEADER_NAME_CHARS = 100;
 /** Longest header value kept; a longer one ends with "…". */
 export const HEADER_VALUE_CHARS = 512;
 /** Most headers kept per attempt and side. */
@@ -27,7 +29,7 @@ class HeadersText {
   /** Adds one header unless it is dropped or the text is full; false once nothing more fits. */
   add(rawName: string, rawValue: string): boolean {
     if (this.full) return false;
-    const name = rawName.toLowerCase().slice(0, 100);
+    const name = rawName.toLowerCase().slice(0, HEADER_NAME_CHARS);
     if (DROPPED.has(name)) return true;
     const cut = rawValue.length > HEADER_VALUE_CHARS ? `${rawValue.slice(0, HEADER_VALUE_CHARS - 1)}…` : rawValue;
     // HTTP allows no line break in a header; one in a value given by hand must not split its line.
@@ -78,8 +80,9 @@ const DROPPED_LENGTHS = new Set([...DROPPED].map((name) => name.length));
 
 /**
  * The stored text when nothing in `raw` needs a rule beyond lower-casing names: every name of
- * 1–100 ASCII bytes and not dropped, every value within HEADER_VALUE_CHARS and without a line
- * break, at most HEADERS_KEPT headers and HEADERS_TEXT_CHARS in all. Otherwise undefined.
+ * 1–HEADER_NAME_CHARS ASCII bytes and not dropped, every value within HEADER_VALUE_CHARS and
+ * without a line break, at most HEADERS_KEPT headers and HEADERS_TEXT_CHARS in all. Otherwise
+ * undefined.
  */
 function plainRawHeadersText(raw: Buffer[]): string | null | undefined {
   const pairs = raw.length >> 1;
@@ -89,7 +92,7 @@ function plainRawHeadersText(raw: Buffer[]): string | null | undefined {
   for (let i = 0; i < pairs * 2; i += 2) {
     const name = raw[i]!;
     const value = raw[i + 1]!;
-    if (name.length === 0 || name.length > 100 || value.length > HEADER_VALUE_CHARS) return undefined;
+    if (name.length === 0 || name.length > HEADER_NAME_CHARS || value.length > HEADER_VALUE_CHARS) return undefined;
     if (DROPPED_LENGTHS.has(name.length) && DROPPED.has(name.toString('latin1').toLowerCase())) return undefined;
     for (let b = 0; b < name.length; b++) {
       const byte = name[b]!;
