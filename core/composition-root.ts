@@ -94,14 +94,14 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const secret = await ensureSingletons(db.em.fork());
   const box = SecretBox.fromBase64Key(options.dataEncryptionKey);
   const urlPolicy = options.urlPolicy ?? { allowHttp: false, allowPrivateNetworks: false };
-  const feed = new ChangeFeed(db, { intervalMs: options.changePollMs ?? 100 });
+  const statements = new PreparedStatements(db);
+  const feed = new ChangeFeed(db, statements, { intervalMs: options.changePollMs ?? 100 });
   const links = new ServiceLinks(db, feed, options.publicBaseUrl, options.links ?? 'fixed');
   await links.open();
   await feed.poll();
   feed.start();
   const bus = options.redisUrl ? await RedisChangeBus.connect(options.redisUrl, `${options.redisPrefix ?? 'packline'}:changes`) : undefined;
   if (bus) feed.attachBus(bus);
-  const statements = new PreparedStatements(db);
   const deps: ServiceDeps = {
     links,
     cursors: new CursorCodec(secret),

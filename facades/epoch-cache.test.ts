@@ -8,7 +8,7 @@ const page = (text: string, status = 200, tags: string[] = []) => {
   return { status, body, etag: etagOf(body), tags };
 };
 // The feed's database is read only by poll(), never here.
-const newFeed = () => new ChangeFeed(undefined as never);
+const newFeed = () => new ChangeFeed(undefined as never, undefined as never);
 const need = (id: string) => ({ kind: 'need' as const, id, lists: ['opportunities' as const] });
 
 describe('EpochCache', () => {

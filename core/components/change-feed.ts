@@ -3,6 +3,8 @@ import { raw } from '@mikro-orm/core';
 import { ChangeEntity, ChangeEpochEntity, type Change } from '../entities/index.ts';
 import { sqlOf } from '../db/sql.ts';
 import type { Database } from '../db/orm.ts';
+import type { PreparedStatements } from '../db/prepared.ts';
+import { prepared } from '../db/statement-compiler.ts';
 
 export const CHANGE_KINDS = ['need', 'event', 'organization', 'api_key', 'destination', 'delivery'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -118,9 +120,12 @@ export class ChangeFeed {
   private readonly keepMs: number;
 
   private readonly db: Database;
+  /** The poll's two reads, compiled once: built on every poll, they took about a third of an idle server's CPU. */
+  private readonly statements: PreparedStatements;
 
-  constructor(db: Database, { intervalMs = 100, keepMs = 600_000 }: ChangeFeedOptions = {}) {
+  constructor(db: Database, statements: PreparedStatements, { intervalMs = 100, keepMs = 600_000 }: ChangeFeedOptions = {}) {
     this.db = db;
+    this.statements = statements;
     this.intervalMs = intervalMs;
     this.keepMs = keepMs;
   }
@@ -194,12 +199,11 @@ export class ChangeFeed {
   }
 
   private async read(): Promise<void> {
-    const db = sqlOf(this.db.em.fork());
     const now = Date.now();
-    const epochRow = await db.selectFrom('ChangeEpoch').select('value').where('id', '=', 1).executeTakeFirst();
+    const [epochRow] = await this.statements.all(EPOCH_VALUE, {});
     const epoch = Number(epochRow?.value ?? 0);
     if (this.lastSeq === undefined) {
-      const top = await db
+      const top = await sqlOf(this.db.em.fork())
         .selectFrom('Change')
         .select((eb) => eb.fn.max('seq').as('seq'))
         .executeTakeFirst();
@@ -208,7 +212,7 @@ export class ChangeFeed {
       this.lastPollAt = now;
       return;
     }
-    const rows = await db.selectFrom('Change').select(CHANGE_ROW).where('seq', '>', this.lastSeq).orderBy('seq').limit(POLL_ROWS).execute();
+    const rows = await this.statements.all(CHANGES_AFTER, { seq: this.lastSeq });
     const late = this.gaps.size > 0 ? await this.lateRows(now) : [];
     const behind = now - this.lastPollAt > this.keepMs / 2 || rows.length === POLL_ROWS || epoch !== this.lastEpoch;
     this.lastPollAt = now;
@@ -277,3 +281,13 @@ export class ChangeFeed {
 /** What the feed reads of a change row. */
 const CHANGE_ROW = ['seq', 'kind', 'resourceId', 'lists'] as const;
 type ChangeRow = Pick<Change, (typeof CHANGE_ROW)[number]>;
+
+/** The shared epoch: bulk work moves it to retire every cache. */
+const EPOCH_VALUE = prepared<Record<string, never>, { value: number }>('change_epoch', (db) =>
+  db.selectFrom('ChangeEpoch').select('value').where('id', '=', EPOCH),
+);
+
+/** The changes committed after `seq`, in order, at most POLL_ROWS. */
+const CHANGES_AFTER = prepared<{ seq: number }, ChangeRow>('changes_after', (db, { p }) =>
+  db.selectFrom('Change').select(CHANGE_ROW).where('seq', '>', p.seq).orderBy('seq').limit(POLL_ROWS),
+);

@@ -8,11 +8,14 @@ import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
 import { chunked, inBatches, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
 import {
+  ACTIVE_DESTINATIONS,
   INSERT_ATTEMPTS,
   INSERT_DELIVERIES,
   MARK_SUCCEEDED,
   type NewAttempt,
   type NewDelivery,
+  OUTBOX_ROWS,
+  OUTBOX_WAITING,
   PENDING_AFTER,
   PENDING_FIRST,
 } from './delivery-statements.ts';
@@ -50,16 +53,7 @@ export const DELIVERY_SCRIPTS = {
   ...LANE_SCRIPTS,
 
   /** Whether any outbox row waits for its fan-out: a read that takes no write lock. */
-  outboxWaiting: probe(async ({ sql: db }, _: object): Promise<boolean> => {
-    const row = await db
-      .selectFrom('OutboxEvent')
-      .select('seq')
-      .where('fannedOutAt', 'is', null)
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }),
+  outboxWaiting: probe(async ({ run }, _: object): Promise<boolean> => (await run(OUTBOX_WAITING, {})).length > 0),
 
   /**
    * Turns waiting outbox rows into one delivery per matching destination, whole rows at a time,
@@ -78,22 +72,10 @@ export const DELIVERY_SCRIPTS = {
         const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) as held`.execute(db);
         if (!rows[0]?.held) return { rows: 0, destinations: [] };
       }
-      const rows = await db
-        .selectFrom('OutboxEvent')
-        .select(['seq', 'eventId', 'type', 'organizationId', 'deliverable'])
-        .where('fannedOutAt', 'is', null)
-        .orderBy('seq')
-        .limit(limit)
-        .execute();
+      const rows = await run(OUTBOX_ROWS, { limit });
       if (rows.length === 0) return { rows: 0, destinations: [] };
       const destinations = rows.some((row) => row.deliverable)
-        ? (
-            await db
-              .selectFrom('WebhookDestination')
-              .select(['id', 'organization', 'kinds', 'scope', 'sinceSeq'])
-              .where('status', '=', 'active')
-              .execute()
-          ).map((d) => ({
+        ? (await run(ACTIVE_DESTINATIONS, {})).map((d) => ({
             id: d.id,
             organizationId: d.organization,
             kinds: new Set<string>(d.kinds),

@@ -5,6 +5,7 @@ import type { DestinationScope } from '../entities/webhook-destination.entity.ts
 import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './contract.ts';
 import { chunked, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import { DESTINATIONS_WITH_WORK } from './delivery-statements.ts';
 
 /** What a lane knows of its destination besides the URL and the secrets. */
 export interface TargetSettings {
@@ -75,20 +76,9 @@ export const LANE_SCRIPTS = {
   }),
 
   /** Active destinations that have deliveries waiting. */
-  destinationsWithWork: probe(async ({ sql: db }, _: object): Promise<string[]> => {
-    // One index probe per destination (the lane index), not a scan of every waiting delivery.
-    const rows = await db
-      .selectFrom('WebhookDestination as w')
-      .select('w.id')
-      .where('w.status', '=', 'active')
-      .where((eb) =>
-        eb.exists(
-          eb.selectFrom('WebhookDelivery as d').select('d.id').whereRef('d.destination', '=', 'w.id').where('d.status', '=', 'pending'),
-        ),
-      )
-      .execute();
-    return rows.map((row) => row.id);
-  }),
+  destinationsWithWork: probe(
+    async ({ run }, _: object): Promise<string[]> => (await run(DESTINATIONS_WITH_WORK, {})).map((row) => row.id),
+  ),
 
   /** What lanes need of each destination of `ids` still there (sealed values as stored). */
   destinationTargets: read(async ({ sql: db }, { ids }: { ids: string[] }): Promise<StoredTarget[]> => {
