@@ -200,7 +200,7 @@ export class ChangeFeed {
 
   private async read(): Promise<void> {
     const now = Date.now();
-    const [epochRow] = await this.statements.all(EPOCH_VALUE, {});
+    const [epochRow] = await this.statements.allAtOnce(EPOCH_VALUE, {});
     const epoch = Number(epochRow?.value ?? 0);
     if (this.lastSeq === undefined) {
       const top = await sqlOf(this.db.em.fork())
@@ -212,7 +212,7 @@ export class ChangeFeed {
       this.lastPollAt = now;
       return;
     }
-    const rows = await this.statements.all(CHANGES_AFTER, { seq: this.lastSeq });
+    const rows = await this.statements.allAtOnce(CHANGES_AFTER, { seq: this.lastSeq });
     const late = this.gaps.size > 0 ? await this.lateRows(now) : [];
     const behind = now - this.lastPollAt > this.keepMs / 2 || rows.length === POLL_ROWS || epoch !== this.lastEpoch;
     this.lastPollAt = now;

@@ -44,13 +44,28 @@ export class PreparedStatements {
     this.kind = this.sqlite ? 'sqlite' : 'postgresql';
   }
 
-  /** The rows of `statement` with `params` bound. */
+  /** The rows of `statement` with `params` bound, read with the other reads of this turn (read-turn.ts). */
   async all<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): Promise<Row[]> {
     const compiled = this.compile(statement);
     const values = compiled.bind(params);
     const rows = tracingOn
       ? await withSpan(`SQL ${compiled.name}`, sqlAttributes(this.kind, compiled.sql, compiled.name), () => this.run(compiled, values))
       : await this.run(compiled, values);
+    return this.decode(compiled, rows);
+  }
+
+  /**
+   * The rows of `statement` with `params` bound, read at once and without a span: for a process's
+   * own polls (the change feed's), which no request waits for. Joining the read turn, a poll could
+   * open it, and the requests' batched reads would then run in the poll's context, outside their
+   * traces.
+   */
+  async allAtOnce<P extends Record<string, unknown>, Row>(statement: StatementDefinition<P, Row>, params: P): Promise<Row[]> {
+    const compiled = this.compile(statement);
+    return this.decode(compiled, await this.execute(compiled, compiled.bind(params)));
+  }
+
+  private decode<Row>(compiled: Compiled, rows: unknown[][]): Row[] {
     const decoded = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) decoded[i] = compiled.decode(rows[i]!) as Row;
     // Emptied once decoded. Nothing holds a finished result (a heap snapshot under load finds
@@ -75,6 +90,14 @@ export class PreparedStatements {
     // requests' reads of that turn (read-turn.ts); asked from that phase (a loader's batch), it
     // goes at once.
     if (!this.turn.running) await this.turn.next();
+    const rows = await this.execute(compiled, values);
+    // Each answer from PostgreSQL comes in a poll callback of its own: its rows go on in the check
+    // phase, with the other answers that came in the same turn.
+    if (this.pool) await this.turn.next();
+    return rows;
+  }
+
+  private async execute(compiled: Compiled, values: unknown[]): Promise<unknown[][]> {
     const handle = this.sqlite;
     if (handle) {
       // libsql runs a statement to completion synchronously: while no one holds the connection
@@ -88,16 +111,11 @@ export class PreparedStatements {
       }
     }
     const client = await this.pool!.connect();
-    let rows: unknown[][];
     try {
-      rows = (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
+      return (await client.query({ name: compiled.name, text: compiled.sql, values, rowMode: 'array' })).rows as unknown[][];
     } finally {
       client.release();
     }
-    // Each answer from PostgreSQL comes in a poll callback of its own: its rows go on in the check
-    // phase, with the other answers that came in the same turn.
-    await this.turn.next();
-    return rows;
   }
 
   private compile(statement: StatementDefinition<never, unknown>): Compiled {
