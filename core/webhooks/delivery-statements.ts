@@ -10,22 +10,20 @@ import { type Expression, type Insertable, type Selectable, sql } from 'kysely';
 import { batch, prepared } from '../db/statement-compiler.ts';
 import type { DB, Sql } from '../db/sql.ts';
 
+/** The outbox rows waiting for their fan-out, in sequence order. */
+const waitingOutbox = (db: Sql) => db.selectFrom('OutboxEvent').where('fannedOutAt', 'is', null).orderBy('seq');
+
 /** The first outbox row waiting for its fan-out, if any: a read of one index entry. */
 export const OUTBOX_WAITING = prepared<Record<string, never>, { seq: number }>('outbox_waiting', (db) =>
-  db.selectFrom('OutboxEvent').select('seq').where('fannedOutAt', 'is', null).orderBy('seq').limit(1),
+  waitingOutbox(db).select('seq').limit(1),
 );
 
+const OUTBOX_FIELDS = ['seq', 'eventId', 'type', 'organizationId', 'deliverable'] as const;
+
 /** The outbox rows waiting for their fan-out, in order, at most `limit`. */
-export const OUTBOX_ROWS = prepared<
-  { limit: number },
-  Pick<Selectable<DB['OutboxEvent']>, 'seq' | 'eventId' | 'type' | 'organizationId' | 'deliverable'>
->('outbox_rows', (db, { p }) =>
-  db
-    .selectFrom('OutboxEvent')
-    .select(['seq', 'eventId', 'type', 'organizationId', 'deliverable'])
-    .where('fannedOutAt', 'is', null)
-    .orderBy('seq')
-    .limit(p.limit),
+export const OUTBOX_ROWS = prepared<{ limit: number }, Pick<Selectable<DB['OutboxEvent']>, (typeof OUTBOX_FIELDS)[number]>>(
+  'outbox_rows',
+  (db, { p }) => waitingOutbox(db).select(OUTBOX_FIELDS).limit(p.limit),
 );
 
 /** The destinations a fan-out writes deliveries for. */
