@@ -198,6 +198,9 @@ async function main() {
     say(`Backlog runs: ${backlogs.map((run) => `${formatInt(run.perSecond)}/s`).join(', ')} (median used).`);
     say(`Ceiling runs: ${ceiling.runs.map((run) => `${formatInt(run.result.perSecond)}/s`).join(', ')} (median used).`);
     say(
+      `Phase-1 server memory: peak RSS ${delivery.memory.highWaterMiB} MiB (VmHWM, warm-up to last backlog); largest samples ${delivery.memory.anonymousPeakMiB} MiB anonymous, ${delivery.memory.filePeakMiB} MiB of mapped files.`,
+    );
+    say(
       `Live: publishNeed ${formatInt(NEEDS)} calls in ${formatInt(delivery.publish.ms)} ms (${formatInt(delivery.publish.perSecond)}/s, ${delivery.publish.concurrency} in flight), during the delivery span.`,
     );
     say(

@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { Agent } from 'undici';
-import type { Logger } from '../core/logger.ts';
-import type { ChangeFeed } from '../core/components/change-feed.ts';
 import {
   FAN_OUT_DELIVERIES,
   type AttemptOutcome,
@@ -21,12 +19,25 @@ import type { DeliveryPreparer } from './pool.ts';
 import { PrepareBatcher } from './prepare-batcher.ts';
 import { createSenderAgent, send, sendTarget, type SendResult } from './send.ts';
 
+/** What the dispatcher reads of the change feed: on its own thread, the main thread's, relayed. */
+export interface SettingsFeed {
+  /** Bumped on every change (see ChangeFeed.version). */
+  readonly version: number;
+  onChange(listener: () => void): () => void;
+}
+
+/** What the dispatcher logs through: on its own thread, relayed to the main thread's logger. */
+export interface DispatcherLog {
+  error(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface DispatcherOptions {
   store: DeliveryStore;
   preparer: DeliveryPreparer;
-  feed: ChangeFeed;
+  feed: SettingsFeed;
   policy: UrlPolicy;
-  log: Logger;
+  log: DispatcherLog;
   /** Delay in seconds before each attempt; its length is the number of attempts. */
   retrySchedule: number[];
   /** How long a lane's lease lasts without renewal (WEBHOOK_LEASE_SECONDS). @default 10 */
@@ -61,8 +72,8 @@ const REFUSED: SendResult = {
 export class Dispatcher {
   private readonly store: DeliveryStore;
   /** Lanes re-read their destination's settings when it moves (a rotation, a disabling). */
-  private readonly feed: ChangeFeed;
-  private readonly log: Logger;
+  private readonly feed: SettingsFeed;
+  private readonly log: DispatcherLog;
   private readonly ledger: Ledger;
   private readonly batcher: PrepareBatcher;
   /** All a lane sees of the dispatcher. */

@@ -17,6 +17,7 @@ import { monotonicUs, sqlSummary, summarizeProfile, type ProfileSummary, type Sq
 import { waitForReceipts, type WebhookReceiver } from './webhook-receiver.ts';
 import { runBacklogPhase, type BacklogPhase } from './webhook-backlog.ts';
 import { cpuWatch, type PhaseCpu, type WaitIdle } from './webhook-cpu.ts';
+import { type MemoryPeak, watchMemory } from './memory.ts';
 import { startWebhookServer, type SourceState } from './webhook-servers.ts';
 
 type Say = (line?: string) => void;
@@ -41,6 +42,8 @@ export interface DeliveryPhase {
   cpu: PhaseCpu;
   serverExit: number | null;
   serverLog: { lines: number; byLevel: Record<string, number>; problems: string[] };
+  /** The server's resident memory over its whole life (warm-up, live phase, backlogs). */
+  memory: MemoryPeak;
   profiles: ProfileSummary[];
   /** With BENCH_SQL_TRACE: SQLite statements the server ran from the first publish to the last receipt. */
   sql: SqlSummary | undefined;
@@ -82,6 +85,7 @@ export async function runDeliveryPhase(
   const token = benchInternalToken();
   say(`Starting a Packline server (fresh SQLite data directory${profile ? ', --cpu-prof' : ''}${sqlTrace ? ', SQL trace' : ''})...`);
   const packline = await startWebhookServer({ token, profile, sqlTrace, label: 'delivery' });
+  const memory = watchMemory(packline.server.child.pid!);
   const client = graphqlClient(packline.server.origin, token);
   let stopped: Awaited<ReturnType<typeof packline.stop>> | undefined;
   try {
@@ -151,6 +155,8 @@ export async function runDeliveryPhase(
       );
     }
 
+    const memoryPeak = memory.read();
+    memory.stop();
     stopped = await packline.stop();
     const profiles = stopped.profiles.map((file) => summarizeProfile(file, { startUs, endUs }));
     for (const run of afterwards) run.phase.profiles = stopped.profiles.map((file) => summarizeProfile(file, run.window));
@@ -173,6 +179,7 @@ export async function runDeliveryPhase(
         cpu: phaseCpu,
         serverExit: stopped.exitCode,
         serverLog: stopped.log,
+        memory: memoryPeak,
         profiles,
         sql: sqlBefore && sqlAfter ? sqlSummary(sqlBefore, sqlAfter, expected) : undefined,
         sources: packline.sources,

@@ -72,14 +72,16 @@ export class SqliteThreadRunner implements ScriptRunner {
   private local: ScriptExecutor | undefined;
   private closed = false;
 
-  private readonly db: Database;
+  /** The caller's own connection, for probes while the thread is stopped; none: probes start the thread too. */
+  private readonly db: Database | undefined;
   private readonly path: string;
   private readonly idleMs: number;
   private readonly onThread: ((event: 'started' | 'stopped') => void) | undefined;
 
-  constructor(db: Database, options: SqliteRunnerOptions = {}) {
-    this.db = db;
-    this.path = db.config.get('dbName')!;
+  /** Over the database behind `db`, or the file at `path` (then every call goes to the thread). */
+  constructor(source: Database | string, options: SqliteRunnerOptions = {}) {
+    this.db = typeof source === 'string' ? undefined : source;
+    this.path = typeof source === 'string' ? source : source.config.get('dbName')!;
     this.idleMs = options.idleMs ?? THREAD_IDLE_MS;
     this.onThread = options.onThread;
   }
@@ -91,7 +93,7 @@ export class SqliteThreadRunner implements ScriptRunner {
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
-    if (!this.thread && probes(name)) {
+    if (!this.thread && probes(name) && this.db) {
       this.local ??= new ScriptExecutor(this.db, 'sqlite');
       return this.local.run(name, scriptNamed(name), args);
     }

@@ -17,7 +17,8 @@
 // All three serve the API's memory. `--role dispatcher` serves no API and keeps V8's and glibc's
 // own sizing: with the caps the dispatcher promotes about 5 KB a delivery into the old generation
 // and delivered about a fifth less a second (docs/benchmarks.md). V8's flags are the process's
-// (they override a worker's `resourceLimits`), so `--role all` keeps the caps for both.
+// (they override a worker's `resourceLimits`), so `--role all` keeps the caps for the API and for
+// the dispatcher's thread (workers/dispatcher-thread.ts), whose own heap holds only its work.
 
 export const SERVER_V8_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=1024'];
 export const SERVER_MALLOC_ARENAS = '2';

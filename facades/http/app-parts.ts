@@ -4,13 +4,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../../core/index.ts';
 import type { Contexts } from '../../schema/index.ts';
-import type { Dispatcher } from '../../workers/dispatcher.ts';
-import type { DeliveryPreparer } from '../../workers/pool.ts';
+import type { PoolStats } from '../../workers/dispatcher-thread.ts';
 
 export interface App {
   core: Core;
-  /** The webhook dispatcher; undefined in the `api` role. */
-  dispatcher: Dispatcher | undefined;
+  /** Webhook delivery; undefined in the `api` role. */
+  delivery: Delivery | undefined;
   contexts: Contexts;
   server: Server;
   /** Starts listening on the configured host and port (0 picks a free port). */
@@ -22,8 +21,11 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** What a role that delivers webhooks runs: the dispatcher, over the process's preparer pool. */
+/** What a role that delivers webhooks runs: the dispatcher and its preparer pool, here or on a thread of their own. */
 export interface Delivery {
-  dispatcher: Dispatcher;
-  preparer: DeliveryPreparer;
+  start(): void;
+  /** Stops taking work; attempts in flight get `graceMs`; gives the leases back and closes the pool. */
+  stop(graceMs: number): Promise<void>;
+  /** The preparer pool's figures for metrics; undefined while it does not run. */
+  poolStats(): PoolStats | undefined;
 }

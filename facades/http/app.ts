@@ -36,7 +36,6 @@ import { API_PREFIX, createRestApi } from '../rest/rest-api.ts';
 import { Browser } from '../kit/browser.ts';
 import { createWebPages } from '../web/web-pages.ts';
 import { createPublicPages } from '../web/public/public-routes.ts';
-import { poolStats } from '../../workers/pool.ts';
 import { createDelivery, createDispatcherApp } from './dispatcher-app.ts';
 import { createReadiness } from './health.ts';
 import { Metrics, requestFamily, restRouteLabel } from './metrics.ts';
@@ -52,11 +51,20 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REST_SLASH = `${API_PREFIX}/`;
 const REST_QUERY = `${API_PREFIX}?`;
 
+export interface AppOptions {
+  /**
+   * In the `all` role, the dispatcher runs on a thread of its own while there is webhook work
+   * (workers/dispatcher-thread.ts), rather than on this thread: `packline start` asks for it.
+   * @default false
+   */
+  dispatcherThread?: boolean;
+}
+
 /**
  * Wires core, schema and facades into one HTTP server, with the webhook dispatcher in the `all`
  * role (config.role); the `dispatcher` role gets its own, smaller app.
  */
-export async function createApp(config: Config, log: Logger): Promise<App> {
+export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
   if (config.role === 'dispatcher') return createDispatcherApp(config, log);
   // This process serves the API: it records its address for the other processes, at once, or once
   // it listens when PORT=0 leaves the port to the system.
@@ -66,7 +74,11 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   const contexts = new Contexts(core, config.internalApiToken);
   const delivers = config.role === 'all';
-  const metrics = new Metrics({ outboxLag: () => outboxLagSeconds(core.db), ...(delivers ? { pool: poolStats } : {}), log });
+  const metrics = new Metrics({
+    outboxLag: () => outboxLagSeconds(core.db),
+    ...(delivers ? { pool: () => delivery?.poolStats() } : {}),
+    log,
+  });
   const readiness = createReadiness({
     probes: { database: () => pingDatabase(core.db), ...(redis ? { redis: () => redis.ping() } : {}) },
     log,
@@ -99,7 +111,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       (res as TrackedResponse).route = restRouteLabel(route);
     },
   });
-  const delivery = delivers ? createDelivery(core, config, log, metrics) : undefined;
+  const delivery = delivers ? createDelivery(core, config, log, metrics, { thread: options.dispatcherThread === true }) : undefined;
   const integrations = createIntegrations({ contexts, config, log: log.child({ facade: 'integrations' }) });
   const browser = new Browser({ secret: config.dataEncryptionKey, publicBaseUrl: config.publicBaseUrl });
   const memberConnector = createMemberConnector({ contexts, config, browser, redis, log: log.child({ facade: 'mcp-member' }) });
@@ -288,7 +300,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
 
   return {
     core,
-    dispatcher: delivery?.dispatcher,
+    delivery,
     contexts,
     server,
     listen: () =>
@@ -299,7 +311,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
           // With PORT=0 the address is known only now (otherwise the same, and recorded already).
           const served = config.publicBaseUrlConfigured ? config.publicBaseUrl : defaultPublicBaseUrl(config.host, address.port);
           core.links.serve(served).then(() => {
-            delivery?.dispatcher.start();
+            delivery?.start();
             resolve(address);
           }, reject);
         });

@@ -3,7 +3,9 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { coreOptions, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts } from '../../schema/index.ts';
+import { tracingOn } from '../../core/telemetry.ts';
 import { Dispatcher } from '../../workers/dispatcher.ts';
+import { DispatcherThread } from '../../workers/dispatcher-thread.ts';
 import { createPreparer, poolStats } from '../../workers/pool.ts';
 import type { App, Delivery } from './app-parts.ts';
 import { createReadiness } from './health.ts';
@@ -13,19 +15,51 @@ import { stopApp } from './shutdown.ts';
 
 export type { Delivery };
 
-export function createDelivery(core: Core, config: Config, log: Logger, metrics: Metrics): Delivery {
+/**
+ * The webhook dispatcher of a process: on this thread, or with `thread` on a thread of its own
+ * while there is webhook work (DispatcherThread; what `packline start` runs in role `all`), unless
+ * traces are on: its spans then belong to this thread's tracer.
+ */
+export function createDelivery(core: Core, config: Config, log: Logger, metrics: Metrics, { thread: onThread = false } = {}): Delivery {
+  const dispatcherLog = log.child({ worker: 'dispatcher' });
+  if (onThread && !tracingOn) {
+    const thread = new DispatcherThread({
+      store: core.deliveryStore,
+      feed: core.feed,
+      log: dispatcherLog,
+      thread: {
+        databaseUrl: config.databaseUrl,
+        sqlitePath: core.db.config.get('dbName')!,
+        dataDir: config.dataDir,
+        dataEncryptionKey: config.dataEncryptionKey,
+        policy: core.urlPolicy,
+        retrySchedule: config.webhooks.retrySchedule,
+        leaseSeconds: config.webhooks.leaseSeconds,
+        graceMs: config.shutdownGraceSeconds * 1000,
+      },
+      onAttempt: (outcome) => metrics.attempt(outcome),
+    });
+    return { start: () => thread.start(), stop: (graceMs) => thread.stop(graceMs), poolStats: () => thread.poolStats() };
+  }
   const preparer = createPreparer('pool');
   const dispatcher = new Dispatcher({
     store: core.deliveryStore,
     preparer,
     feed: core.feed,
     policy: core.urlPolicy,
-    log: log.child({ worker: 'dispatcher' }),
+    log: dispatcherLog,
     retrySchedule: config.webhooks.retrySchedule,
     leaseSeconds: config.webhooks.leaseSeconds,
     onAttempt: (outcome) => metrics.attempt(outcome),
   });
-  return { dispatcher, preparer };
+  return {
+    start: () => dispatcher.start(),
+    stop: async (graceMs) => {
+      await dispatcher.stop(graceMs);
+      await preparer.close();
+    },
+    poolStats,
+  };
 }
 
 /**
@@ -35,7 +69,7 @@ export function createDelivery(core: Core, config: Config, log: Logger, metrics:
 export async function createDispatcherApp(config: Config, log: Logger): Promise<App> {
   const core = await openCore(coreOptions(config));
   const contexts = new Contexts(core, config.internalApiToken);
-  const metrics = new Metrics({ outboxLag: () => outboxLagSeconds(core.db), pool: poolStats, log });
+  const metrics = new Metrics({ outboxLag: () => outboxLagSeconds(core.db), pool: () => delivery.poolStats(), log });
   const readiness = createReadiness({ probes: { database: () => pingDatabase(core.db) }, log });
   const ops = createOpsRoutes({ readiness, metrics, isInternalToken: (token) => contexts.isInternalToken(token) });
   const delivery = createDelivery(core, config, log, metrics);
@@ -58,14 +92,14 @@ export async function createDispatcherApp(config: Config, log: Logger): Promise<
 
   return {
     core,
-    dispatcher: delivery.dispatcher,
+    delivery,
     contexts,
     server,
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
-          delivery.dispatcher.start();
+          delivery.start();
           resolve(server.address() as AddressInfo);
         });
       }),

@@ -157,7 +157,7 @@ export class Metrics {
     this.refusals.inc(refusal);
   }
 
-  attempt(outcome: AttemptOutcome): void {
+  attempt(outcome: Pick<AttemptOutcome, 'next'>): void {
     this.attempts.inc({ outcome: deliveryOutcome(outcome) });
   }
 }

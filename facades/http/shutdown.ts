@@ -49,8 +49,7 @@ export interface RunningParts {
  */
 export async function stopApp({ server, readiness, delivery, core, redis }: RunningParts, graceMs: number): Promise<void> {
   readiness.stop();
-  await Promise.all([closeServer(server, graceMs), delivery?.dispatcher.stop(graceMs)]);
-  await delivery?.preparer.close();
+  await Promise.all([closeServer(server, graceMs), delivery?.stop(graceMs)]);
   await core.close();
   redis?.disconnect();
 }

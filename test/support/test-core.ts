@@ -9,6 +9,9 @@ import { freshDatabaseUrl } from './database.ts';
 
 export interface TestCore {
   core: Core;
+  /** The database's URL (PostgreSQL), undefined on SQLite. */
+  databaseUrl: string | undefined;
+  dataDir: string;
   /** Closes the core, drops its database and removes its data directory. */
   close(): Promise<void>;
 }
@@ -26,6 +29,8 @@ export async function openTestCore(name: string, options: Partial<CoreOptions> =
   });
   return {
     core,
+    databaseUrl: 'databaseUrl' in options ? options.databaseUrl : database.url,
+    dataDir: dir,
     close: async () => {
       await core.close();
       await database.drop();

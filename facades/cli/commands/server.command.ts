@@ -39,7 +39,8 @@ export async function start(rt: Runtime, args: string[], print: (line: string) =
       { endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? process.env.OTEL_EXPORTER_OTLP_ENDPOINT },
       'sending traces (OTLP/HTTP)',
     );
-  const app = await createApp(config, log);
+  // In role `all`, deliveries run on a thread of their own while there are any: the API's event loop keeps answering.
+  const app = await createApp(config, log, { dispatcherThread: true });
   // The dispatcher serves no API: the demo data and its key are the API processes' business.
   const demoKey = p.values.demo === false || config.role === 'dispatcher' ? undefined : await demoData(app.core, config);
   const address = await app.listen();
