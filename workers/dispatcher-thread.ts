@@ -159,6 +159,7 @@ export class DispatcherThread {
     };
     const worker = new Worker(new URL('./dispatcher-worker.ts', import.meta.url), { workerData: data });
     worker.unref();
+    const { threadId } = worker;
     this.worker = worker;
     let failed = false;
     worker.on('message', (message: FromDispatcherThread) => this.receive(message));
@@ -168,8 +169,11 @@ export class DispatcherThread {
     });
     this.exited = new Promise<void>((resolve) => {
       worker.once('exit', (code) => {
+        if (code !== 0 && !failed)
+          log.error({ thread: threadId, code }, 'the webhook dispatcher thread ended; it restarts with the next work');
         if (code !== 0) failed = true;
         if (failed) this.notBefore = Date.now() + RESTART_DELAY_MS;
+        else log.debug({ thread: threadId }, 'webhook dispatcher thread stopped');
         this.worker = undefined;
         this.pool = undefined;
         this.options.onThread?.('stopped');
