@@ -1,9 +1,9 @@
 // The webhook dispatcher on a thread of its own (see DispatcherThread, dispatcher-thread.ts): the
 // same Dispatcher, store and preparer pool as on the main thread, away from the event loop that
-// serves the API. It opens no ORM on SQLite (its scripts run on the
-// SQLite thread it starts, as the main thread's would); on PostgreSQL, a pool of its own. The main
-// thread tells it the change feed's version; it tells the main thread its attempts, its pool's
-// figures and its log lines, and stops by itself once it has had nothing to do for `idleMs`.
+// serves the API. On SQLite it opens no ORM (its scripts run on the SQLite thread it starts, as
+// the main thread's would); on PostgreSQL, a pool of its own. The main thread tells it the change
+// feed's version; it tells the main thread its attempts, its pool's figures and its log lines, and
+// stops by itself once it has had nothing to do for `idleMs`.
 import { parentPort, workerData } from 'node:worker_threads';
 import { stdSerializers } from 'pino';
 import { connectDatabase } from '../core/db/orm.ts';
@@ -23,7 +23,13 @@ const post = (message: FromDispatcherThread) => port.postMessage(message);
 
 const relay = (level: RelayedLogLevel) => (fields: Record<string, unknown>, message: string) => {
   const { err, ...rest } = fields;
-  post({ log: { level, fields: err === undefined ? rest : { ...rest, err: stdSerializers.err(err as Error) }, message } });
+  const serialized = err === undefined ? rest : { ...rest, err: stdSerializers.err(err as Error) };
+  try {
+    post({ log: { level, fields: serialized, message } });
+  } catch {
+    // A field that cannot be cloned (a library's error carrying a function): the line goes without it.
+    post({ log: { level, fields: { err: { message: String((err as Error | undefined)?.message ?? err) } }, message } });
+  }
 };
 const log = { error: relay('error'), warn: relay('warn') };
 
