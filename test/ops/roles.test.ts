@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../../core/db/orm.ts';
 import { loadConfig } from '../../core/index.ts';
 import { eventually, runCli, spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
-import type { MutationData } from '../support/graphql-data.ts';
+import { internalGraphql, type MutationData } from '../support/graphql-data.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 import { scrape } from './prometheus.ts';
@@ -79,16 +79,8 @@ describe('roles: an API process and a dispatcher process over one database', () 
     };
   }
 
-  async function graphql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const res = await fetch(`${api.origin}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as { data: T; errors?: unknown[] };
-    expect(body.errors).toBeUndefined();
-    return body.data;
-  }
+  const graphql = <T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> =>
+    internalGraphql(api.origin, TOKEN)<T>(query, variables);
 
   const publishNeed = async (title: string): Promise<string> =>
     (

@@ -6,7 +6,7 @@ import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
-import type { MutationData } from '../support/graphql-data.ts';
+import { internalGraphql, type MutationData } from '../support/graphql-data.ts';
 
 const TOKEN = 'crash-test-internal-token-0123456789';
 
@@ -27,16 +27,7 @@ describe('a dispatcher killed in the middle of a delivery', () => {
     running.push(proc);
     await proc.waitForOutput(/^Try: .*$/m, 45_000);
     const port = Number(proc.stdout().match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]);
-    const graphql = async <T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
-      const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await res.json()) as { data: T; errors?: unknown[] };
-      expect(body.errors).toBeUndefined();
-      return body.data;
-    };
+    const graphql = internalGraphql(`http://127.0.0.1:${port}`, TOKEN);
     return { proc, graphql };
   }
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { parsePrometheus } from '../ops/prometheus.ts';
 import { freshDatabaseUrl } from '../support/database.ts';
-import type { MutationData } from '../support/graphql-data.ts';
+import { internalGraphql, type MutationData } from '../support/graphql-data.ts';
 import { Receiver } from '../support/receiver.ts';
 import { WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 
@@ -39,16 +39,7 @@ describe('the dispatcher of `packline start` (role all)', () => {
     });
     await server.waitForOutput(/^Try: .*$/m, 45_000);
     const origin = `http://127.0.0.1:${server.stdout().match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]}`;
-    const graphql = async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
-      const res = await fetch(`${origin}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await res.json()) as { data: T; errors?: unknown[] };
-      expect(body.errors).toBeUndefined();
-      return body.data;
-    };
+    const graphql = internalGraphql(origin, TOKEN);
     // No webhook work yet: no thread.
     expect(server.stdout()).not.toContain('webhook dispatcher thread started');
 
