@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERNAL } from '../core/actor.ts';
-import { createLogger } from '../core/logger.ts';
+import { createLogger, type Logger } from '../core/logger.ts';
 import { Receiver } from '../test/support/receiver.ts';
 import { openTestCore, type TestCore } from '../test/support/test-core.ts';
 import { type AttemptNext, DispatcherThread } from './dispatcher-thread.ts';
@@ -28,7 +29,7 @@ describe('the dispatcher thread', () => {
   });
 
   /** A thread over the test core, with its events and the attempts it reported. */
-  function threadFor(idleMs: number) {
+  function threadFor(idleMs: number, options: { log?: Logger; dataEncryptionKey?: string } = {}) {
     const { core } = opened;
     const events: string[] = [];
     const attempts: AttemptNext[] = [];
@@ -39,12 +40,12 @@ describe('the dispatcher thread', () => {
     const thread = new DispatcherThread({
       store: core.deliveryStore,
       feed: core.feed,
-      log: createLogger('silent'),
+      log: options.log ?? createLogger('silent'),
       thread: {
         databaseUrl: opened.databaseUrl,
         sqlitePath: core.db.config.get('dbName')!,
         dataDir: opened.dataDir,
-        dataEncryptionKey: key,
+        dataEncryptionKey: options.dataEncryptionKey ?? key,
         policy: core.urlPolicy,
         retrySchedule: [0, 1],
         leaseSeconds: 2,
@@ -141,5 +142,53 @@ describe('the dispatcher thread', () => {
     ]);
     await second.thread.stop(1_000);
     expect(second.events).toEqual(['started', 'stopped']);
+  }, 30_000);
+
+  it("relays the thread's errors to the main thread's logger, with the error's type, message and stack", async () => {
+    const lines: Record<string, unknown>[] = [];
+    let heard: (() => void) | undefined;
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line) {
+            lines.push(JSON.parse(line) as Record<string, unknown>);
+            heard?.();
+          }
+        done();
+      },
+    });
+    const log = createLogger('warn', { destination: sink }).child({ worker: 'dispatcher' });
+    const services = opened.core.services();
+    const [destination] = await services.destinations.list(INTERNAL, 'thread-org');
+    await services.destinations.update(INTERNAL, destination!.id, { url: receiver.url('/sealed') });
+    // Another sealing key than the one the destinations were sealed with: the thread cannot open their URLs.
+    const { thread } = threadFor(60_000, { log, dataEncryptionKey: randomBytes(32).toString('base64') });
+    thread.start();
+    await publish('Topographer');
+    await new Promise<void>((resolve) => {
+      heard = () => lines.length > 0 && resolve();
+      heard();
+    });
+    await thread.stop(1_000);
+    const [line] = lines;
+    expect(line).toMatchObject({
+      level: 50,
+      worker: 'dispatcher',
+      msg: 'webhook lane failed; retrying shortly',
+      destination: destination!.id,
+    });
+    expect(line!.err).toMatchObject({
+      type: 'Error',
+      message: expect.stringMatching(/^Cannot open sealed secret: authentication failed/),
+      stack: expect.stringContaining('SecretBox.open'),
+    });
+    expect(receiver.on('/sealed')).toEqual([]);
+
+    // The main thread's key again: the delivery waited and goes out.
+    const { thread: again, when, attempts } = threadFor(60_000);
+    again.start();
+    await when(() => attempts.length === 1);
+    expect(receiver.on('/sealed')).toHaveLength(1);
+    await again.stop(1_000);
   }, 30_000);
 });

@@ -189,7 +189,18 @@ export class DispatcherThread {
     const { log } = this.options;
     if ('attempts' in message) for (const next of message.attempts) this.options.onAttempt?.({ next });
     else if ('pool' in message) this.pool = message.pool ?? undefined;
-    else if ('log' in message) log[message.log.level](message.log.fields, message.log.message);
+    else if ('log' in message) log[message.log.level](relayedFields(message.log.fields), message.log.message);
     else log.debug({ thread: this.worker?.threadId }, 'webhook dispatcher thread started');
   }
+}
+
+/**
+ * A relayed line's fields for the main logger. Its `err` was serialized on the thread (pino's
+ * serializer: type, message, stack…) and arrives as a plain object, which the main logger's
+ * serializer would call an `Object`: given without a prototype and named by its type, it keeps it.
+ */
+function relayedFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const err = fields.err as { type?: unknown } | undefined;
+  if (typeof err !== 'object' || err === null || typeof err.type !== 'string') return fields;
+  return { ...fields, err: Object.assign(Object.create(null) as object, err, { name: err.type }) };
 }
