@@ -27,8 +27,9 @@ const relay = (level: RelayedLogLevel) => (fields: Record<string, unknown>, mess
   try {
     post({ log: { level, fields: serialized, message } });
   } catch {
-    // A field that cannot be cloned (a library's error carrying a function): the line goes without it.
-    post({ log: { level, fields: { err: { message: String((err as Error | undefined)?.message ?? err) } }, message } });
+    // A field that cannot be cloned (a library's error carrying a function): the line goes with the error's type and message only.
+    const error = err as Error | undefined;
+    post({ log: { level, fields: { err: { type: error?.name ?? 'Error', message: String(error?.message ?? err) } }, message } });
   }
 };
 const log = { error: relay('error'), warn: relay('warn') };
