@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ChangeFeed } from '../core/components/change-feed.ts';
 import type { Logger } from '../core/logger.ts';
+import { tracingOn } from '../core/telemetry.ts';
 import type { AttemptOutcome, DeliveryStore } from '../core/webhooks/delivery-store.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import type { poolStats } from './pool.ts';
@@ -33,6 +34,11 @@ export interface DispatcherThreadData {
   idleMs: number;
   /** What attempts in flight get when it stops by itself. */
   graceMs: number;
+  /**
+   * Traces are on in the process: the thread starts its own tracer from the same OTLP environment
+   * (a worker's copy of the process's), and sends its spans, and its SQLite thread's, the same way.
+   */
+  tracing: boolean;
 }
 
 export type ToDispatcherThread = { version: number } | { stop: number };
@@ -47,7 +53,7 @@ export interface DispatcherThreadOptions {
   store: DeliveryStore;
   feed: ChangeFeed;
   log: Logger;
-  thread: Omit<DispatcherThreadData, 'feedVersion' | 'idleMs' | 'graceMs'> & { idleMs?: number; graceMs?: number };
+  thread: Omit<DispatcherThreadData, 'feedVersion' | 'idleMs' | 'graceMs' | 'tracing'> & { idleMs?: number; graceMs?: number };
   /** Told of every attempt the thread made (metrics). */
   onAttempt?: (outcome: { next: AttemptNext }) => void;
   /** Told when the thread starts and after it has ended (tests). */
@@ -156,6 +162,7 @@ export class DispatcherThread {
       feedVersion: feed.version,
       idleMs: thread.idleMs ?? THREAD_IDLE_MS,
       graceMs: thread.graceMs ?? 10_000,
+      tracing: tracingOn,
     };
     const worker = new Worker(new URL('./dispatcher-worker.ts', import.meta.url), { workerData: data });
     worker.unref();

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { stdSerializers } from 'pino';
 import { connectDatabase } from '../core/db/orm.ts';
 import { SecretBox } from '../core/secret-box.ts';
+import { startTelemetry, stopTelemetry } from '../core/telemetry.ts';
 import { DeliveryStore } from '../core/webhooks/delivery-store.ts';
 import { PostgresScriptRunner, SqliteThreadRunner } from '../core/webhooks/script-runners.ts';
 import { Dispatcher } from './dispatcher.ts';
@@ -34,6 +35,8 @@ const relay = (level: RelayedLogLevel) => (fields: Record<string, unknown>, mess
 };
 const log = { error: relay('error'), warn: relay('warn') };
 
+// Before the database opens: its statements are instrumented only when traces are on.
+if (data.tracing) await startTelemetry();
 const db = data.databaseUrl ? await connectDatabase({ databaseUrl: data.databaseUrl, dataDir: data.dataDir, migrator: false }) : undefined;
 const store = new DeliveryStore(
   db ? new PostgresScriptRunner(db) : new SqliteThreadRunner(data.sqlitePath),
@@ -89,6 +92,8 @@ function stop(graceMs: number): Promise<void> {
     await preparer.close();
     await store.close();
     await db?.close(true);
+    // The spans still buffered go out before the thread ends.
+    await stopTelemetry();
     // Whatever a library still holds open (a keep-alive socket, a timer) does not keep the thread.
     process.exit(0);
   })();

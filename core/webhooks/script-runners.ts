@@ -1,7 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import { type Database, type DatabaseKind, sqliteHandle } from '../db/orm.ts';
 import { ScriptExecutor } from '../db/scripts.ts';
+import { tracingOn } from '../telemetry.ts';
 import { probes, scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+
+/** What the SQLite thread starts from. */
+export interface SqliteThreadData {
+  path: string;
+  /** Traces are on in the thread that starts it: it sends its script spans through the same OTLP environment. */
+  tracing: boolean;
+}
 
 /** Carries out the dispatcher's named scripts (delivery-scripts.ts) on one database. */
 export interface ScriptRunner {
@@ -150,7 +158,9 @@ class ScriptThread {
   lastActive = Date.now();
 
   constructor(path: string) {
-    const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), { workerData: { path } });
+    const worker = new Worker(new URL('./sqlite-thread.ts', import.meta.url), {
+      workerData: { path, tracing: tracingOn } satisfies SqliteThreadData,
+    });
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiter = this.waiting.get(reply.id);

@@ -7,6 +7,8 @@ import { dirname } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectDatabase } from '../db/orm.ts';
 import { ScriptExecutor } from '../db/scripts.ts';
+import { startTelemetry, stopTelemetry } from '../telemetry.ts';
+import type { SqliteThreadData } from './script-runners.ts';
 import { type ScriptName, scriptNamed, writes } from './delivery-scripts.ts';
 
 interface Call {
@@ -15,7 +17,9 @@ interface Call {
   args: never;
 }
 
-const { path } = workerData as { path: string };
+const { path, tracing } = workerData as SqliteThreadData;
+// Before the database opens: with traces on, every script is a span, sent by this thread's own tracer.
+if (tracing) await startTelemetry();
 const db = await connectDatabase({ dataDir: dirname(path), sqlitePath: path, migrator: false });
 const executor = new ScriptExecutor(db, 'sqlite');
 const port = parentPort!;
@@ -42,6 +46,7 @@ async function drain(): Promise<void> {
     }
     if (closing) {
       await db.close(true);
+      await stopTelemetry();
       port.close();
     }
   } finally {

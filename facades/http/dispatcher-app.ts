@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { coreOptions, openCore, outboxLagSeconds, pingDatabase, type Config, type Core, type Logger } from '../../core/index.ts';
 import { Contexts } from '../../schema/index.ts';
-import { tracingOn } from '../../core/telemetry.ts';
+import { tracingOn, tracingRequested } from '../../core/telemetry.ts';
 import { Dispatcher } from '../../workers/dispatcher.ts';
 import { DispatcherThread } from '../../workers/dispatcher-thread.ts';
 import { createPreparer, poolStats } from '../../workers/pool.ts';
@@ -17,12 +17,14 @@ export type { Delivery };
 
 /**
  * The webhook dispatcher of a process: on this thread, or with `thread` on a thread of its own
- * while there is webhook work (DispatcherThread; what `packline start` runs in role `all`), unless
- * traces are on: its spans then belong to this thread's tracer.
+ * while there is webhook work (DispatcherThread; what `packline start` runs in role `all`). With
+ * traces on through the OTLP environment, the thread sends its spans there itself; traces on
+ * without it (span processors given in process, as the tests do) keep the dispatcher here, where
+ * those processors are.
  */
 export function createDelivery(core: Core, config: Config, log: Logger, metrics: Metrics, { thread: onThread = false } = {}): Delivery {
   const dispatcherLog = log.child({ worker: 'dispatcher' });
-  if (onThread && !tracingOn) {
+  if (onThread && (!tracingOn || tracingRequested())) {
     const thread = new DispatcherThread({
       store: core.deliveryStore,
       feed: core.feed,

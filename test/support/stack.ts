@@ -36,6 +36,24 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** Internal GraphQL over HTTP at `origin` with the test's internal token; throws on GraphQL errors (their codes on `codes`). */
+export function graphqlAt(origin: string): Stack['graphql'] {
+  return async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
+    const res = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+    if (body.errors?.length) {
+      const error = new Error(body.errors.map((e) => e.message).join('; ')) as Error & { codes?: string[] };
+      error.codes = body.errors.map((e) => e.extensions?.code ?? '');
+      throw error;
+    }
+    return body.data as T;
+  };
+}
+
 export interface StackOptions {
   env?: Record<string, string>;
   /** Load the demo data. @default true */
@@ -127,20 +145,7 @@ async function launch(
     get(path, { key = demoKey, headers = {} } = {}) {
       return fetch(`${api}${path}`, { headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...headers } });
     },
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const res = await fetch(`${origin}/graphql`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${INTERNAL_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
-      if (body.errors?.length) {
-        const error = new Error(body.errors.map((e) => e.message).join('; ')) as Error & { codes?: string[] };
-        error.codes = body.errors.map((e) => e.extensions?.code ?? '');
-        throw error;
-      }
-      return body.data as T;
-    },
+    graphql: graphqlAt(origin),
     async stop() {
       stopped ??= app.close();
       await stopped;

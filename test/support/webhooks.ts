@@ -1,6 +1,9 @@
 import type { Stack } from './stack.ts';
 import type { MutationData, QueryData } from './graphql-data.ts';
 
+/** What the helpers below need of a server: its internal GraphQL (a Stack, or a spawned `packline start`). */
+export type GraphqlCaller = Pick<Stack, 'graphql'>;
+
 /** Settings that let webhook tests deliver to a local http receiver, with retries in seconds. */
 export const WEBHOOK_TEST_ENV = {
   WEBHOOK_ALLOW_HTTP: '1',
@@ -18,7 +21,7 @@ export interface DestinationInput {
   scope?: string;
 }
 
-export async function createDestination(stack: Stack, input: DestinationInput): Promise<{ id: string; secret: string | null }> {
+export async function createDestination(stack: GraphqlCaller, input: DestinationInput): Promise<{ id: string; secret: string | null }> {
   const data = await stack.graphql<MutationData<'createWebhookDestination'>>(
     `mutation($input: NewWebhookDestinationInput!) { createWebhookDestination(input: $input) { secret destination { id } } }`,
     { input: { format: 'standard-json', ...input } },
@@ -26,7 +29,7 @@ export async function createDestination(stack: Stack, input: DestinationInput): 
   return { id: data.createWebhookDestination.destination.id, secret: data.createWebhookDestination.secret };
 }
 
-export async function createOrganization(stack: Stack, id: string, plan: 'base' | 'alpha' | 'clan' = 'clan'): Promise<string> {
+export async function createOrganization(stack: GraphqlCaller, id: string, plan: 'base' | 'alpha' | 'clan' = 'clan'): Promise<string> {
   await stack.graphql<MutationData<'createOrganization'>>(
     `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`,
     {
@@ -36,7 +39,7 @@ export async function createOrganization(stack: Stack, id: string, plan: 'base' 
   return id;
 }
 
-export async function publishNeed(stack: Stack, organizationId: string, fields: Record<string, unknown> = {}): Promise<string> {
+export async function publishNeed(stack: GraphqlCaller, organizationId: string, fields: Record<string, unknown> = {}): Promise<string> {
   const data = await stack.graphql<MutationData<'publishNeed'>>(`mutation($input: NewNeedInput!) { publishNeed(input: $input) { id } }`, {
     input: {
       organizationId,

@@ -11,11 +11,14 @@ import { randomBytes } from 'node:crypto';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteHandle } from '../../core/db/orm.ts';
+import { ScriptExecutor } from '../../core/db/scripts.ts';
 import { startTelemetry, stopTelemetry, tracingOn, tracingRequested } from '../../core/telemetry.ts';
+import { scriptNamed } from '../../core/webhooks/delivery-scripts.ts';
 import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { call, connectPublic } from '../mcp/public-client.ts';
 import { Receiver } from '../support/receiver.ts';
-import { INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
+import { graphqlAt, INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
 import { createDestination, createOrganization, publishNeed, WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
 
 const TRACE_ID = randomBytes(16).toString('hex');
@@ -196,6 +199,20 @@ describe('spans in process (SDK in-memory exporter)', () => {
     expect(String(attempt.attributes['packline.delivery_id'])).not.toBe('');
   });
 
+  it('the idle dispatcher’s looks at the outbox and the lanes’ queues (probes, many a second) make no span', async () => {
+    const { db } = stack.app.core;
+    const scripts = new ScriptExecutor(db, sqliteHandle(db) ? 'sqlite' : 'postgresql');
+    const before = collector.spans.length;
+    await scripts.run('outboxWaiting', scriptNamed('outboxWaiting'), {});
+    await scripts.run('destinationsWithWork', scriptNamed('destinationsWithWork'), {});
+    const probes = collector.spans.slice(before);
+    // The same executor traces a script that is not a probe: the looks above were not untraced by accident.
+    await scripts.run('destinationStamps', scriptNamed('destinationStamps'), { ids: ['no-such-destination'] });
+    const after = collector.spans.slice(before + probes.length).map((span) => span.name);
+    expect(probes).toEqual([]);
+    expect(after).toContain('SQL destinationStamps');
+  });
+
   it('no span carries a key, the internal token or need text', () => {
     const text = allAttributeText(collector.spans);
     expect(collector.spans.length).toBeGreaterThan(10);
@@ -318,5 +335,49 @@ describe('packline start with OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP to a real r
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     await otlp.waitFor((s) => s.traceId === TRACE_ID && attribute(s, 'http.route') === 'ops', 'for the request just before shutdown');
     expect(JSON.stringify(otlp.spans)).not.toContain(key);
+  });
+
+  it('sends the spans of the dispatcher thread and of its SQLite thread, each through its own tracer', async () => {
+    const deliveries = new Receiver();
+    await deliveries.start();
+    const threadDir = mkdtempSync(join(tmpdir(), 'packline-otlp-thread-'));
+    try {
+      // Role `all`, the default: with traces on, the deliveries still run on the dispatcher's own thread.
+      server = spawnCli(['start', '--no-demo'], {
+        ...WEBHOOK_TEST_ENV,
+        DATA_DIR: threadDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        INTERNAL_API_TOKEN: INTERNAL_TOKEN,
+        REDIS_URL: undefined,
+        LOG_LEVEL: 'debug',
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.origin,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_SERVICE_NAME: 'packline-otlp-test',
+      });
+      const [, host, port] = await server.waitForOutput(/Packline is listening on (\S+):(\d+)/);
+      const graphql = { graphql: graphqlAt(`http://${host}:${port}`) };
+      const organizationId = await createOrganization(graphql, 'thread-traced');
+      const destination = await createDestination(graphql, { organizationId, url: deliveries.url('/thread-traced'), scope: 'own' });
+      await publishNeed(graphql, organizationId);
+      await deliveries.waitFor((received) => received.some((r) => r.path === '/thread-traced'));
+      await server.waitForOutput(/webhook dispatcher thread started/);
+
+      const attempt = await otlp.waitFor(
+        (s) => s.name === 'webhook attempt' && attribute(s, 'packline.destination_id') === destination.id,
+        'for the attempt made on the dispatcher thread',
+      );
+      expect(attribute(attempt, 'http.response.status_code')).toBe(200);
+      expect(attribute(attempt, 'packline.attempt.outcome')).toBe('succeeded');
+      // The fan-out runs on the SQLite thread the dispatcher thread starts: its script span comes from there.
+      const fanOut = await otlp.waitFor((s) => s.name === 'SQL fanOut', 'for the fan-out script run on the SQLite thread');
+      expect(attribute(fanOut, 'db.system')).toBe('sqlite');
+      expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+      expect(JSON.stringify(otlp.spans)).not.toContain(INTERNAL_TOKEN);
+    } finally {
+      server?.kill();
+      await deliveries.close();
+      rmSync(threadDir, { recursive: true, force: true });
+    }
   });
 });
