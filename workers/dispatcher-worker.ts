@@ -93,7 +93,7 @@ function stop(graceMs: number): Promise<void> {
     await store.close();
     await db?.close(true);
     // The spans still buffered go out before the thread ends.
-    await stopTelemetry();
+    await stopTelemetry().catch(() => undefined);
     // Whatever a library still holds open (a keep-alive socket, a timer) does not keep the thread.
     process.exit(0);
   })();

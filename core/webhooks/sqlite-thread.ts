@@ -46,7 +46,8 @@ async function drain(): Promise<void> {
     }
     if (closing) {
       await db.close(true);
-      await stopTelemetry();
+      // A collector that cannot be reached does not keep the thread: its spans are lost, as a crash would lose them.
+      await stopTelemetry().catch(() => undefined);
       port.close();
     }
   } finally {
