@@ -103,6 +103,27 @@ describe('PageCache', () => {
     expect(Array.from({ length: 50 }, (_, i) => cache.peek(`sweep-${i}`)).filter(Boolean).length).toBeLessThan(10);
   });
 
+  it('keeps a small body in memory of its own, not a slice that holds a shared 8 KiB slab', async () => {
+    const cache = new PageCache(newFeed());
+    const made = page('{"id":"need-1"}');
+    // Buffer.from of a string is a view into a pool Node shares (8 KiB slabs on Node 20 below 4 KiB,
+    // 64 KiB slabs on Node 24 below about 32 KiB): the premise of the copy.
+    expect(made.body.buffer.byteLength).toBeGreaterThan(made.body.length);
+    await cache.compute('small', async () => made);
+    const served = await cache.compute('small', async () => made);
+    expect(served).toBe(made);
+    const kept = cache.peek('small')!;
+    expect(kept.body.toString()).toBe('{"id":"need-1"}');
+    expect(kept.body.buffer.byteLength).toBe(kept.body.length);
+    expect(kept.etag).toBe(made.etag);
+    // A body already alone in its memory is kept as it is.
+    const alone = Buffer.alloc(10_000, 'x');
+    const large = { status: 200, body: alone, etag: etagOf(alone), tags: [] };
+    await cache.compute('large', async () => large);
+    await cache.compute('large', async () => large);
+    expect(cache.peek('large')!.body).toBe(large.body);
+  });
+
   it('gives each body a strong ETag of its exact bytes', () => {
     expect(etagOf(Buffer.from('a'))).toBe(etagOf(Buffer.from('a')));
     expect(etagOf(Buffer.from('a'))).not.toBe(etagOf(Buffer.from('b')));

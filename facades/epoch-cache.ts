@@ -10,6 +10,8 @@ export interface EpochCacheOptions<V> {
   sizeOf?: (value: V) => number;
   /** Which computed values are kept (say, not server errors). @default every value */
   keep?: (value: V) => boolean;
+  /** What is kept of a value the caller got (say, a copy holding no memory beyond its own). @default the value itself */
+  stored?: (value: V) => V;
   /** What a value shows, as change-feed tags (`need:<id>`, `list:opportunities`, `organization:*`). @default none */
   tags?: (value: V) => readonly string[];
   /** Length of the windows values are valid in even when nothing changed (events drop off as they end). @default 5_000 */
@@ -46,6 +48,7 @@ export class EpochCache<V extends object> {
   private readonly windowMs: number;
   private readonly now: () => number;
   private readonly keep: (value: V) => boolean;
+  private readonly stored: (value: V) => V;
   private readonly tags: (value: V) => readonly string[];
   private readonly doorkeeper: Doorkeeper | undefined;
   /** Computations under way, so that callers missing the same key together share one. */
@@ -60,6 +63,7 @@ export class EpochCache<V extends object> {
       maxBytes,
       sizeOf,
       keep = () => true,
+      stored = (value) => value,
       tags = () => [],
       windowMs = 5_000,
       now = Date.now,
@@ -72,6 +76,7 @@ export class EpochCache<V extends object> {
     this.windowMs = windowMs;
     this.now = now;
     this.keep = keep;
+    this.stored = stored;
     this.tags = tags;
     this.doorkeeper = admitOnRepeat ? new Doorkeeper(maxEntries) : undefined;
   }
@@ -117,7 +122,7 @@ export class EpochCache<V extends object> {
     const kept = tags(value);
     const stamps = kept.map((tag) => this.feed.stamp(tag));
     if (stamps.some((stamp) => stamp > mark)) return value;
-    this.entries.set(key, { value, tags: kept, stamps, generation, window });
+    this.entries.set(key, { value: this.stored(value), tags: kept, stamps, generation, window });
     return value;
   }
 
