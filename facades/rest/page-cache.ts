@@ -19,11 +19,12 @@ export interface CachedPage {
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * `body` in memory of its own. A Buffer under 4 KiB made from a string (an answer by id) is a slice
- * of an 8 KiB slab shared with the buffers made around it, and a kept slice keeps its whole slab:
- * under the computed benchmark the kept answers by id held about three times the bytes counted.
+ * `body` in memory of its own. On Node 24 a Buffer made from a string of up to about 32 KiB (every
+ * answer by id, and list pages) is a slice of a 64 KiB slab shared with the buffers made around it
+ * (on Node 20: under 4 KiB, of 8 KiB slabs), and a kept slice keeps its whole slab alive: under the
+ * computed benchmark the kept pages held about three times the bytes counted (docs/benchmarks.md).
  */
-export function ownBytes(body: Buffer): Buffer {
+function ownBytes(body: Buffer): Buffer {
   if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
   const own = Buffer.allocUnsafeSlow(body.length);
   body.copy(own);
