@@ -17,6 +17,7 @@ import { startTelemetry, stopTelemetry, tracingOn, tracingRequested } from '../.
 import { scriptNamed } from '../../core/webhooks/delivery-scripts.ts';
 import { spawnCli, type CliProcess } from '../cli/run-cli.ts';
 import { call, connectPublic } from '../mcp/public-client.ts';
+import { freshDatabaseUrl } from '../support/database.ts';
 import { Receiver } from '../support/receiver.ts';
 import { graphqlAt, INTERNAL_TOKEN, startStack, type Stack } from '../support/stack.ts';
 import { createDestination, createOrganization, publishNeed, WEBHOOK_TEST_ENV } from '../support/webhooks.ts';
@@ -337,14 +338,17 @@ describe('packline start with OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP to a real r
     expect(JSON.stringify(otlp.spans)).not.toContain(key);
   });
 
-  it('sends the spans of the dispatcher thread and of its SQLite thread, each through its own tracer', async () => {
+  it('sends the spans of the dispatcher thread and of the scripts it runs (on SQLite, from its SQLite thread), each thread through its own tracer', async () => {
     const deliveries = new Receiver();
     await deliveries.start();
     const threadDir = mkdtempSync(join(tmpdir(), 'packline-otlp-thread-'));
+    // On PostgreSQL when the suite runs there: the thread then runs the scripts itself, on a pool of its own.
+    const database = await freshDatabaseUrl();
     try {
       // Role `all`, the default: with traces on, the deliveries still run on the dispatcher's own thread.
       server = spawnCli(['start', '--no-demo'], {
         ...WEBHOOK_TEST_ENV,
+        ...(database.url ? { DATABASE_URL: database.url } : {}),
         DATA_DIR: threadDir,
         PORT: '0',
         HOST: '127.0.0.1',
@@ -369,14 +373,15 @@ describe('packline start with OTEL_EXPORTER_OTLP_ENDPOINT: OTLP/HTTP to a real r
       );
       expect(attribute(attempt, 'http.response.status_code')).toBe(200);
       expect(attribute(attempt, 'packline.attempt.outcome')).toBe('succeeded');
-      // The fan-out runs on the SQLite thread the dispatcher thread starts: its script span comes from there.
-      const fanOut = await otlp.waitFor((s) => s.name === 'SQL fanOut', 'for the fan-out script run on the SQLite thread');
-      expect(attribute(fanOut, 'db.system')).toBe('sqlite');
+      // The fan-out runs on the SQLite thread the dispatcher thread starts (on PostgreSQL, on the thread itself).
+      const fanOut = await otlp.waitFor((s) => s.name === 'SQL fanOut', 'for the fan-out script');
+      expect(attribute(fanOut, 'db.system')).toBe(database.url ? 'postgresql' : 'sqlite');
       expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null });
       expect(JSON.stringify(otlp.spans)).not.toContain(INTERNAL_TOKEN);
     } finally {
       server?.kill();
       await deliveries.close();
+      await database.drop();
       rmSync(threadDir, { recursive: true, force: true });
     }
   });
