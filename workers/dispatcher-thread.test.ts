@@ -191,4 +191,69 @@ describe('the dispatcher thread', () => {
     expect(receiver.on('/sealed')).toHaveLength(1);
     await again.stop(1_000);
   }, 30_000);
+
+  it('starts no thread for signals no destination takes: the main thread marks their outbox rows', async () => {
+    const bare = await openTestCore('dispatcher-thread-bare', {
+      dataEncryptionKey: key,
+      urlPolicy: { allowHttp: true, allowPrivateNetworks: true },
+    });
+    const events: string[] = [];
+    const looks: { outbox: boolean; work: boolean }[] = [];
+    let looked: () => void = () => undefined;
+    const firstLook = new Promise<void>((resolve) => {
+      looked = resolve;
+    });
+    const thread = new DispatcherThread({
+      store: bare.core.deliveryStore,
+      feed: bare.core.feed,
+      log: createLogger('silent'),
+      thread: {
+        databaseUrl: bare.databaseUrl,
+        sqlitePath: bare.core.db.config.get('dbName')!,
+        dataDir: bare.dataDir,
+        dataEncryptionKey: key,
+        policy: bare.core.urlPolicy,
+        retrySchedule: [0, 1],
+        leaseSeconds: 2,
+        idleMs: 60_000,
+        graceMs: 1_000,
+      },
+      onThread: (event) => events.push(event),
+      onLook: (look) => {
+        looks.push(look);
+        looked();
+      },
+    });
+    try {
+      const services = bare.core.services();
+      await services.organizations.create(INTERNAL, { id: 'bare-org', name: 'Bare', plan: 'clan' });
+      const need = { organizationId: 'bare-org', requiredExpertise: ['gis'] };
+      await services.needs.publish(INTERNAL, { ...need, title: 'Surveyor' });
+      expect(await bare.core.deliveryStore.outboxWaiting()).toBe(true);
+
+      // The first look finds the signal, and nobody to send it to: its row is marked, no thread.
+      thread.start();
+      await firstLook;
+      expect(looks[0]).toEqual({ outbox: true, work: false });
+      expect(await bare.core.deliveryStore.outboxWaiting()).toBe(false);
+      expect(thread.threadRunning).toBe(false);
+      expect(events).toEqual([]);
+
+      // With a destination, the next signal is work: the thread starts and delivers it (only it).
+      await services.destinations.create(INTERNAL, {
+        organizationId: 'bare-org',
+        format: 'standard-json',
+        url: receiver.url('/bare'),
+        scope: 'platform',
+      });
+      const second = await services.needs.publish(INTERNAL, { ...need, title: 'Cartographer' });
+      await receiver.waitFor(() => receiver.on('/bare').length === 1, 'the delivery');
+      expect(events).toEqual(['started']);
+      expect(looks.at(-1)).toEqual({ outbox: true, work: true });
+      expect(receiver.on('/bare')[0]!.headers['x-service-event-id']).toBe(`evt-need.created-${second.id}-v1`);
+    } finally {
+      await thread.stop(1_000);
+      await bare.close();
+    }
+  }, 30_000);
 });

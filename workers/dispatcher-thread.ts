@@ -11,7 +11,9 @@ import type { poolStats } from './pool.ts';
 // sends and preparer pool no longer share the event loop that answers the API, so deliveries made
 // while the API is busy keep up with it (docs/benchmarks.md). The thread costs an isolate, so it
 // runs only while there is work: meanwhile the main thread looks at the outbox and the lanes'
-// queues, as an idle dispatcher does, and starts it.
+// queues, as an idle dispatcher does, and starts it. Signals with no active destination to go to
+// are not work: the main thread marks their outbox rows itself, so public changes on an instance
+// without destinations start no thread.
 
 export type AttemptNext = AttemptOutcome['next'];
 export type PoolStats = NonNullable<ReturnType<typeof poolStats>>;
@@ -58,6 +60,8 @@ export interface DispatcherThreadOptions {
   onAttempt?: (outcome: { next: AttemptNext }) => void;
   /** Told when the thread starts and after it has ended (tests). */
   onThread?: (event: 'started' | 'stopped') => void;
+  /** Told after each look while the thread is stopped: whether outbox rows waited, and whether there was work for the thread (tests). */
+  onLook?: (look: { outbox: boolean; work: boolean }) => void;
 }
 
 /** How often the outbox is looked at while the thread is stopped (the dispatcher's own outbox watch). */
@@ -135,7 +139,10 @@ export class DispatcherThread {
     clearTimeout(late);
   }
 
-  /** The outbox (and every second, or when `scan`, the lanes' queues): any work starts the thread. */
+  /**
+   * The outbox (and every second, or when `scan`, the lanes' queues): any work starts the thread.
+   * Outbox rows with no active destination to go to are only marked, here, without a thread.
+   */
   private look(scan: boolean): void {
     if (this.stopped || this.worker || this.looking || Date.now() < this.notBefore) return;
     const now = Date.now();
@@ -143,7 +150,13 @@ export class DispatcherThread {
     if (lanes) this.lastScan = now;
     const { store } = this.options;
     this.looking = (async () => {
-      const work = (await store.outboxWaiting()) || (lanes && (await store.destinationsWithWork()).length > 0);
+      const outbox = await store.outboxWaiting();
+      // With an active destination the rows are the thread's to fan out; only without one are they
+      // marked here, in a write of their own (which on SQLite waits for another process's write).
+      const work =
+        (outbox && ((await store.hasActiveDestination()) || (await store.settleOutbox()))) ||
+        (lanes && (await store.destinationsWithWork()).length > 0);
+      this.options.onLook?.({ outbox, work });
       if (work && !this.stopped && !this.worker) this.startThread();
     })()
       // The outbox look runs 40 times a second: only the scans (every second) say that the database does not answer.

@@ -33,16 +33,24 @@ export interface ScriptContext {
 export interface ScriptDefinition<A, R> {
   /**
    * `write` scripts run in one transaction (SQLite: BEGIN IMMEDIATE); `read` scripts outside any.
-   * A `probe` is a read of a few index entries, asked often while nothing happens: a runner may
-   * carry it out on the caller's own connection (see core/webhooks/script-runners.ts).
+   * A `probe` is a read of a few index entries, asked often while nothing happens, and a
+   * `brief-write` a transaction of a few rows, asked when a probe found something: a runner may
+   * carry either out on the caller's own connection (see core/webhooks/script-runners.ts).
    */
-  readonly mode: 'read' | 'probe' | 'write';
+  readonly mode: 'read' | 'probe' | 'write' | 'brief-write';
   run(q: ScriptContext, args: A): Promise<R>;
 }
 
 export const read = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'read', run });
 export const probe = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'probe', run });
 export const write = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({ mode: 'write', run });
+export const briefWrite = <A, R>(run: (q: ScriptContext, args: A) => Promise<R>): ScriptDefinition<A, R> => ({
+  mode: 'brief-write',
+  run,
+});
+
+/** Whether scripts of `mode` run in a transaction of their own. */
+export const transactional = (mode: ScriptDefinition<never, unknown>['mode']): boolean => mode === 'write' || mode === 'brief-write';
 
 /** Ids per `in (…)` list: well under both databases' bound-parameter limits. */
 const IDS_PER_STATEMENT = 100;
@@ -100,7 +108,7 @@ export class ScriptExecutor {
   }
 
   private execute<A, R>(definition: ScriptDefinition<A, R>, args: A): Promise<R> {
-    if (definition.mode !== 'write') return definition.run(this.context(this.sql), args);
+    if (!transactional(definition.mode)) return definition.run(this.context(this.sql), args);
     return this.sql.transaction().execute((trx) => definition.run(this.context(trx), args));
   }
 

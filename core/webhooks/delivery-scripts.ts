@@ -6,9 +6,20 @@ import { sql } from 'kysely';
 import type { SignalType } from './contract.ts';
 import { newTimeOrderedId } from '../ids.ts';
 import type { AttemptOutcome } from './attempt-outcome.ts';
-import { chunked, inBatches, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
+import {
+  briefWrite,
+  chunked,
+  inBatches,
+  probe,
+  read,
+  transactional,
+  write,
+  type ScriptContext,
+  type ScriptDefinition,
+} from '../db/scripts.ts';
 import {
   ACTIVE_DESTINATIONS,
+  ANY_ACTIVE_DESTINATION,
   INSERT_ATTEMPTS,
   INSERT_DELIVERIES,
   MARK_SUCCEEDED,
@@ -23,6 +34,18 @@ import { LANE_SCRIPTS } from './lane-scripts.ts';
 
 /** Key of the PostgreSQL advisory lock held by the one dispatcher fanning out at a time. */
 const FAN_OUT_LOCK = 7_316_023;
+
+/**
+ * One fan-out at a time across dispatchers: were two to split the waiting rows between them, the
+ * later rows could reach a lane before the earlier ones and break its order. Writers already
+ * commit in sequence order (they all update the change epoch row first). False when another
+ * dispatcher holds it (PostgreSQL; on SQLite the write transaction itself is the lock).
+ */
+async function holdsFanOut({ sql: db, kind }: ScriptContext): Promise<boolean> {
+  if (kind !== 'postgresql') return true;
+  const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) as held`.execute(db);
+  return rows[0]?.held === true;
+}
 
 /** Rows per multi-row insert: one statement for many rows, far below either database's parameter limit (a power of two). */
 const INSERT_ROWS = { sqlite: 64, postgresql: 256 } as const;
@@ -61,17 +84,12 @@ export const DELIVERY_SCRIPTS = {
    */
   fanOut: write(
     async (
-      { sql: db, kind, run },
+      context,
       { limit, maxDeliveries }: { limit: number; maxDeliveries: number },
     ): Promise<{ rows: number; destinations: string[] }> => {
+      const { sql: db, kind, run } = context;
       const touched = new Set<string>();
-      // One fan-out at a time across dispatchers: were two to split the waiting rows between them,
-      // the later rows could reach a lane before the earlier ones and break its order. Writers
-      // already commit in sequence order (they all update the change epoch row first).
-      if (kind === 'postgresql') {
-        const { rows } = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) as held`.execute(db);
-        if (!rows[0]?.held) return { rows: 0, destinations: [] };
-      }
+      if (!(await holdsFanOut(context))) return { rows: 0, destinations: [] };
       const rows = await run(OUTBOX_ROWS, { limit });
       if (rows.length === 0) return { rows: 0, destinations: [] };
       const destinations = rows.some((row) => row.deliverable)
@@ -112,6 +130,27 @@ export const DELIVERY_SCRIPTS = {
       return { rows: handled, destinations: [...touched] };
     },
   ),
+
+  /**
+   * While no destination is active, marks up to `limit` waiting outbox rows fanned out (nobody is
+   * there to deliver them to) and returns false; once one is, writes nothing and returns true: the
+   * rows wait for a dispatcher's fan-out. So public changes on an instance without destinations
+   * start no dispatcher thread (workers/dispatcher-thread.ts). The rows are read before the
+   * destinations, as in `fanOut`: a destination made meanwhile takes signals from its creation on
+   * (`sinceSeq`, read under the outbox lock), after every row read here.
+   */
+  settleOutbox: briefWrite(async (context, { limit }: { limit: number }): Promise<boolean> => {
+    const { sql: db, run } = context;
+    if (!(await holdsFanOut(context))) return false;
+    const rows = await run(OUTBOX_ROWS, { limit });
+    if (rows.length === 0) return false;
+    if ((await run(ANY_ACTIVE_DESTINATION, {})).length > 0) return true;
+    const now = new Date();
+    for (const list of chunked(rows.map((row) => row.seq))) {
+      await db.updateTable('OutboxEvent').set({ fannedOutAt: now }).where('seq', 'in', list).execute();
+    }
+    return false;
+  }),
 
   /** A lane's waiting deliveries in order (outbox sequence, then creation), after the key `after` when given. */
   pending: read(
@@ -263,7 +302,13 @@ export const scriptNamed = <N extends ScriptName>(name: N): ScriptDefinition<Scr
   DELIVERY_SCRIPTS[name] as unknown as ScriptDefinition<ScriptArgs<N>, ScriptResult<N>>;
 
 /** Whether the script `name` writes (runs in a transaction). */
-export const writes = (name: ScriptName): boolean => DELIVERY_SCRIPTS[name].mode === 'write';
+export const writes = (name: ScriptName): boolean => transactional(DELIVERY_SCRIPTS[name].mode);
 
-/** Whether the script `name` is a probe: a few index entries read, asked often while idle. */
-export const probes = (name: ScriptName): boolean => DELIVERY_SCRIPTS[name].mode === 'probe';
+/**
+ * Whether the script `name` may run on the caller's own connection while a runner's thread is
+ * stopped: a probe (a few index entries read, asked often while idle) or a brief write.
+ */
+export const runsOnCaller = (name: ScriptName): boolean => {
+  const { mode } = DELIVERY_SCRIPTS[name];
+  return mode === 'probe' || mode === 'brief-write';
+};

@@ -34,6 +34,11 @@ export const ACTIVE_DESTINATIONS = prepared<
   db.selectFrom('WebhookDestination').select(['id', 'organization', 'kinds', 'scope', 'sinceSeq']).where('status', '=', 'active'),
 );
 
+/** One active destination, if there is any: whether the outbox's rows have anyone to go to. */
+export const ANY_ACTIVE_DESTINATION = prepared<Record<string, never>, { id: string }>('any_active_destination', (db) =>
+  db.selectFrom('WebhookDestination').select('id').where('status', '=', 'active').limit(1),
+);
+
 /** Active destinations that have deliveries waiting: one index probe per destination (the lane index). */
 export const DESTINATIONS_WITH_WORK = prepared<Record<string, never>, { id: string }>('destinations_with_work', (db) =>
   db

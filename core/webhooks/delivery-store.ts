@@ -76,6 +76,19 @@ export class DeliveryStore {
     return this.sql.call('fanOut', { limit: FAN_OUT_ROWS, maxDeliveries });
   }
 
+  /** Whether any destination is active: a read that takes no lock. */
+  hasActiveDestination(): Promise<boolean> {
+    return this.sql.call('anyActiveDestination', {});
+  }
+
+  /**
+   * Marks waiting outbox rows fanned out while no destination is active (a chunk per call);
+   * true when one is, and the rows wait for a dispatcher's fan-out.
+   */
+  settleOutbox(): Promise<boolean> {
+    return this.sql.call('settleOutbox', { limit: FAN_OUT_ROWS });
+  }
+
   /** Whether outbox rows wait for their fan-out: a read that takes no lock. */
   outboxWaiting(): Promise<boolean> {
     return this.sql.call('outboxWaiting', {});

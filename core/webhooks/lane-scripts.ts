@@ -5,7 +5,7 @@ import type { DestinationScope } from '../entities/webhook-destination.entity.ts
 import type { Plan } from '../entities/organization.entity.ts';
 import type { DeliveryFormat, Language } from './contract.ts';
 import { chunked, probe, read, write, type ScriptDefinition } from '../db/scripts.ts';
-import { DESTINATIONS_WITH_WORK } from './delivery-statements.ts';
+import { ANY_ACTIVE_DESTINATION, DESTINATIONS_WITH_WORK } from './delivery-statements.ts';
 
 /** What a lane knows of its destination besides the URL and the secrets. */
 export interface TargetSettings {
@@ -74,6 +74,9 @@ export const LANE_SCRIPTS = {
     if (!ids) await release().execute();
     else for (const list of chunked(ids)) await release().where('id', 'in', list).execute();
   }),
+
+  /** Whether any destination is active: whether signals have anyone to go to. */
+  anyActiveDestination: probe(async ({ run }, _: object): Promise<boolean> => (await run(ANY_ACTIVE_DESTINATION, {})).length > 0),
 
   /** Active destinations that have deliveries waiting. */
   destinationsWithWork: probe(

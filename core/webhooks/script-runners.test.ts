@@ -105,4 +105,39 @@ describe('the SQLite script runner', () => {
     expect([...calls.keys()].sort()).toEqual(['destinationsWithWork', 'outboxWaiting']);
     expect(events).toEqual([]);
   });
+
+  it("marks the outbox on the caller's connection while no destination is active, and leaves it to the fan-out once one is", async () => {
+    const bare = await openTestCore('runner-bare', { databaseUrl: undefined, urlPolicy: { allowHttp: true, allowPrivateNetworks: true } });
+    const events: string[] = [];
+    const runner = new SqliteThreadRunner(bare.core.db, { onThread: (event) => events.push(event) });
+    try {
+      const services = bare.core.services();
+      await services.organizations.create(INTERNAL, { id: 'bare-org', name: 'Bare', plan: 'base' });
+      const need = { organizationId: 'bare-org', requiredExpertise: ['gis'] };
+      await services.needs.publish(INTERNAL, { ...need, title: 'Surveyor' });
+      expect(await runner.call('outboxWaiting', {})).toBe(true);
+      // Nobody to deliver to: marked here, with no thread.
+      expect(await runner.call('settleOutbox', { limit: 500 })).toBe(false);
+      expect(await runner.call('outboxWaiting', {})).toBe(false);
+      expect(events).toEqual([]);
+
+      const created = await services.destinations.create(INTERNAL, {
+        organizationId: 'bare-org',
+        format: 'standard-json',
+        url: 'http://127.0.0.1:9/bare',
+        scope: 'platform',
+      });
+      await services.needs.publish(INTERNAL, { ...need, title: 'Cartographer' });
+      // Somebody to deliver to: nothing written, the row waits for the fan-out (on the thread).
+      expect(await runner.call('settleOutbox', { limit: 500 })).toBe(true);
+      expect(await runner.call('outboxWaiting', {})).toBe(true);
+      expect(events).toEqual([]);
+      const fanned = await runner.call('fanOut', { limit: 500, maxDeliveries: 2_000 });
+      expect(fanned.destinations).toEqual([created.destination.id]);
+      expect(events).toEqual(['started']);
+    } finally {
+      await runner.close();
+      await bare.close();
+    }
+  });
 });

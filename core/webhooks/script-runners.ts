@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { type Database, type DatabaseKind, sqliteHandle } from '../db/orm.ts';
 import { ScriptExecutor } from '../db/scripts.ts';
 import { tracingOn } from '../telemetry.ts';
-import { probes, scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
+import { runsOnCaller, scriptNamed, type ScriptArgs, type ScriptName, type ScriptResult } from './delivery-scripts.ts';
 
 /** What the SQLite thread starts from. */
 export interface SqliteThreadData {
@@ -64,11 +64,12 @@ const THREAD_IDLE_MS = 30_000;
  * held up by a checkpoint would stall every API request, and the dispatcher's sends with it.
  * Here they run beside the event loop, on the machine's other core.
  *
- * The thread runs only while there is webhook work. It starts on the first call that is not a
- * probe and stops after `idleMs` without one; while it is stopped, probes (a few index entries
- * read, asked many times a second by an idle dispatcher) are answered on the caller's own
- * connection. An instance that sends no webhooks so never holds the thread, its isolate and
- * its ORM (about 50 MiB).
+ * The thread runs only while there is webhook work. It starts on the first call that is neither a
+ * probe nor a brief write, and stops after `idleMs` without one; while it is stopped, probes (a
+ * few index entries read, asked many times a second by an idle dispatcher) and brief writes (the
+ * outbox's rows marked while no destination is active) are carried out on the caller's own
+ * connection. An instance that sends no webhooks so never holds the thread, its isolate and its
+ * ORM (about 50 MiB).
  */
 export class SqliteThreadRunner implements ScriptRunner {
   readonly kind = 'sqlite' as const;
@@ -101,7 +102,7 @@ export class SqliteThreadRunner implements ScriptRunner {
 
   call<N extends ScriptName>(name: N, args: ScriptArgs<N>): Promise<ScriptResult<N>> {
     if (this.closed) return Promise.reject(new Error(CLOSED));
-    if (!this.thread && probes(name) && this.db) {
+    if (!this.thread && runsOnCaller(name) && this.db) {
       this.local ??= new ScriptExecutor(this.db, 'sqlite');
       return this.local.run(name, scriptNamed(name), args);
     }
